@@ -1,0 +1,114 @@
+#pragma once
+/// @file
+/// @brief CampaignState: what a campaign knows so far. Question sources and trigger detectors
+/// read it; the campaign owns it and rebuilds it from the trace on resume.
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "socratic/core/budget.hpp"
+#include "socratic/core/json.hpp"
+#include "socratic/core/question.hpp"
+#include "socratic/core/report.hpp"
+
+namespace socratic {
+
+/// @brief One evaluation in a campaign's history.
+struct EvaluationRecord {
+  int index = 0;             ///< 0-based position in the campaign's history
+  int turn = 0;              ///< the turn it happened in
+  std::string agent_id;      ///< which agent's candidate (campaigns may run several agents)
+  std::string origin;        ///< `agent` (the evaluate tool) or `stop_check` (the campaign's own)
+  double elapsed_s = 0;      ///< seconds since the campaign began
+  std::string candidate_hash;  ///< key of the candidate's snapshot in the campaign's state folder
+  EvalReport report;
+
+  /// @brief The score used for "best" and plateaus: the geomean speedup when every scenario is
+  /// correct and nothing banned was found; NaN otherwise.
+  double score() const {
+    if (!report.all_correct() || !report.banned.empty()) return std::nan("");
+    return report.geomean_speedup();
+  }
+  friend bool operator==(const EvaluationRecord&, const EvaluationRecord&) = default;
+};
+
+/// @brief A question that was asked, and when.
+struct AskedQuestion {
+  Question question;
+  int turn = 0;
+  int after_evaluation = -1;  ///< index of the evaluation it followed, -1 if none
+  double elapsed_s = 0;
+  friend bool operator==(const AskedQuestion&, const AskedQuestion&) = default;
+};
+
+/// @brief The campaign's memory: evaluations, questions, triggers, spending.
+struct CampaignState {
+  std::string campaign_id;
+  std::string arch;            ///< GPU architecture in use, e.g. `sm_90` (empty when unknown)
+  bool has_reference = false;  ///< another implementation exists to compare with
+  int turn = 0;                ///< the current (or last) turn, 0-based
+  double elapsed_s = 0;        ///< seconds since the campaign began, resumed time included
+  std::vector<EvaluationRecord> evaluations;
+  std::vector<AskedQuestion> asked;
+  std::vector<TriggerEvent> triggers;  ///< every trigger that fired, in order
+  std::string last_agent_message;      ///< the agent's last words at its last turn end
+  Spent spent;
+
+  /// @brief Index of the best evaluation by score, if any evaluation has a score.
+  std::optional<std::size_t> best_index() const {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < evaluations.size(); ++i) {
+      const double s = evaluations[i].score();
+      if (std::isfinite(s) && (!best || s > evaluations[*best].score())) best = i;
+    }
+    return best;
+  }
+  const EvaluationRecord* best() const {
+    auto i = best_index();
+    return i ? &evaluations[*i] : nullptr;
+  }
+  /// @brief Best score so far, NaN when none.
+  double best_score() const {
+    auto b = best();
+    return b ? b->score() : std::nan("");
+  }
+  const EvaluationRecord* last_evaluation() const {
+    return evaluations.empty() ? nullptr : &evaluations.back();
+  }
+  /// @brief Whether the question with this id was already asked.
+  bool was_asked(std::string_view question_id) const {
+    for (const auto& a : asked)
+      if (a.question.id == question_id) return true;
+    return false;
+  }
+};
+
+inline void to_json(json& j, const EvaluationRecord& e) {
+  j = json{{"index", e.index},         {"turn", e.turn},
+           {"agent_id", e.agent_id},   {"origin", e.origin},
+           {"elapsed_s", e.elapsed_s}, {"candidate_hash", e.candidate_hash},
+           {"report", e.report}};
+}
+inline void from_json(const json& j, EvaluationRecord& e) {
+  e.index = required<int>(j, "index", "evaluation");
+  e.turn = optional_field<int>(j, "turn", 0);
+  e.agent_id = optional_field<std::string>(j, "agent_id", "");
+  e.origin = optional_field<std::string>(j, "origin", "agent");
+  e.elapsed_s = optional_field<double>(j, "elapsed_s", 0);
+  e.candidate_hash = optional_field<std::string>(j, "candidate_hash", "");
+  e.report = required<EvalReport>(j, "report", "evaluation");
+}
+inline void to_json(json& j, const AskedQuestion& a) {
+  j = json{{"question", a.question}, {"turn", a.turn}, {"after_evaluation", a.after_evaluation},
+           {"elapsed_s", a.elapsed_s}};
+}
+inline void from_json(const json& j, AskedQuestion& a) {
+  a.question = required<Question>(j, "question", "asked question");
+  a.turn = optional_field<int>(j, "turn", 0);
+  a.after_evaluation = optional_field<int>(j, "after_evaluation", -1);
+  a.elapsed_s = optional_field<double>(j, "elapsed_s", 0);
+}
+
+}  // namespace socratic

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs Socratic's build and test dependencies from Debian 12 packages, only those missing.
+# Usage: scripts/install-deps.sh [--tests]   (--tests adds what the test suite needs: chromium)
+set -euo pipefail
+
+packages=(cmake g++ make pkg-config libboost1.81-dev nlohmann-json3-dev catch2 libssl-dev openssl binutils)
+if [[ "${1:-}" == "--tests" ]]; then
+  packages+=(chromium)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "socratic: installing missing Debian packages: ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

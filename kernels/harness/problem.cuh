@@ -1,0 +1,72 @@
+// The interface between the generic runner (kernels/harness/runner.cu) and one problem
+// (kernels/<problem>/problem.cu). The runner owns honesty (poisoning, guard bands, checksums,
+// timing, flushing); a problem owns its semantics (shapes, inputs, reference, tolerance, cost).
+//
+// Stability rule: existing members keep their signatures; new members get default definitions.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace socratic::harness {
+
+enum class Dtype { bf16, fp16, fp32 };
+
+inline std::size_t dtype_bytes(Dtype d) { return d == Dtype::fp32 ? 4 : 2; }
+
+/// One argument tensor of the entry point.
+struct TensorSpec {
+  std::string name;
+  std::size_t elements = 0;
+  Dtype dtype = Dtype::bf16;
+  bool output = false;
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  /// Adopts one scenario's parameters (defaults already merged). Throws std::runtime_error whose
+  /// message names the field ("field \"head_dim\": must be a multiple of 8, got 100").
+  virtual void configure(const nlohmann::json& params) = 0;
+
+  /// The entry point's tensors for the configured scenario: inputs first, then outputs.
+  virtual std::vector<TensorSpec> tensors() const = 0;
+
+  /// Fills the input tensors (device pointers, in tensors() order) from `seed`; `trial` picks a
+  /// value scale so that several trials cover several magnitudes. Never all zeros.
+  virtual void generate_inputs(const std::vector<void*>& inputs, std::uint64_t seed, int trial,
+                               cudaStream_t stream) = 0;
+
+  /// The fp32 reference of the (single) output, from the inputs, with the problem's own simple
+  /// GPU kernel (never a library, never the baseline). `out` has output-elements floats.
+  virtual void reference(const std::vector<void*>& inputs, float* out, cudaStream_t stream) = 0;
+
+  /// Calls the implementation's entry point `entry` (resolved with dlsym) on the buffers.
+  /// Returns the entry point's return value (nonzero = declined).
+  virtual int launch(void* entry, const std::vector<void*>& inputs,
+                     const std::vector<void*>& outputs, cudaStream_t stream) = 0;
+
+  /// Floating-point operations of one call (for TFLOP/s) and the minimum bytes any correct
+  /// implementation must move (inputs read once, outputs written once), for the roofline floor.
+  virtual double flops() const = 0;
+  virtual double min_bytes() const = 0;
+
+  /// Absolute rounding-noise floor added to the FA-style tolerance (per dtype and magnitude of
+  /// the reference), and a hard cap on the max absolute error whatever the baseline does.
+  virtual double rounding_floor(double reference_max_abs) const = 0;
+  virtual double max_error_cap(double reference_max_abs) const = 0;
+};
+
+}  // namespace socratic::harness
+
+/// Defined by each problem's problem.cu: the problem object and its entry point's symbol name.
+std::unique_ptr<socratic::harness::Problem> socratic_make_problem();
+const char* socratic_problem_entry_point();

@@ -12,7 +12,11 @@
 // Semantics (attention_args.h): BSHD layout; grouped-query heads; causal masks key j for query i
 // when j > i + seqlen_kv - seqlen_q (bottom-right aligned); a row with no visible key yields zeros.
 // Supported: head_dim a multiple of 8 up to 256 (computed at the next of 64/128/256, the extra
-// columns zero-filled), 16-byte aligned pointers, any sequence lengths. Anything else returns 1.
+// columns zero-filled), 16-byte aligned pointers, any sequence lengths, batch and heads_q up to
+// 65535. Anything else returns 1; a failed launch returns 2.
+//
+// Tiles: 8 warps x 16 query rows = 128 rows per block; K/V tiles of 128 keys (d <= 128) or 64
+// keys (d = 256); shared memory (128 + 4 x kBlockN) x (d + 8) x 2 bytes; one block per SM.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -107,15 +111,18 @@ __device__ __forceinline__ float exp2_approx(float x) {
 // ---------------------------------------------------------------------------------------------
 // Tile configuration per padded head dim.
 
-template <int kHeadDim_, int kBlockN_, bool kQInRegisters_>
+template <int kHeadDim_, int kBlockN_, bool kQInRegisters_, int kWarps_>
 struct Tiles {
   static constexpr int kHeadDim = kHeadDim_;  // head_dim rounded up to this; extra columns are 0
-  static constexpr int kWarps = 8;
+  static constexpr int kWarps = kWarps_;
   static constexpr int kThreads = kWarps * 32;
+  // Blocks of 4 warps run two to a multiprocessor (registers allow 2 x 128 x 255), so one
+  // block's softmax overlaps the other's matrix work; 8-warp blocks run one at a time.
+  static constexpr int kBlocksPerSm = kWarps == 4 ? 2 : 1;
   static constexpr int kBlockM = kWarps * 16;  // query rows per block, 16 per warp
   static constexpr int kBlockN = kBlockN_;     // keys per K/V tile
-  // Q fragments live in registers for the whole block when they fit beside the accumulator;
-  // at head dim 256 they are re-read from shared memory instead.
+  // Q fragments either stay in registers for the whole block or are re-read from shared
+  // memory at every K/V tile: registers free for a wider S tile are worth more at d >= 128.
   static constexpr bool kQInRegisters = kQInRegisters_;
   // Rows padded by 16 bytes: consecutive rows start 4 banks apart, so the eight row addresses
   // of an ldmatrix phase hit distinct banks (row pitches of 128/256/512 bytes would all collide).
@@ -124,13 +131,18 @@ struct Tiles {
   static constexpr int kSharedBytes = (kBlockM + 4 * kBlockN) * kPitch * 2;  // Q + 2 x (K, V)
 
   static_assert(kHeadDim % 16 == 0 && kBlockN % 16 == 0, "mma tiles are 16 wide");
+  static_assert(kWarps == 4 || kWarps == 8, "4 or 8 warps");
+  static_assert(kBlocksPerSm * kSharedBytes <= 227 * 1024, "shared memory per multiprocessor");
   static_assert((kBlockM * kChunksPerRow) % kThreads == 0, "Q tile loads split evenly");
   static_assert((kBlockN * kChunksPerRow) % kThreads == 0, "K/V tile loads split evenly");
 };
 
-using TilesD64 = Tiles<64, 128, true>;
-using TilesD128 = Tiles<128, 64, true>;
-using TilesD256 = Tiles<256, 32, false>;
+// Chosen by measurement on an H200 (docs/attention.md, run of 2026-11-29): against 4-warp
+// blocks two per SM, and against S tiles half as wide, these were fastest at every head dim
+// (d=128/256 most clearly, by 3-14%). None spills (nvcc -Xptxas -v: 217, 255 and 246 registers).
+using TilesD64 = Tiles<64, 128, true, 8>;
+using TilesD128 = Tiles<128, 128, false, 8>;
+using TilesD256 = Tiles<256, 64, false, 8>;
 
 struct Params {
   const void* q;
@@ -161,7 +173,8 @@ __device__ __forceinline__ void load_tile_async(T* shared, const T* global, int6
 }
 
 template <class Cfg, class E>
-__global__ void __launch_bounds__(Cfg::kThreads, 1) attention_forward_kernel(const Params p) {
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
+    attention_forward_kernel(const Params p) {
   using T = typename E::T;
   constexpr int kD = Cfg::kHeadDim;
   constexpr int kM = Cfg::kBlockM;

@@ -2,10 +2,11 @@
 // implementation of socratic_attention_forward, without the generic runner.
 //
 //   check_attention --impl baseline=baseline.so [--impl NAME=OTHER.so ...] [--trials 4]
-//                   [--reps 20] [--no-timing] [--only ID,ID] [--seed N] [--k 2]
+//                   [--trial-list 0,3] [--reps 20] [--no-timing] [--only ID,ID] [--seed N] [--k 2]
 //                   [--jsonl FILE] SCENARIOS.json...
 //
-// For every scenario and trial: fresh inputs (problem.cu's generator, regime = trial), the fp32
+// For every scenario and trial: fresh inputs (problem.cu's generator; the trial number picks the
+// value regime, so --trial-list 0,3 runs unit normals and outliers only), the fp32
 // reference, a naive low-precision attention (S, P, O rounded to the dtype: FlashAttention's
 // "out_pt"), then each implementation on a NaN-poisoned output, run twice under different
 // poisons. Pass = finite everywhere, bitwise equal across the two runs, max|o - ref| <=
@@ -54,7 +55,7 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> impls;  // name, path
   std::vector<std::string> files;
   std::vector<std::string> only;
-  int trials = 4;
+  std::vector<int> trials = {0, 1, 2, 3};
   int reps = 20;
   bool timing = true;
   std::uint64_t seed = 20261129;
@@ -76,7 +77,12 @@ Options parse_options(int argc, char** argv) {
       if (eq == std::string::npos) throw std::runtime_error("--impl expects NAME=PATH, got " + v);
       o.impls.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (a == "--trials") {
-      o.trials = std::stoi(value());
+      o.trials.clear();
+      for (int t = 0, n = std::stoi(value()); t < n; ++t) o.trials.push_back(t);
+    } else if (a == "--trial-list") {
+      o.trials.clear();
+      std::stringstream ss(value());
+      for (std::string t; std::getline(ss, t, ',');) o.trials.push_back(std::stoi(t));
     } else if (a == "--reps") {
       o.reps = std::stoi(value());
     } else if (a == "--no-timing") {
@@ -251,9 +257,21 @@ struct Runner {
     std::vector<Record> records(impls.size());
     const std::uint64_t seed = opt.seed ^ hash_string(file + "/" + id);
 
-    for (int trial = 0; trial < opt.trials; ++trial) {
+    double reference_ms = NAN;  // cost of the fp32 reference, first trial
+    for (const int trial : opt.trials) {
       problem->generate_inputs(inputs, seed, trial, stream);
+      cudaEvent_t ref_start, ref_stop;
+      check(cudaEventCreate(&ref_start), "event");
+      check(cudaEventCreate(&ref_stop), "event");
+      check(cudaEventRecord(ref_start, stream), "record");
       problem->reference(inputs, ref, stream);
+      check(cudaEventRecord(ref_stop, stream), "record");
+      check(cudaEventSynchronize(ref_stop), "synchronize (reference)");
+      float elapsed = 0;
+      check(cudaEventElapsedTime(&elapsed, ref_start, ref_stop), "elapsed");
+      if (std::isnan(reference_ms)) reference_ms = elapsed;
+      cudaEventDestroy(ref_start);
+      cudaEventDestroy(ref_stop);
       naive_reference.run(shape, inputs[0], inputs[1], inputs[2], naive, stream, true);
       Stats host[2];
       clear_stats();
@@ -318,7 +336,8 @@ struct Runner {
     for (std::size_t m = 0; m < impls.size(); ++m) {
       json line = {{"file", file}, {"id", id}, {"index", index}, {"impl", impls[m].name},
                    {"params", params}, {"pass", records[m].pass}, {"trials", records[m].trials},
-                   {"flops", problem->flops()}, {"min_bytes", problem->min_bytes()}};
+                   {"flops", problem->flops()}, {"min_bytes", problem->min_bytes()},
+                   {"reference_ms", reference_ms}};
       if (!records[m].pass) {
         line["why"] = records[m].why;
         ++failures;
@@ -341,6 +360,7 @@ struct Runner {
       std::printf(" max_err %.3e (naive %.3e)", worst, worst_naive);
       if (!std::isnan(tflops[m])) std::printf("  %8.3f ms  %7.1f TFLOP/s", line["median_ms"].get<double>(), tflops[m]);
       if (!records[m].pass) std::printf("  %s", records[m].why.c_str());
+      if (m == 0) std::printf("  [reference %.1f ms]", reference_ms);
       std::printf("\n");
       std::fflush(stdout);
     }

@@ -530,6 +530,11 @@ __device__ __forceinline__ void gemm_qk(float (&s)[C::kBlockN / 2], uint32_t sq_
   }
 }
 
+// Diagnostic switch for the first device runs: exchanges the two strides of the V descriptor.
+#ifndef HOPPER_V_SWAP_STRIDES
+#define HOPPER_V_SWAP_STRIDES 0
+#endif
+
 /// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart).
 template <class C>
 __device__ __forceinline__ void gemm_pv(float (&o)[C::D / 2], const uint32_t (&pf)[C::kBlockN / 4],
@@ -537,7 +542,10 @@ __device__ __forceinline__ void gemm_pv(float (&o)[C::D / 2], const uint32_t (&p
 #pragma unroll
   for (int kk = 0; kk < C::kBlockN / 16; ++kk) {
     const uint32_t a[4] = {pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3]};
-    const uint64_t db = smem_desc(sv_stage + kk * 16 * 128, C::kBlockN * 128, 1024);
+    // MN-major, 128B swizzle: "leading" = from one 64-column chunk to the next, "stride" = from
+    // one group of 8 key rows to the next (PTX ISA, canonical layouts).
+    const uint64_t db = HOPPER_V_SWAP_STRIDES ? smem_desc(sv_stage + kk * 16 * 128, 1024, C::kBlockN * 128)
+                                              : smem_desc(sv_stage + kk * 16 * 128, C::kBlockN * 128, 1024);
     WgmmaRS<C::D>::template run<C::kBf16>(o, a, db, 1);
   }
 }

@@ -19,7 +19,7 @@ log="$OUT/log.txt"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv \
   >"$OUT/gpu.txt" 2>&1
-for so in *.so; do
+for so in "${candidates[@]}"; do
   echo "== $so"
   cuobjdump -sass "$so" | grep -oE "HGMMA\.[0-9A-Za-z]+|UTMALDG\.[0-9A-Z.]+|USETMAXREG\.[A-Z.]+|\bLDL\b|\bSTL\b|\bHMMA\b" | sort | uniq -c
 done >"$OUT/sass.txt" 2>&1
@@ -54,12 +54,6 @@ timeout "$T_MAIN" python3 bench_hopper.py --cand "ship=$ship" "${base[@]}" --set
   --out "$OUT/results.jsonl" >>"$log" 2>&1
 echo "main rc=$?" | tee -a "$log"
 
-echo "== extra edge shapes and the general path (check only)" | tee -a "$log"
-gen=()
-if [[ -f hopper_general.so ]]; then gen=(--cand general=hopper_general.so); fi
-timeout "$T_EXTRA" python3 bench_hopper.py --cand "ship=$ship" "${gen[@]}" --sets edge --check-only >>"$log" 2>&1
-echo "extra rc=$?" | tee -a "$log"
-
 if ((${#variants[@]})); then
   echo "== variants on grid" | tee -a "$log"
   args=()
@@ -67,5 +61,11 @@ if ((${#variants[@]})); then
   timeout "$T_VAR" python3 bench_hopper.py "${args[@]}" --sets grid --out "$OUT/variants.jsonl" >>"$log" 2>&1
   echo "variants rc=$?" | tee -a "$log"
 fi
+echo "== extra edge shapes and the general path (check only)" | tee -a "$log"
+gen=()
+if [[ -f hopper_general.so ]]; then gen=(--cand general=hopper_general.so); fi
+timeout "$T_EXTRA" python3 bench_hopper.py --cand "ship=$ship" "${gen[@]}" --sets edge --check-only >>"$log" 2>&1
+echo "extra rc=$?" | tee -a "$log"
+
 grep -E "^(== |smoke|main rc|variants rc|extra rc|no candidate|[a-zA-Z_0-9.]+: [0-9]+ scenarios|incorrect|  edge FAIL)" "$log" |
   cut -c1-400

@@ -17,6 +17,12 @@
 //   * GQA: query head h reads key/value head h / (heads_q / heads_kv).
 // Anything the fast path does not take (head_dim not 64/128/256, misaligned pointers) runs on a
 // plain, slow, general kernel at the end of this file.
+//
+// Measured on an H200 (docs/benchmarks.md): correct on the FA3 grid, edge and production sets;
+// FA3-grid geomean 479 TFLOP/s against 286 (SDPA flash, FlashAttention-2) and 519 (SDPA cuDNN)
+// in the same run. A persistent-grid version (docs/campaigns/attention-h200/versions/) was faster
+// on short non-causal d64 shapes but lost up to 41% on long causal ones (static tile order): see
+// the campaign log for what was measured and the next question.
 #include "attention_args.h"
 
 #include <cuda.h>  // CUtensorMap and its enums (types only: the driver entry point is fetched at run time)
@@ -427,7 +433,7 @@ struct Config {
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
   static constexpr int kKVBytes = kBlockN * D * 2;
-  static constexpr int kBarrierBytes = 8 * (2 + 4 * kStages);
+  static constexpr int kBarrierBytes = 8 * (1 + 4 * kStages);
   static constexpr int kSmemBytes = kQBytes + 2 * kStages * kKVBytes + kBarrierBytes + 1024;  // +1024: alignment
   static constexpr int kProducerRegs = kWGs == 2 ? 24 : 32;  // 24 + 2 x 240 = 3 x 168
   static constexpr int kConsumerRegs = kWGs == 2 ? 240 : 160;
@@ -441,13 +447,13 @@ struct Params {
   void* o;
   int seqlen_q, seqlen_kv, heads_q, heads_kv, group;  // group = heads_q / heads_kv
   int num_m_blocks;
-  int num_tiles;  // num_m_blocks * heads_q * batch
   int causal;
   float scale_log2;  // softmax_scale * log2(e)
 };
 
-// Named barrier ids (0 is __syncthreads): two for the ping-pong turns.
+// Named barrier ids (0 is __syncthreads): two for ping-pong turns, then one per consumer warpgroup.
 constexpr int kBarTurn0 = 1;
+constexpr int kBarEpilogue0 = 3;
 
 /// Sets S entries whose key is past seqlen_kv, or above the causal diagonal, to -inf.
 template <int kN>
@@ -556,25 +562,6 @@ __device__ __forceinline__ void release(uint32_t bar) {
   if ((threadIdx.x & 31) == 0) mbar_arrive(bar);
 }
 
-/// Decodes tile index `t` of a launch: tiles of one (batch, head) are consecutive, so that the
-/// tiles running at the same time share that head's K and V in L2; within a head the heaviest
-/// (causal) query block comes first.
-struct Tile {
-  int m_block, h, b;
-};
-__device__ __forceinline__ Tile decode_tile(int t, const Params& p) {
-  const int bh = t / p.num_m_blocks;
-  return Tile{p.num_m_blocks - 1 - t % p.num_m_blocks, bh % p.heads_q, bh / p.heads_q};
-}
-
-/// Number of key tiles a query tile starting at row m0 must visit (0 when no key is visible).
-template <class C>
-__device__ __forceinline__ int key_blocks(int m0, const Params& p) {
-  const int shift = p.seqlen_kv - p.seqlen_q;
-  const int key_end = p.causal ? min(p.seqlen_kv, m0 + C::kBlockM + shift) : p.seqlen_kv;
-  return key_end > 0 ? (key_end + C::kBlockN - 1) / C::kBlockN : 0;
-}
-
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     attention_fwd_kernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
@@ -585,12 +572,20 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const uint32_t sK = sQ + C::kQBytes;
   const uint32_t sV = sK + C::kStages * C::kKVBytes;
   const uint32_t bars = sV + C::kStages * C::kKVBytes;
-  const uint32_t full_q = bars, empty_q = bars + 8;
-  auto full_k = [&](int s) { return bars + 8u * (2 + s); };
-  auto full_v = [&](int s) { return bars + 8u * (2 + C::kStages + s); };
-  auto empty_k = [&](int s) { return bars + 8u * (2 + 2 * C::kStages + s); };
-  auto empty_v = [&](int s) { return bars + 8u * (2 + 3 * C::kStages + s); };
+  const uint32_t bar_q = bars;
+  auto full_k = [&](int s) { return bars + 8u * (1 + s); };
+  auto full_v = [&](int s) { return bars + 8u * (1 + C::kStages + s); };
+  auto empty_k = [&](int s) { return bars + 8u * (1 + 2 * C::kStages + s); };
+  auto empty_v = [&](int s) { return bars + 8u * (1 + 3 * C::kStages + s); };
+
+  const int m_block = p.num_m_blocks - 1 - static_cast<int>(blockIdx.x);  // heaviest (causal) first
+  const int h = blockIdx.y, b = blockIdx.z;
+  const int h_kv = h / p.group;
+  const int m0 = m_block * C::kBlockM;
   const int shift = p.seqlen_kv - p.seqlen_q;
+  // Keys [0, key_end) are visible to some row of this tile.
+  const int key_end = p.causal ? min(p.seqlen_kv, m0 + C::kBlockM + shift) : p.seqlen_kv;
+  const int n_blocks = key_end > 0 ? (key_end + C::kBlockN - 1) / C::kBlockN : 0;
 
   const int tid = threadIdx.x;
   const int warp = tid / 32;
@@ -598,8 +593,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int wg = __shfl_sync(0xffffffffu, warp / 4, 0);
 
   if (tid == 0) {
-    mbar_init(full_q, 1);
-    mbar_init(empty_q, C::kWGs * 4);
+    mbar_init(bar_q, 1);
 #pragma unroll
     for (int s = 0; s < C::kStages; ++s) {
       mbar_init(full_k(s), 1);
@@ -612,53 +606,54 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   }
   __syncthreads();
 
-  // Both roles walk the same tiles (blockIdx.x, + gridDim.x, ...) and count K/V tiles the same
-  // way, so stage indices and mbarrier phases agree without any other exchange.
   if (wg == 0) {
     // ---------------- producer ----------------
     regs_decrease<C::kProducerRegs>();
     if (tid == 0) {
-      int kv_iter = 0;
-      int local = 0;
-      for (int t = blockIdx.x; t < p.num_tiles; t += gridDim.x, ++local) {
-        const Tile tile = decode_tile(t, p);
-        const int m0 = tile.m_block * C::kBlockM;
-        const int h_kv = tile.h / p.group;
-        const int n_blocks = key_blocks<C>(m0, p);
-        // Q may be overwritten once every consumer warp is done with the previous tile's S GEMMs.
-        mbar_wait(empty_q, (local & 1) ^ 1);
-        mbar_arrive_expect_tx(full_q, C::kQBytes);
+      mbar_arrive_expect_tx(bar_q, C::kQBytes);
+#pragma unroll
+      for (int c = 0; c < C::kChunks; ++c) tma_load_4d(sQ + c * C::kBlockM * 128, &tm_q, bar_q, 64 * c, h, m0, b);
+      for (int it = 0; it < n_blocks; ++it) {
+        const int n = n_blocks - 1 - it;
+        const int stage = it % C::kStages;
+        const uint32_t phase = (it / C::kStages) & 1;
+        mbar_wait(empty_k(stage), phase ^ 1);
+        mbar_arrive_expect_tx(full_k(stage), C::kKVBytes);
 #pragma unroll
         for (int c = 0; c < C::kChunks; ++c)
-          tma_load_4d(sQ + c * C::kBlockM * 128, &tm_q, full_q, 64 * c, tile.h, m0, tile.b);
-        for (int it = 0; it < n_blocks; ++it, ++kv_iter) {
-          const int n = n_blocks - 1 - it;
-          const int stage = kv_iter % C::kStages;
-          const uint32_t phase = (kv_iter / C::kStages) & 1;
-          mbar_wait(empty_k(stage), phase ^ 1);
-          mbar_arrive_expect_tx(full_k(stage), C::kKVBytes);
+          tma_load_4d(sK + stage * C::kKVBytes + c * C::kBlockN * 128, &tm_k, full_k(stage), 64 * c, h_kv,
+                      n * C::kBlockN, b);
+        mbar_wait(empty_v(stage), phase ^ 1);
+        mbar_arrive_expect_tx(full_v(stage), C::kKVBytes);
 #pragma unroll
-          for (int c = 0; c < C::kChunks; ++c)
-            tma_load_4d(sK + stage * C::kKVBytes + c * C::kBlockN * 128, &tm_k, full_k(stage), 64 * c, h_kv,
-                        n * C::kBlockN, tile.b);
-          mbar_wait(empty_v(stage), phase ^ 1);
-          mbar_arrive_expect_tx(full_v(stage), C::kKVBytes);
-#pragma unroll
-          for (int c = 0; c < C::kChunks; ++c)
-            tma_load_4d(sV + stage * C::kKVBytes + c * C::kBlockN * 128, &tm_v, full_v(stage), 64 * c, h_kv,
-                        n * C::kBlockN, tile.b);
-        }
+        for (int c = 0; c < C::kChunks; ++c)
+          tma_load_4d(sV + stage * C::kKVBytes + c * C::kBlockN * 128, &tm_v, full_v(stage), 64 * c, h_kv,
+                      n * C::kBlockN, b);
       }
     }
   } else {
     // ---------------- consumers ----------------
     regs_increase<C::kConsumerRegs>();
-    const int cw = wg - 1;  // consumer warpgroup 0..kWGs-1
+    const int cw = wg - 1;           // consumer warpgroup 0..kWGs-1
     const int tid_wg = tid % 128;
     const int warp_wg = tid_wg / 32;
     const int lane = tid % 32;
-    const int g = lane / 4, t4 = lane % 4;
+    const int g = lane / 4, t = lane % 4;
+    const int row_a = m0 + 64 * cw + 16 * warp_wg + g;  // global query rows this thread holds
+    const int row_b = row_a + 8;
     const uint32_t sq_rows = sQ + cw * 64 * 128;  // this warpgroup's 64 rows inside every Q chunk
+
+    float o[C::D / 2];
+  #pragma unroll
+    for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, corr[2];
+    float s[C::kBlockN / 2];
+    uint32_t pf[C::kBlockN / 4];
+
+    // Key tiles at or after this index need the causal mask (for the lowest row of the CTA tile).
+    const int first_causal_block = p.causal ? max(0, m0 + shift + 1) / C::kBlockN : n_blocks;
+    auto needs_mask = [&](int n) { return n >= first_causal_block || (n + 1) * C::kBlockN > p.seqlen_kv; };
+
     const int my_turn = kBarTurn0 + cw, other_turn = kBarTurn0 + (cw ^ 1);
     auto turn_begin = [&]() {
       if constexpr (C::kPingPong) named_sync(my_turn, 256);
@@ -669,143 +664,132 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       }
     };
 
-    int kv_iter = 0;  // K/V tiles consumed so far by this CTA, across its query tiles
-    int local = 0;
-    for (int tt = blockIdx.x; tt < p.num_tiles; tt += gridDim.x, ++local) {
-      const Tile tile = decode_tile(tt, p);
-      const int m0 = tile.m_block * C::kBlockM;
-      const int n_blocks = key_blocks<C>(m0, p);
-      const int row_a = m0 + 64 * cw + 16 * warp_wg + g;  // query rows this thread holds
-      const int row_b = row_a + 8;
+    mbar_wait(bar_q, 0);
 
-      float o[C::D / 2];
-#pragma unroll
-      for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
-      float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f}, corr[2];
-      float s[C::kBlockN / 2];
-      uint32_t pf[C::kBlockN / 4];
+    if (n_blocks > 0) {
+      if constexpr (C::kPingPong) {
+        if (cw == 1) named_arrive(other_turn, 256);  // warpgroup 0 goes first
+      }
+      // ---- first tile: S, softmax ----
+      int n = n_blocks - 1;
+      mbar_wait(full_k(0), 0);
+      turn_begin();
+      wgmma_fence();
+      gemm_qk<C>(s, sq_rows, sK);
+      wgmma_commit();
+      turn_end(false);
+      wgmma_wait<0>();
+      pin(s);
+      release(empty_k(0));
+      if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t, row_a, row_b, p);
+      softmax_step<C::kBlockN, true>(s, m, l, corr, p.scale_log2);
+      convert_p<C::kBlockN, C::kBf16>(s, pf);
 
-      // Key tiles at or after this index need the causal mask (for the lowest row of the tile).
-      const int first_causal_block = p.causal ? max(0, m0 + shift + 1) / C::kBlockN : n_blocks;
-      auto needs_mask = [&](int n) { return n >= first_causal_block || (n + 1) * C::kBlockN > p.seqlen_kv; };
-      auto stage_of = [&](int it) { return (kv_iter + it) % C::kStages; };
-      auto phase_of = [&](int it) { return static_cast<uint32_t>(((kv_iter + it) / C::kStages) & 1); };
-
-      mbar_wait(full_q, local & 1);
-
-      if (n_blocks > 0) {
-        if constexpr (C::kPingPong) {
-          if (cw == 1) named_arrive(other_turn, 256);  // warpgroup 0 goes first
-        }
-        // ---- first key tile: S, softmax ----
-        int n = n_blocks - 1;
-        mbar_wait(full_k(stage_of(0)), phase_of(0));
-        turn_begin();
-        wgmma_fence();
-        gemm_qk<C>(s, sq_rows, sK + stage_of(0) * C::kKVBytes);
-        wgmma_commit();
-        turn_end(false);
-        wgmma_wait<0>();
-        pin(s);
-        release(empty_k(stage_of(0)));
-        if (n_blocks == 1) release(empty_q);  // last S GEMM of this tile: Q may be reloaded
-        if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-        softmax_step<C::kBlockN, true>(s, m, l, corr, p.scale_log2);
-        convert_p<C::kBlockN, C::kBf16>(s, pf);
-
-        for (int it = 1; it < n_blocks; ++it) {
-          n = n_blocks - 1 - it;
-          const int stage = stage_of(it), prev = stage_of(it - 1);
-          const uint32_t phase = phase_of(it), prev_phase = phase_of(it - 1);
-          if constexpr (C::kOverlap) {
-            mbar_wait(full_k(stage), phase);
-            mbar_wait(full_v(prev), prev_phase);
-            turn_begin();
-            wgmma_fence();
-            gemm_qk<C>(s, sq_rows, sK + stage * C::kKVBytes);
-            wgmma_commit();
-            gemm_pv<C>(o, pf, sV + prev * C::kKVBytes);
-            wgmma_commit();
-            turn_end(false);
-            wgmma_wait<1>();
-            pin(s);
-            release(empty_k(stage));
-            if (it == n_blocks - 1) release(empty_q);
-            if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-            softmax_step<C::kBlockN, false>(s, m, l, corr, p.scale_log2);
-            wgmma_wait<0>();
-            pin(o);
-            pin(pf);
-            release(empty_v(prev));
-            rescale_o<C::D>(o, corr);
-            convert_p<C::kBlockN, C::kBf16>(s, pf);
-          } else {
-            // P V of the previous tile, then S of this one, each waited for before the next step.
-            mbar_wait(full_v(prev), prev_phase);
-            turn_begin();
-            wgmma_fence();
-            gemm_pv<C>(o, pf, sV + prev * C::kKVBytes);
-            wgmma_commit();
-            wgmma_wait<0>();
-            pin(o);
-            pin(pf);
-            release(empty_v(prev));
-            mbar_wait(full_k(stage), phase);
-            wgmma_fence();
-            gemm_qk<C>(s, sq_rows, sK + stage * C::kKVBytes);
-            wgmma_commit();
-            turn_end(false);
-            wgmma_wait<0>();
-            pin(s);
-            release(empty_k(stage));
-            if (it == n_blocks - 1) release(empty_q);
-            if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-            softmax_step<C::kBlockN, false>(s, m, l, corr, p.scale_log2);
-            rescale_o<C::D>(o, corr);
-            convert_p<C::kBlockN, C::kBf16>(s, pf);
-          }
-        }
-        // ---- last P V ----
-        {
-          const int last = stage_of(n_blocks - 1);
-          mbar_wait(full_v(last), phase_of(n_blocks - 1));
+      for (int it = 1; it < n_blocks; ++it) {
+        n = n_blocks - 1 - it;
+        const int stage = it % C::kStages;
+        const uint32_t phase = (it / C::kStages) & 1;
+        const int prev = (it - 1) % C::kStages;
+        const uint32_t prev_phase = ((it - 1) / C::kStages) & 1;
+        if constexpr (C::kOverlap) {
+          mbar_wait(full_k(stage), phase);
+          mbar_wait(full_v(prev), prev_phase);
           turn_begin();
           wgmma_fence();
-          gemm_pv<C>(o, pf, sV + last * C::kKVBytes);
+          gemm_qk<C>(s, sq_rows, sK + stage * C::kKVBytes);
           wgmma_commit();
-          turn_end(true);
+          gemm_pv<C>(o, pf, sV + prev * C::kKVBytes);
+          wgmma_commit();
+          turn_end(false);
+          wgmma_wait<1>();
+          pin(s);
+          release(empty_k(stage));
+          if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t, row_a, row_b, p);
+          softmax_step<C::kBlockN, false>(s, m, l, corr, p.scale_log2);
           wgmma_wait<0>();
           pin(o);
-          release(empty_v(last));
+          pin(pf);
+          release(empty_v(prev));
+          rescale_o<C::D>(o, corr);
+          convert_p<C::kBlockN, C::kBf16>(s, pf);
+        } else {
+          // P V of the previous tile, then S of this one, each waited for before the next step.
+          mbar_wait(full_v(prev), prev_phase);
+          turn_begin();
+          wgmma_fence();
+          gemm_pv<C>(o, pf, sV + prev * C::kKVBytes);
+          wgmma_commit();
+          wgmma_wait<0>();
+          pin(o);
+          pin(pf);
+          release(empty_v(prev));
+          mbar_wait(full_k(stage), phase);
+          wgmma_fence();
+          gemm_qk<C>(s, sq_rows, sK + stage * C::kKVBytes);
+          wgmma_commit();
+          turn_end(false);
+          wgmma_wait<0>();
+          pin(s);
+          release(empty_k(stage));
+          if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t, row_a, row_b, p);
+          softmax_step<C::kBlockN, false>(s, m, l, corr, p.scale_log2);
+          rescale_o<C::D>(o, corr);
+          convert_p<C::kBlockN, C::kBf16>(s, pf);
         }
-      } else {
-        release(empty_q);  // no key visible: the tile is all zeros and never read Q
       }
-      kv_iter += n_blocks;
+      // ---- last P V ----
+      {
+        const int last = (n_blocks - 1) % C::kStages;
+        const uint32_t last_phase = ((n_blocks - 1) / C::kStages) & 1;
+        mbar_wait(full_v(last), last_phase);
+        turn_begin();
+        wgmma_fence();
+        gemm_pv<C>(o, pf, sV + last * C::kKVBytes);
+        wgmma_commit();
+        turn_end(true);
+        wgmma_wait<0>();
+        pin(o);
+        release(empty_v(last));
+      }
+    }
 
-      // ---- epilogue: O / l straight from registers (4-byte stores: a quad writes 16 contiguous
-      // bytes of a row), so that Q's buffer is already free for the next tile's load ----
-      float inv[2];
-#pragma unroll
+    // ---- epilogue: O / l, staged through this warpgroup's rows of the Q buffer, 16-byte stores ----
+    float inv[2];
+  #pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float sum = l[r];
+      sum += __shfl_xor_sync(0xffffffffu, sum, 1);
+      sum += __shfl_xor_sync(0xffffffffu, sum, 2);
+      inv[r] = sum > 0.f ? 1.f / sum : 0.f;
+    }
+    named_sync(kBarEpilogue0 + cw, 128);  // every warp of this group is done reading its Q rows
+  #pragma unroll
+    for (int i = 0; i < C::D / 8; ++i) {
+      const int col = 8 * i + 2 * t;
+      const uint32_t chunk = col / 64, unit = (col % 64) / 8, byte_in_unit = (col % 8) * 2;
+  #pragma unroll
       for (int r = 0; r < 2; ++r) {
-        float sum = l[r];
-        sum += __shfl_xor_sync(0xffffffffu, sum, 1);
-        sum += __shfl_xor_sync(0xffffffffu, sum, 2);
-        inv[r] = sum > 0.f ? 1.f / sum : 0.f;
+        const uint32_t row = 64 * cw + 16 * warp_wg + g + 8 * r;  // row inside the CTA tile
+        const uint32_t addr = sQ + chunk * (C::kBlockM * 128) + row * 128 + ((unit ^ (row % 8)) * 16) + byte_in_unit;
+        const uint32_t v = pack2<C::kBf16>(o[4 * i + 2 * r] * inv[r], o[4 * i + 2 * r + 1] * inv[r]);
+        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(v) : "memory");
       }
-      uint32_t* out = static_cast<uint32_t*>(p.o);
-#pragma unroll
-      for (int r = 0; r < 2; ++r) {
-        const int row = r == 0 ? row_a : row_b;
-        if (row < p.seqlen_q) {
-          const size_t row_offset = ((static_cast<size_t>(tile.b) * p.seqlen_q + row) * p.heads_q + tile.h) * C::D;
-#pragma unroll
-          for (int i = 0; i < C::D / 8; ++i) {
-            const uint32_t v = pack2<C::kBf16>(o[4 * i + 2 * r] * inv[r], o[4 * i + 2 * r + 1] * inv[r]);
-            out[(row_offset + 8 * i + 2 * t4) / 2] = v;
-          }
-        }
-      }
+    }
+    named_sync(kBarEpilogue0 + cw, 128);
+    constexpr int kUnitsPerRow = C::D / 8;
+    uint16_t* out = static_cast<uint16_t*>(p.o);
+    for (int q = tid_wg; q < 64 * kUnitsPerRow; q += 128) {
+      const int row_in_wg = q / kUnitsPerRow, u = q % kUnitsPerRow;
+      const uint32_t row = 64 * cw + row_in_wg;
+      const int grow = m0 + static_cast<int>(row);
+      if (grow >= p.seqlen_q) continue;
+      const uint32_t addr = sQ + (u / 8) * (C::kBlockM * 128) + row * 128 + (((u % 8) ^ (row % 8)) * 16);
+      uint4 v;
+      asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                   : "r"(addr));
+      const size_t offset = ((static_cast<size_t>(b) * p.seqlen_q + grow) * p.heads_q + h) * C::D + u * 8;
+      *reinterpret_cast<uint4*>(out + offset) = v;
     }
   }
 }
@@ -813,10 +797,6 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 // ============================================================================================
 // Host side of the fast path
 // ============================================================================================
-
-#ifndef HOPPER_PERSISTENT
-#define HOPPER_PERSISTENT 1
-#endif
 
 using EncodeTiled = PFN_cuTensorMapEncodeTiled_v12000;
 
@@ -877,19 +857,7 @@ int launch(const socratic_attention_args& a, cudaStream_t stream) {
   p.num_m_blocks = (a.seqlen_q + C::kBlockM - 1) / C::kBlockM;
   p.causal = a.causal != 0;
   p.scale_log2 = a.softmax_scale * 1.4426950408889634f;
-  const long long tiles = static_cast<long long>(p.num_m_blocks) * a.heads_q * a.batch;
-  if (tiles > 0x7fffffffLL) return 6;
-  p.num_tiles = static_cast<int>(tiles);
-  // Persistent: one CTA per SM (shared memory allows no second) walks tiles with a stride of the
-  // grid size, so a tile's epilogue and the next tile's first loads overlap.
-  int grid = p.num_tiles;
-  if (HOPPER_PERSISTENT) {
-    int device = 0, sms = 0;
-    if (cudaGetDevice(&device) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms <= 0)
-      return 7;
-    grid = p.num_tiles < sms ? p.num_tiles : sms;
-  }
+  const dim3 grid(p.num_m_blocks, a.heads_q, a.batch);
   attention_fwd_kernel<C><<<grid, C::kThreads, C::kSmemBytes, stream>>>(tq, tk, tv, p);
   return cudaPeekAtLastError() == cudaSuccess ? 0 : 5;
 }
@@ -994,10 +962,6 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 #ifndef HOPPER_D64_BLOCK_N
 #define HOPPER_D64_BLOCK_N 128
 #endif
-// d64 takes a 192-key tile from this seqlen_kv on (measured in call 2: +5-9% at >= 4096, -8% at 512).
-#ifndef HOPPER_D64_WIDE_FROM
-#define HOPPER_D64_WIDE_FROM 4096
-#endif
 #ifndef HOPPER_D64_STAGES
 #define HOPPER_D64_STAGES 3
 #endif
@@ -1019,8 +983,6 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
   constexpr bool kOverlap = HOPPER_OVERLAP != 0, kPingPong = HOPPER_PINGPONG != 0;
   switch (a.head_dim) {
     case 64:
-      if (a.seqlen_kv >= HOPPER_D64_WIDE_FROM)
-        return launch<Config<64, 192, HOPPER_D64_STAGES, 2, kBf16, kOverlap, kPingPong>>(a, stream);
       return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, 2, kBf16, kOverlap, kPingPong>>(a, stream);
     case 128:
       return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong>>(a, stream);

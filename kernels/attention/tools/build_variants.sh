@@ -12,5 +12,4 @@ build hopper_plain -DHOPPER_OVERLAP=0 -DHOPPER_PINGPONG=0
 build hopper_wide -DHOPPER_D128_BLOCK_N=176 -DHOPPER_D64_BLOCK_N=192
 build hopper_general -DHOPPER_FORCE_GENERAL=1
 build hopper_vswap -DHOPPER_V_SWAP_STRIDES=1
-build hopper_np -DHOPPER_PERSISTENT=0
 cp "$here/tools/bench_hopper.py" "$here/tools/run_device.sh" "$dest/"

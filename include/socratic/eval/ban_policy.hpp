@@ -98,7 +98,7 @@ inline BanPolicy default_ban_policy() {
       {"cublas",
        "cuBLAS (NVIDIA dense linear algebra)",
        {"libcublas.so*"},
-       {"cublas(?!Lt[A-Z])[A-Z]"},
+       {"cublas(?!Lt)[A-Z]"},
        {"cublasdx"}},
       {"cublaslt", "cuBLASLt (cuBLAS lightweight matmul API)", {"libcublasLt.so*"}, {"cublasLt[A-Z]"},
        {}},

@@ -154,16 +154,22 @@ class ban_matcher {
 };
 
 /// Collects findings for one file: exact duplicates dropped, at most `cap` per library and
-/// place, the rest counted.
+/// place (all device code counting as one place), the rest counted.
 class finding_sink {
  public:
   finding_sink(std::string file, std::size_t cap) : file_(std::move(file)), cap_(cap) {}
 
   void add(const std::string& library, const std::string& place, std::string evidence) {
     if (!seen_.insert({library, evidence}).second) return;
-    auto& count = counts_[{library, place}];
+    auto& count = counts_[{library, group_of(place)}];
     if (++count > cap_) return;
     findings_.push_back({file_, library, std::move(evidence)});
+  }
+
+  /// Device code is capped as a whole: a library's binary can hold a thousand cubins.
+  static std::string group_of(const std::string& place) {
+    if (place.starts_with("fatbin entry") || place.starts_with("cuobjdump:")) return "device code";
+    return place;
   }
 
   std::vector<BannedFinding> finish() {
@@ -334,37 +340,62 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
   scan.notes.insert(scan.notes.end(), fat.problems.begin(), fat.problems.end());
   std::set<std::string> cubins_seen;  // hashes: cuobjdump's copies of decoded cubins are skipped
   std::vector<std::pair<const FatbinEntry*, std::string>> undecoded;  // entry, why
+  auto scan_decoded = [&](const FatbinEntry& entry, const std::string& place, const std::string& bytes) {
+    if (entry.kind == FatbinEntryKind::cubin || ElfFile::has_elf_magic(bytes)) {
+      cubins_seen.insert(detail::sha256_hex(bytes));
+      if (auto note = detail::scan_cubin(bytes, place, matcher, sink)) scan.notes.push_back(*note);
+    } else {
+      detail::scan_ptx(bytes, place, matcher, sink);
+    }
+  };
+  // zstd entries go to the zstd program in batches (one process per batch, bounded memory).
+  std::vector<std::pair<const FatbinEntry*, std::string>> batch;  // entry, place
+  std::uint64_t batch_bytes = 0;
+  auto flush_batch = [&] {
+    if (batch.empty()) return;
+    std::vector<std::string> frames;
+    std::vector<std::uint64_t> sizes;
+    for (const auto& [e, place] : batch) {
+      frames.push_back(e->payload);
+      sizes.push_back(e->decompressed_size);
+    }
+    std::string why;
+    const auto contents =
+        detail::zstd_decompress_all(options.zstd_program, frames, sizes, options.tool_timeout, why);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (contents)
+        scan_decoded(*batch[i].first, batch[i].second, (*contents)[i]);
+      else
+        undecoded.emplace_back(batch[i].first, "zstd-compressed, and " + why);
+    }
+    batch.clear();
+    batch_bytes = 0;
+  };
   for (const auto& container : fat.containers) {
     for (const auto& entry : container.entries) {
-      std::string why;
-      std::optional<std::string> bytes = decode_fatbin_entry(entry, why);
-      if (!bytes && entry.compression == FatbinCompression::zstd) {
-        std::string zstd_why;
-        bytes = detail::zstd_decompress(options.zstd_program, entry.payload, entry.decompressed_size,
-                                        options.tool_timeout, zstd_why);
-        if (!bytes) why += "; " + zstd_why;
-      }
-      if (!bytes) {
-        undecoded.emplace_back(&entry, why);
-        continue;
-      }
       const std::string place = entry.label() + " in " + container.section;
-      if (entry.kind == FatbinEntryKind::cubin || ElfFile::has_elf_magic(*bytes)) {
-        cubins_seen.insert(detail::sha256_hex(*bytes));
-        if (auto note = detail::scan_cubin(*bytes, place, matcher, sink)) scan.notes.push_back(*note);
+      std::string why;
+      if (const auto bytes = decode_fatbin_entry(entry, why)) {
+        scan_decoded(entry, place, *bytes);
+      } else if (entry.compression == FatbinCompression::zstd) {
+        batch.emplace_back(&entry, place);
+        batch_bytes += entry.decompressed_size;
+        if (batch_bytes > (16u << 20)) flush_batch();
       } else {
-        detail::scan_ptx(*bytes, place, matcher, sink);
+        undecoded.emplace_back(&entry, why);
       }
     }
   }
+  flush_batch();
   if (!undecoded.empty()) {
     std::string why;
     const auto files =
         detail::cuobjdump_extract(options.cuobjdump_program, path, options.tool_timeout, why);
     if (files) {
       std::string which;
-      for (const auto& [entry, reason] : undecoded)
-        which += (which.empty() ? "" : ", ") + std::to_string(entry->number);
+      for (std::size_t i = 0; i < undecoded.size() && i < 20; ++i)
+        which += (which.empty() ? "" : ", ") + std::to_string(undecoded[i].first->number);
+      if (undecoded.size() > 20) which += " and " + std::to_string(undecoded.size() - 20) + " more";
       scan.notes.push_back("fatbin entries " + which +
                            " could not be decoded here; every cubin and PTX of the binary was "
                            "inspected through cuobjdump instead (" +
@@ -379,8 +410,13 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
         }
       }
     } else {
-      for (const auto& [entry, reason] : undecoded)
-        scan.notes.push_back(entry->label() + " was not inspected: " + reason + "; " + why);
+      constexpr std::size_t listed = 10;
+      for (std::size_t i = 0; i < undecoded.size() && i < listed; ++i)
+        scan.notes.push_back(undecoded[i].first->label() + " was not inspected: " +
+                             undecoded[i].second + "; " + why);
+      if (undecoded.size() > listed)
+        scan.notes.push_back(std::to_string(undecoded.size() - listed) +
+                             " more fatbin entries were not inspected, for the same reasons");
     }
   }
 

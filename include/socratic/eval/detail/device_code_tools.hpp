@@ -48,6 +48,45 @@ inline std::optional<std::string> zstd_decompress(const std::string& program, co
   return r.stdout_text;
 }
 
+/// @brief Decompresses several zstd frames with one run of the `zstd` program (it decodes
+/// concatenated frames in sequence), splitting the output by the sizes the entry headers give;
+/// when a size is unknown or the batch fails, each frame is decoded on its own. nullopt with
+/// `why` set when any frame cannot be decoded.
+inline std::optional<std::vector<std::string>> zstd_decompress_all(
+    const std::string& program, const std::vector<std::string>& frames,
+    const std::vector<std::uint64_t>& sizes, std::chrono::milliseconds timeout, std::string& why) {
+  std::vector<std::string> out;
+  std::uint64_t total = 0;
+  bool sizes_known = true;
+  for (const auto size : sizes) {
+    sizes_known = sizes_known && size > 0;
+    total += size;
+  }
+  if (frames.size() > 1 && sizes_known && total <= (2ull << 30)) {
+    std::string joined;
+    for (const auto& f : frames) joined += f;
+    std::string batch_why;
+    if (auto all = zstd_decompress(program, joined, total, timeout, batch_why)) {
+      std::size_t at = 0;
+      for (const auto size : sizes) {
+        out.push_back(all->substr(at, static_cast<std::size_t>(size)));
+        at += static_cast<std::size_t>(size);
+      }
+      return out;
+    }
+    if (program.empty() || find_program(program).empty()) {
+      why = batch_why;
+      return std::nullopt;
+    }
+  }
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    auto one = zstd_decompress(program, frames[i], sizes[i], timeout, why);
+    if (!one) return std::nullopt;
+    out.push_back(std::move(*one));
+  }
+  return out;
+}
+
 /// @brief A file cuobjdump extracted: its name and bytes.
 struct extracted_file {
   std::string name;

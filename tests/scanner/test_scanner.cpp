@@ -239,6 +239,26 @@ TEST_CASE("scanner: the policy decides what is banned", "[scanner][policy]") {
   CHECK(count_evidence(findings, "cudart", {"more pieces of evidence like the ones above"}) >= 1);
 }
 
+TEST_CASE("scanner: names with bytes that are not UTF-8 give printable evidence", "[scanner]") {
+  // A hostile binary may put any bytes in its names; the JSON report must still serialise.
+  std::string bytes = fx::read_bytes(fx::binary("namespaces"));
+  std::size_t replaced = 0;
+  for (auto at = bytes.find("tiled_gemm"); at != std::string::npos; at = bytes.find("tiled_gemm", at)) {
+    bytes[at + 5] = '\xff';
+    ++replaced;
+  }
+  REQUIRE(replaced > 0);
+  const auto path = fx::scratch_dir() / "namespaces-not-utf8";
+  fx::write_bytes(path, bytes);
+  const auto scan = scan_binary_report(path);
+  CHECK(count_evidence(scan.findings, "cutlass", {"tiled\\xffgemm_kernel"}) >= 1);
+  bool printable = true;
+  for (const auto& f : scan.findings)
+    for (const char c : f.evidence) printable = printable && c >= 0x20 && c <= 0x7e;
+  CHECK(printable);
+  CHECK_NOTHROW(json(scan.findings).dump());
+}
+
 TEST_CASE("scanner: unreadable, non-ELF and truncated files are errors naming the file", "[scanner]") {
   const auto text = fx::scratch_dir() / "readme.txt";
   fx::write_bytes(text, "unlike cuBLAS, this is text\n");

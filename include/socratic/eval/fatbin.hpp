@@ -197,7 +197,7 @@ inline FatbinContents find_fatbin_containers(const ElfFile& file) {
     if ((s.name != ".nv_fatbin" && s.name != "__nv_relfatbin") || !s.has_file_bytes()) continue;
     std::uint64_t at = s.offset;
     const std::uint64_t end = s.offset + s.size;
-    while (end - at >= fatbin::container_header_size) {
+    while (at < end && end - at >= fatbin::container_header_size) {
       const std::string word = file.read(at, 4, ElfFile::describe(s));
       if (detail::load_le<std::uint32_t>(word.data()) == fatbin::container_magic) {
         const auto next = try_container(at);

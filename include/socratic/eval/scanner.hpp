@@ -160,6 +160,7 @@ class finding_sink {
   finding_sink(std::string file, std::size_t cap) : file_(std::move(file)), cap_(cap) {}
 
   void add(const std::string& library, const std::string& place, std::string evidence) {
+    evidence = printable(evidence);
     if (!seen_.insert({library, evidence}).second) return;
     auto& count = counts_[{library, group_of(place)}];
     if (++count > cap_) return;
@@ -421,6 +422,7 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
   }
 
   scan.findings = sink.finish();
+  for (auto& note : scan.notes) note = detail::printable(note);
   return scan;
 }
 

@@ -124,6 +124,25 @@ inline std::string_view path_basename(std::string_view path) {
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+/// @brief `text` with every byte outside printable ASCII written as `\xNN`: names in a hostile
+/// binary can hold any bytes, and evidence must stay valid UTF-8 for the JSON report.
+inline std::string printable(std::string_view text) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c <= 0x7e) {
+      out.push_back(ch);
+    } else {
+      out += "\\x";
+      out.push_back(digits[c >> 4]);
+      out.push_back(digits[c & 0xf]);
+    }
+  }
+  return out;
+}
+
 /// @brief Shortens long names (CUTLASS template instances run to kilobytes) for evidence text.
 inline std::string abbreviate(std::string_view text, std::size_t limit = 240) {
   if (text.size() <= limit) return std::string(text);

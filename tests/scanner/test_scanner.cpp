@@ -168,6 +168,23 @@ TEST_CASE("scanner: namespaces cutlass and cute in host and device code", "[scan
   }
 }
 
+TEST_CASE("scanner: a binary without section headers is read through its segments", "[scanner]") {
+  // The loader needs no section headers; a candidate could drop them to hide its tables.
+  std::string bytes = fx::read_bytes(fx::binary("namespaces_stripped"));
+  for (std::size_t i = 40; i < 48; ++i) bytes[i] = 0;  // e_shoff
+  for (std::size_t i = 60; i < 64; ++i) bytes[i] = 0;  // e_shnum, e_shstrndx
+  const auto path = fx::scratch_dir() / "namespaces-headless";
+  fx::write_bytes(path, bytes);
+  const auto scan = scan_binary_report(path);
+  INFO(dump(scan));
+  CHECK(libraries(scan.findings) == std::set<std::string>{"cutlass", "cute"});
+  CHECK(count_evidence(scan.findings, "cutlass", {"PT_LOAD segment", "mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) == 1);
+  CHECK(count_evidence(scan.findings, "cute", {"(no section)", "cubin", "cute::scaled_epilogue(float)"}) == 1);
+  bool noted = false;
+  for (const auto& n : scan.notes) noted = noted || n.find("no section headers") != std::string::npos;
+  CHECK(noted);
+}
+
 TEST_CASE("scanner: cuobjdump fallback for device code it cannot decode", "[scanner]") {
   // No cuobjdump on the CI machine: a stand-in with cuobjdump's interface (-xelf all / -xptx
   // all write the binary's cubins and PTX into the current folder) checks the integration:

@@ -31,11 +31,13 @@ const std::map<std::string, recipe>& recipes() {
       // PTX too (stored zstd-compressed by default), so that PTX reading is exercised.
       {"namespaces", {"namespaces.cu", "", {"-gencode=arch=compute_90a,code=compute_90a"}}},
       {"namespaces_lz4",
-       {"namespaces.cu", "",
+       {"namespaces.cu",
+        "",
         {"-gencode=arch=compute_90a,code=compute_90a", "-Xfatbin=-compress-all",
          "-Xfatbin=--compress-mode=speed"}}},
       {"namespaces_zstd",
-       {"namespaces.cu", "",
+       {"namespaces.cu",
+        "",
         {"-gencode=arch=compute_90a,code=compute_90a", "-Xfatbin=-compress-all",
          "-Xfatbin=--compress-mode=size"}}},
       {"clean", {"clean_candidate.cu", ".so", {"-shared", "-Xcompiler", "-fPIC"}}},
@@ -44,15 +46,18 @@ const std::map<std::string, recipe>& recipes() {
   return table;
 }
 
-fs::path cache_dir() { return fs::path(SOCRATIC_BINARY_DIR) / "scanner-fixtures"; }
+fs::path cache_dir() {
+  return fs::path(SOCRATIC_BINARY_DIR) / "scanner-fixtures";
+}
 
 std::string find_nvcc() {
   if (const char* env = std::getenv("NVCC"); env && *env) return env;
   if (!socratic::find_program("nvcc").empty()) return socratic::find_program("nvcc").string();
   for (const char* p : {"/usr/local/cuda/bin/nvcc"})
     if (fs::exists(p)) return p;
-  throw std::runtime_error("nvcc not found (set NVCC or put it on PATH): the scanner tests build "
-                           "their fixtures with it");
+  throw std::runtime_error(
+      "nvcc not found (set NVCC or put it on PATH): the scanner tests build "
+      "their fixtures with it");
 }
 
 std::string checked(const std::vector<std::string>& argv, std::chrono::seconds timeout) {
@@ -144,8 +149,8 @@ fs::path binary(const std::string& name) {
     const std::string base = name.substr(0, name.size() - suffix.size());
     const auto it = state().paths.find(base);
     if (it == state().paths.end()) throw std::invalid_argument("no fixture called " + base);
-    const fs::path stripped = it->second.parent_path() /
-                              (it->second.stem().string() + "-stripped" + it->second.extension().string());
+    const fs::path stripped = it->second.parent_path() / (it->second.stem().string() + "-stripped" +
+                                                          it->second.extension().string());
     if (!fs::exists(stripped)) {
       checked({"strip", "-o", stripped.string() + ".partial", it->second.string()},
               std::chrono::seconds(60));
@@ -168,7 +173,9 @@ fs::path scratch_dir() {
   return dir;
 }
 
-std::string read_bytes(const fs::path& path) { return socratic::detail::read_file_bytes(path); }
+std::string read_bytes(const fs::path& path) {
+  return socratic::detail::read_file_bytes(path);
+}
 
 void write_bytes(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -176,7 +183,9 @@ void write_bytes(const fs::path& path, const std::string& bytes) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-fs::path tool_path() { return SOCRATIC_TOOL_PATH; }
+fs::path tool_path() {
+  return SOCRATIC_TOOL_PATH;
+}
 
 command_result run(const std::vector<std::string>& argv) {
   socratic::ProcessOptions options;

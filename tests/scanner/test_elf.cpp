@@ -125,12 +125,14 @@ TEST_CASE("ELF reader without section headers reads the dynamic tables through P
 
 TEST_CASE("ELF reader rejects what is not a 64-bit little-endian ELF file, naming it",
           "[scanner][elf]") {
-  CHECK_THROWS_WITH(ElfFile::from_bytes("hello, world\n", "notes.txt"),
-                    Catch::Matchers::Contains("notes.txt") &&
-                        Catch::Matchers::Contains("not an ELF file"));
+  CHECK_THROWS_WITH(
+      ElfFile::from_bytes("hello, world\n", "notes.txt"),
+      Catch::Matchers::Contains("notes.txt") && Catch::Matchers::Contains("not an ELF file"));
   CHECK_THROWS_WITH(ElfFile::from_bytes("", "empty.bin"), Catch::Matchers::Contains("not an ELF"));
   std::string header(64, '\0');
-  header.replace(0, 4, "\x7f" "ELF");
+  header.replace(0, 4,
+                 "\x7f"
+                 "ELF");
   header[4] = 1;  // ELFCLASS32
   header[5] = 1;
   CHECK_THROWS_WITH(ElfFile::from_bytes(header, "elf32.bin"),
@@ -139,7 +141,10 @@ TEST_CASE("ELF reader rejects what is not a 64-bit little-endian ELF file, namin
   header[5] = 2;  // big-endian
   CHECK_THROWS_WITH(ElfFile::from_bytes(header, "be.bin"),
                     Catch::Matchers::Contains("not a little-endian"));
-  CHECK_THROWS_WITH(ElfFile::from_bytes(std::string("\x7f" "ELF\x02\x01", 6), "short.bin"),
+  CHECK_THROWS_WITH(ElfFile::from_bytes(std::string("\x7f"
+                                                    "ELF\x02\x01",
+                                                    6),
+                                        "short.bin"),
                     Catch::Matchers::Contains("truncated"));
   CHECK_THROWS_WITH(ElfFile::open(fx::scratch_dir() / "does-not-exist"),
                     Catch::Matchers::Contains("cannot open"));
@@ -184,14 +189,16 @@ TEST_CASE("ELF reader survives truncated and corrupted copies (fuzz)", "[scanner
     for (const auto& s : elf.sections()) cuts.insert({s.offset, s.offset + s.size / 2});
     for (int i = 1; i < 64; ++i) cuts.insert(original->size() * i / 64);
     for (const auto cut : cuts)
-      if (cut < original->size()) attempt(original->substr(0, cut), "truncated-" + std::to_string(cut));
+      if (cut < original->size())
+        attempt(original->substr(0, cut), "truncated-" + std::to_string(cut));
 
     // Corruptions of the structures the reader trusts: headers, tables, dynamic data.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> targets = {{0, 64}};
     for (const auto& s : elf.sections())
       if (s.type != elf::sht_progbits && s.type != elf::sht_nobits && s.size > 0)
         targets.emplace_back(s.offset, s.size);
-    for (const auto& s : elf.segments()) targets.emplace_back(s.offset, std::min<std::uint64_t>(s.file_size, 4096));
+    for (const auto& s : elf.segments())
+      targets.emplace_back(s.offset, std::min<std::uint64_t>(s.file_size, 4096));
     for (int round = 0; round < 300; ++round) {
       std::string copy = *original;
       const int flips = 1 + static_cast<int>(random() % 4);

@@ -15,13 +15,15 @@ namespace {
 
 std::vector<FatbinEntry> all_entries(const FatbinContents& contents) {
   std::vector<FatbinEntry> out;
-  for (const auto& c : contents.containers) out.insert(out.end(), c.entries.begin(), c.entries.end());
+  for (const auto& c : contents.containers)
+    out.insert(out.end(), c.entries.begin(), c.entries.end());
   return out;
 }
 
 std::vector<std::string> cubin_symbol_names(const std::string& cubin) {
   std::vector<std::string> names;
-  for (const auto& s : ElfFile::from_bytes(cubin, "cubin").static_symbols()) names.push_back(s.name);
+  for (const auto& s : ElfFile::from_bytes(cubin, "cubin").static_symbols())
+    names.push_back(s.name);
   return names;
 }
 
@@ -87,10 +89,12 @@ TEST_CASE("fatbin: LZ4-compressed cubins decode to the same cubins as the raw bu
   const auto raw = cubins("namespaces", FatbinCompression::none);
   const auto lz4 = cubins("namespaces_lz4", FatbinCompression::lz4);
   REQUIRE(raw.size() == lz4.size());
-  for (std::size_t i = 0; i < raw.size(); ++i) CHECK(cubin_symbol_names(raw[i]) == cubin_symbol_names(lz4[i]));
+  for (std::size_t i = 0; i < raw.size(); ++i)
+    CHECK(cubin_symbol_names(raw[i]) == cubin_symbol_names(lz4[i]));
 
   // zstd-compressed cubins are recognised and left to an external decoder.
-  for (const auto& e : all_entries(find_fatbin_containers(ElfFile::open(fx::binary("namespaces_zstd"))))) {
+  for (const auto& e :
+       all_entries(find_fatbin_containers(ElfFile::open(fx::binary("namespaces_zstd"))))) {
     CHECK(e.compression == FatbinCompression::zstd);
     CHECK(e.decompressed_size > e.compressed_size);
   }
@@ -107,7 +111,8 @@ TEST_CASE("fatbin: containers are found by magic outside .nv_fatbin, and bad one
   SECTION("a renamed section is still searched") {
     const ElfSection* names = &original.sections()[1];
     for (const auto& s : original.sections())
-      if (s.type == elf::sht_strtab && bytes.find(".nv_fatbin", s.offset) < s.offset + s.size) names = &s;
+      if (s.type == elf::sht_strtab && bytes.find(".nv_fatbin", s.offset) < s.offset + s.size)
+        names = &s;
     const auto at = bytes.find(".nv_fatbin", names->offset);
     REQUIRE(at != std::string::npos);
     bytes.replace(at, 10, ".xx_hidden");
@@ -128,25 +133,51 @@ TEST_CASE("fatbin: containers are found by magic outside .nv_fatbin, and bad one
   }
 }
 
-TEST_CASE("LZ4 block decoder: literals, overlapping matches, and corrupt input", "[scanner][fatbin]") {
+TEST_CASE("LZ4 block decoder: literals, overlapping matches, and corrupt input",
+          "[scanner][fatbin]") {
   std::string why;
   // Token 0x40: 4 literals, no match (last sequence).
-  auto out = detail::decompress_lz4_block(std::string("\x40" "abcd", 5), 100, why);
+  auto out = detail::decompress_lz4_block(std::string("\x40"
+                                                      "abcd",
+                                                      5),
+                                          100, why);
   REQUIRE(out);
   CHECK(*out == "abcd");
   // Token 0x25: 2 literals "ab", match offset 2 length 5+4=9 (overlapping), then "!" as last.
-  out = detail::decompress_lz4_block(std::string("\x25" "ab" "\x02\x00" "\x10" "!", 7), 100, why);
+  out = detail::decompress_lz4_block(std::string("\x25"
+                                                 "ab"
+                                                 "\x02\x00"
+                                                 "\x10"
+                                                 "!",
+                                                 7),
+                                     100, why);
   REQUIRE(out);
-  CHECK(*out == "ababababab" "a!");
+  CHECK(*out ==
+        "ababababab"
+        "a!");
   // Literal length extended by bytes: 15 + 3 = 18 literals.
   out = detail::decompress_lz4_block(std::string("\xf0\x03") + std::string(18, 'x'), 100, why);
   REQUIRE(out);
   CHECK(*out == std::string(18, 'x'));
   // Offset reaching before the start, truncated input, output limit.
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x14" "a" "\x05\x00", 4), 100, why));
+  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x14"
+                                                       "a"
+                                                       "\x05\x00",
+                                                       4),
+                                           100, why));
   CHECK_THAT(why, Catch::Matchers::Contains("before the start"));
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x50" "ab", 3), 100, why));
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x40" "abcd", 5), 3, why));
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x15" "a" "\x01", 3), 100, why));
+  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x50"
+                                                       "ab",
+                                                       3),
+                                           100, why));
+  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x40"
+                                                       "abcd",
+                                                       5),
+                                           3, why));
+  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x15"
+                                                       "a"
+                                                       "\x01",
+                                                       3),
+                                           100, why));
   CHECK_THAT(why, Catch::Matchers::Contains("truncated"));
 }

@@ -72,8 +72,8 @@ TEST_CASE("policy JSON: save and load round trip; extends, remove, add", "[scann
   CHECK(loaded.find("cutlass")->namespaces ==
         std::vector<std::string>{"cutlass", "cutlass_extensions"});
 
-  const auto standalone = policy_file("standalone.json",
-                                      R"({"libraries": [{"name": "cudnn", "files": ["libcudnn*.so*"]}]})");
+  const auto standalone = policy_file(
+      "standalone.json", R"({"libraries": [{"name": "cudnn", "files": ["libcudnn*.so*"]}]})");
   CHECK(load_ban_policy(standalone).names() == std::vector<std::string>{"cudnn"});
 }
 
@@ -84,11 +84,13 @@ TEST_CASE("policy errors name the file, the library entry and the field", "[scan
   };
   CHECK_THROWS_WITH(load("syntax.json", R"({"libraries": [)"),
                     Contains("syntax.json") && Contains("invalid JSON"));
-  CHECK_THROWS_WITH(load("regex.json", R"({"libraries": [{"name": "x", "symbols": ["cublas[A-Z"]}]})"),
-                    Contains("regex.json") && Contains("library #0 \"x\" field \"symbols\"[0]") &&
-                        Contains("invalid regular expression"));
-  CHECK_THROWS_WITH(load("upper.json", R"({"libraries": [{"name": "cuBLAS", "files": ["libcublas.so*"]}]})"),
-                    Contains("upper.json") && Contains("field \"name\"") && Contains("lower case"));
+  CHECK_THROWS_WITH(
+      load("regex.json", R"({"libraries": [{"name": "x", "symbols": ["cublas[A-Z"]}]})"),
+      Contains("regex.json") && Contains("library #0 \"x\" field \"symbols\"[0]") &&
+          Contains("invalid regular expression"));
+  CHECK_THROWS_WITH(
+      load("upper.json", R"({"libraries": [{"name": "cuBLAS", "files": ["libcublas.so*"]}]})"),
+      Contains("upper.json") && Contains("field \"name\"") && Contains("lower case"));
   CHECK_THROWS_WITH(load("typo.json", R"({"libraries": [{"name": "x", "symbol": ["x[A-Z]"]}]})"),
                     Contains("typo.json") && Contains("library #0 \"x\"") &&
                         Contains("unknown field \"symbol\""));
@@ -97,10 +99,12 @@ TEST_CASE("policy errors name the file, the library entry and the field", "[scan
   CHECK_THROWS_WITH(load("dup.json", R"({"libraries": [{"name": "x", "files": ["a"]},
                                                          {"name": "x", "files": ["b"]}]})"),
                     Contains("library #1 \"x\" field \"name\"") && Contains("duplicate"));
-  CHECK_THROWS_WITH(load("folder.json", R"({"libraries": [{"name": "x", "files": ["/usr/lib/libx.so"]}]})"),
-                    Contains("field \"files\"[0]") && Contains("without folders"));
-  CHECK_THROWS_WITH(load("ns.json", R"({"libraries": [{"name": "x", "namespaces": ["cute::detail"]}]})"),
-                    Contains("field \"namespaces\"[0]") && Contains("not a C++ identifier"));
+  CHECK_THROWS_WITH(
+      load("folder.json", R"({"libraries": [{"name": "x", "files": ["/usr/lib/libx.so"]}]})"),
+      Contains("field \"files\"[0]") && Contains("without folders"));
+  CHECK_THROWS_WITH(
+      load("ns.json", R"({"libraries": [{"name": "x", "namespaces": ["cute::detail"]}]})"),
+      Contains("field \"namespaces\"[0]") && Contains("not a C++ identifier"));
   CHECK_THROWS_WITH(load("remove.json", R"({"extends": "default", "remove": ["cufft"]})"),
                     Contains("remove.json") && Contains("\"cufft\" is not in the default policy"));
   CHECK_THROWS_WITH(load("noext.json", R"({"remove": ["cute"], "libraries": []})"),

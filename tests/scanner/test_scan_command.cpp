@@ -23,7 +23,8 @@ TEST_CASE("socratic scan: exit codes and output lines", "[scanner][tool]") {
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Contains(clean + ": clean\n"));
   CHECK_THAT(r.out, Contains(cublas + ": cublas: DT_NEEDED libcublas.so.13\n"));
-  CHECK_THAT(r.out, Contains(cublas + ": cublas: .dynsym: imported symbol cublasCreate_v2@libcublas.so.13"));
+  CHECK_THAT(r.out, Contains(cublas +
+                             ": cublas: .dynsym: imported symbol cublasCreate_v2@libcublas.so.13"));
 
   const auto text = fx::scratch_dir() / "not-elf.txt";
   fx::write_bytes(text, "not a binary\n");

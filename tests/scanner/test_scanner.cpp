@@ -66,15 +66,18 @@ TEST_CASE("scanner: programs linked against cuBLAS, cuBLASLt, cuDNN", "[scanner]
     INFO(dump(scan_binary_report(path)));
     CHECK(libraries(findings) == std::set<std::string>{"cublas"});
     CHECK(count_evidence(findings, "cublas", {"DT_NEEDED libcublas.so.13"}) == 1);
-    CHECK(count_evidence(findings, "cublas", {".dynsym: imported symbol cublasCreate_v2@libcublas.so.13"}) == 1);
-    CHECK(count_evidence(findings, "cublas", {".dynsym: imported symbol cublasSgemm_v2@libcublas.so.13"}) == 1);
+    CHECK(count_evidence(findings, "cublas",
+                         {".dynsym: imported symbol cublasCreate_v2@libcublas.so.13"}) == 1);
+    CHECK(count_evidence(findings, "cublas",
+                         {".dynsym: imported symbol cublasSgemm_v2@libcublas.so.13"}) == 1);
     for (const auto& f : findings) CHECK(f.file == path.string());
   }
   SECTION("cuBLASLt is reported as cublaslt, not as cublas") {
     const auto findings = scan_binary(fx::binary("cublaslt"));
     CHECK(libraries(findings) == std::set<std::string>{"cublaslt"});
     CHECK(count_evidence(findings, "cublaslt", {"DT_NEEDED libcublasLt.so.13"}) == 1);
-    CHECK(count_evidence(findings, "cublaslt", {"imported symbol cublasLtCreate@libcublasLt.so.13"}) >= 1);
+    CHECK(count_evidence(findings, "cublaslt",
+                         {"imported symbol cublasLtCreate@libcublasLt.so.13"}) >= 1);
   }
   SECTION("cuDNN") {
     const auto findings = scan_binary(fx::binary("cudnn"));
@@ -89,7 +92,8 @@ TEST_CASE("scanner: programs linked against cuBLAS, cuBLASLt, cuDNN", "[scanner]
   }
 }
 
-TEST_CASE("scanner: a library that is only NEEDED, and one opened with dlopen by name", "[scanner]") {
+TEST_CASE("scanner: a library that is only NEEDED, and one opened with dlopen by name",
+          "[scanner]") {
   const auto needed = scan_binary(fx::binary("needed_only"));
   REQUIRE(needed.size() == 1);
   CHECK(needed[0].library == "cudnn");
@@ -99,7 +103,8 @@ TEST_CASE("scanner: a library that is only NEEDED, and one opened with dlopen by
   const auto opened = scan_binary(path);
   INFO(dump(scan_binary_report(path)));
   CHECK(libraries(opened) == std::set<std::string>{"cudnn"});
-  CHECK(count_evidence(opened, "cudnn", {".rodata: string \"libcudnn.so.9\"", "names the library file"}) == 1);
+  CHECK(count_evidence(opened, "cudnn",
+                       {".rodata: string \"libcudnn.so.9\"", "names the library file"}) == 1);
   CHECK(count_evidence(opened, "cudnn", {"DT_NEEDED"}) == 0);
 }
 
@@ -112,19 +117,24 @@ TEST_CASE("scanner: namespaces cutlass and cute in host and device code", "[scan
     CHECK(count_starting(scan.findings, "cutlass",
                          ".symtab: global function _ZN7cutlass17tiled_gemm_kernelEPfi = "
                          "cutlass::tiled_gemm_kernel(float*, int)") == 1);
-    CHECK(count_starting(scan.findings, "cute", ".symtab: global function _ZN4cute15scaled_epilogueEf") == 1);
+    CHECK(count_starting(scan.findings, "cute",
+                         ".symtab: global function _ZN4cute15scaled_epilogueEf") == 1);
     // The kernel's host stub, whose own demangling does not show the namespace.
-    CHECK(count_evidence(scan.findings, "cutlass",
-                         {"_Z48__device_stub__ZN7cutlass17tiled_gemm_kernelEPfiPfi (host stub of kernel "
-                          "cutlass::tiled_gemm_kernel(float*, int))"}) == 1);
+    CHECK(count_evidence(
+              scan.findings, "cutlass",
+              {"_Z48__device_stub__ZN7cutlass17tiled_gemm_kernelEPfiPfi (host stub of kernel "
+               "cutlass::tiled_gemm_kernel(float*, int))"}) == 1);
     // The name registered with the CUDA runtime, in .rodata.
-    CHECK(count_evidence(scan.findings, "cutlass", {".rodata: mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) == 1);
+    CHECK(count_evidence(scan.findings, "cutlass",
+                         {".rodata: mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) == 1);
     CHECK(count_evidence(scan.findings, "cute",
                          {".rodata: mangled name", "layout_kernel<cute::Layout<4> >"}) == 1);
     // Device code: the cubin's symbols and the PTX names.
-    CHECK(count_evidence(scan.findings, "cute", {"sm_90 cubin, raw", ".symtab",
-                                                 "$_ZN4cute15scaled_epilogueEf", "cute::scaled_epilogue(float)"}) == 1);
-    CHECK(count_evidence(scan.findings, "cutlass", {"sm_90 PTX, zstd", "PTX name _ZN7cutlass"}) == 1);
+    CHECK(count_evidence(scan.findings, "cute",
+                         {"sm_90 cubin, raw", ".symtab", "$_ZN4cute15scaled_epilogueEf",
+                          "cute::scaled_epilogue(float)"}) == 1);
+    CHECK(count_evidence(scan.findings, "cutlass", {"sm_90 PTX, zstd", "PTX name _ZN7cutlass"}) ==
+          1);
   }
   SECTION("stripped: the registered names and the device code still show both") {
     const auto scan = scan_binary_report(fx::binary("namespaces_stripped"));
@@ -132,29 +142,33 @@ TEST_CASE("scanner: namespaces cutlass and cute in host and device code", "[scan
     CHECK(libraries(scan.findings) == std::set<std::string>{"cutlass", "cute"});
     CHECK(count_starting(scan.findings, "cutlass", ".symtab:") == 0);
     CHECK(count_starting(scan.findings, "cute", ".symtab:") == 0);
-    CHECK(count_evidence(scan.findings, "cutlass", {".rodata: mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) == 1);
+    CHECK(count_evidence(scan.findings, "cutlass",
+                         {".rodata: mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) == 1);
     // The device function in namespace cute is visible only in the cubin now.
     CHECK(count_evidence(scan.findings, "cute", {"cubin", "cute::scaled_epilogue(float)"}) == 1);
     CHECK_THAT(scan.notes.at(0), Catch::Matchers::Contains("no .symtab (stripped)"));
   }
   SECTION("stripped, LZ4-compressed device code is decoded in-process") {
-    const auto scan = scan_binary_report(fx::binary("namespaces_lz4_stripped"), default_ban_policy(),
-                                         no_external_tools());
+    const auto scan = scan_binary_report(fx::binary("namespaces_lz4_stripped"),
+                                         default_ban_policy(), no_external_tools());
     INFO(dump(scan));
-    CHECK(count_evidence(scan.findings, "cute", {"sm_90 cubin, lz4", "cute::scaled_epilogue(float)"}) == 1);
-    CHECK(count_evidence(scan.findings, "cutlass", {"sm_90 PTX, lz4", "cutlass::tiled_gemm_kernel"}) == 1);
+    CHECK(count_evidence(scan.findings, "cute",
+                         {"sm_90 cubin, lz4", "cute::scaled_epilogue(float)"}) == 1);
+    CHECK(count_evidence(scan.findings, "cutlass",
+                         {"sm_90 PTX, lz4", "cutlass::tiled_gemm_kernel"}) == 1);
     CHECK(scan.notes.size() == 1);  // only the stripped note
   }
   SECTION("stripped, zstd-compressed device code is decoded through the zstd program") {
     REQUIRE_FALSE(find_program("zstd").empty());  // scripts/install-deps.sh installs it
     const auto scan = scan_binary_report(fx::binary("namespaces_zstd_stripped"));
     INFO(dump(scan));
-    CHECK(count_evidence(scan.findings, "cute", {"sm_90 cubin, zstd", "cute::scaled_epilogue(float)"}) == 1);
+    CHECK(count_evidence(scan.findings, "cute",
+                         {"sm_90 cubin, zstd", "cute::scaled_epilogue(float)"}) == 1);
     CHECK(scan.notes.size() == 1);
   }
   SECTION("zstd device code without zstd or cuobjdump: noted as not inspected") {
-    const auto scan = scan_binary_report(fx::binary("namespaces_zstd_stripped"), default_ban_policy(),
-                                         no_external_tools());
+    const auto scan = scan_binary_report(fx::binary("namespaces_zstd_stripped"),
+                                         default_ban_policy(), no_external_tools());
     INFO(dump(scan));
     std::size_t not_inspected = 0;
     for (const auto& n : scan.notes)
@@ -178,10 +192,14 @@ TEST_CASE("scanner: a binary without section headers is read through its segment
   const auto scan = scan_binary_report(path);
   INFO(dump(scan));
   CHECK(libraries(scan.findings) == std::set<std::string>{"cutlass", "cute"});
-  CHECK(count_evidence(scan.findings, "cutlass", {"PT_LOAD segment", "mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) == 1);
-  CHECK(count_evidence(scan.findings, "cute", {"(no section)", "cubin", "cute::scaled_epilogue(float)"}) == 1);
+  CHECK(count_evidence(scan.findings, "cutlass",
+                       {"PT_LOAD segment", "mangled name _ZN7cutlass17tiled_gemm_kernelEPfi"}) ==
+        1);
+  CHECK(count_evidence(scan.findings, "cute",
+                       {"(no section)", "cubin", "cute::scaled_epilogue(float)"}) == 1);
   bool noted = false;
-  for (const auto& n : scan.notes) noted = noted || n.find("no section headers") != std::string::npos;
+  for (const auto& n : scan.notes)
+    noted = noted || n.find("no section headers") != std::string::npos;
   CHECK(noted);
 }
 
@@ -192,7 +210,8 @@ TEST_CASE("scanner: cuobjdump fallback for device code it cannot decode", "[scan
   std::string cubin;
   for (const auto& c : find_fatbin_containers(ElfFile::open(fx::binary("namespaces"))).containers)
     for (const auto& e : c.entries)
-      if (e.kind == FatbinEntryKind::cubin && e.payload.find("cute") != std::string::npos) cubin = e.payload;
+      if (e.kind == FatbinEntryKind::cubin && e.payload.find("cute") != std::string::npos)
+        cubin = e.payload;
   REQUIRE_FALSE(cubin.empty());
   const auto cubin_path = fx::scratch_dir() / "extracted.cubin";
   fx::write_bytes(cubin_path, cubin);
@@ -201,8 +220,11 @@ TEST_CASE("scanner: cuobjdump fallback for device code it cannot decode", "[scan
     std::ofstream out(script);
     out << "#!/bin/sh\n"
            "case \"$1\" in\n"
-           "  -xelf) cp '" << cubin_path.string() << "' ./namespaces.1.sm_90a.cubin ;;\n"
-           "  -xptx) echo 'cuobjdump info    : File does not contain device code' >&2; exit 255 ;;\n"
+           "  -xelf) cp '"
+        << cubin_path.string()
+        << "' ./namespaces.1.sm_90a.cubin ;;\n"
+           "  -xptx) echo 'cuobjdump info    : File does not contain device code' >&2; exit 255 "
+           ";;\n"
            "  *) exit 2 ;;\n"
            "esac\n";
   }
@@ -211,12 +233,15 @@ TEST_CASE("scanner: cuobjdump fallback for device code it cannot decode", "[scan
   ScanOptions options;
   options.zstd_program.clear();
   options.cuobjdump_program = script.string();
-  const auto scan = scan_binary_report(fx::binary("namespaces_zstd_stripped"), default_ban_policy(), options);
+  const auto scan =
+      scan_binary_report(fx::binary("namespaces_zstd_stripped"), default_ban_policy(), options);
   INFO(dump(scan));
-  CHECK(count_evidence(scan.findings, "cute", {"cuobjdump: namespaces.1.sm_90a.cubin: .symtab",
-                                               "cute::scaled_epilogue(float)"}) == 1);
+  CHECK(count_evidence(scan.findings, "cute",
+                       {"cuobjdump: namespaces.1.sm_90a.cubin: .symtab",
+                        "cute::scaled_epilogue(float)"}) == 1);
   bool noted = false;
-  for (const auto& n : scan.notes) noted = noted || n.find("inspected through cuobjdump") != std::string::npos;
+  for (const auto& n : scan.notes)
+    noted = noted || n.find("inspected through cuobjdump") != std::string::npos;
   CHECK(noted);
 }
 
@@ -237,17 +262,20 @@ TEST_CASE("scanner: a clean candidate that mentions the libraries passes", "[sca
   }
 }
 
-TEST_CASE("scanner: a statically linked API symbol is found; a local look-alike is not", "[scanner]") {
+TEST_CASE("scanner: a statically linked API symbol is found; a local look-alike is not",
+          "[scanner]") {
   const auto findings = scan_binary(fx::binary("static_api"));
   CHECK(libraries(findings) == std::set<std::string>{"cublas"});
-  CHECK(count_evidence(findings, "cublas", {"global function cublasSgemm_v2 is defined in the binary"}) == 1);
+  CHECK(count_evidence(findings, "cublas",
+                       {"global function cublasSgemm_v2 is defined in the binary"}) == 1);
   for (const auto& f : findings) CHECK(f.evidence.find("cudnnLocalHelper") == std::string::npos);
 }
 
 TEST_CASE("scanner: the policy decides what is banned", "[scanner][policy]") {
   BanPolicy policy = default_ban_policy();
   policy.remove("cute");
-  CHECK(libraries(scan_binary(fx::binary("namespaces"), policy)) == std::set<std::string>{"cutlass"});
+  CHECK(libraries(scan_binary(fx::binary("namespaces"), policy)) ==
+        std::set<std::string>{"cutlass"});
   // A new library: the CUDA runtime API, statically linked into every nvcc program.
   policy.add({"cudart", "CUDA runtime", {"libcudart.so*"}, {"cuda[A-Z]"}, {}});
   const auto findings = scan_binary(fx::binary("needed_only"), policy);
@@ -260,7 +288,8 @@ TEST_CASE("scanner: names with bytes that are not UTF-8 give printable evidence"
   // A hostile binary may put any bytes in its names; the JSON report must still serialise.
   std::string bytes = fx::read_bytes(fx::binary("namespaces"));
   std::size_t replaced = 0;
-  for (auto at = bytes.find("tiled_gemm"); at != std::string::npos; at = bytes.find("tiled_gemm", at)) {
+  for (auto at = bytes.find("tiled_gemm"); at != std::string::npos;
+       at = bytes.find("tiled_gemm", at)) {
     bytes[at + 5] = '\xff';
     ++replaced;
   }
@@ -276,7 +305,8 @@ TEST_CASE("scanner: names with bytes that are not UTF-8 give printable evidence"
   CHECK_NOTHROW(json(scan.findings).dump());
 }
 
-TEST_CASE("scanner: unreadable, non-ELF and truncated files are errors naming the file", "[scanner]") {
+TEST_CASE("scanner: unreadable, non-ELF and truncated files are errors naming the file",
+          "[scanner]") {
   const auto text = fx::scratch_dir() / "readme.txt";
   fx::write_bytes(text, "unlike cuBLAS, this is text\n");
   CHECK_THROWS_AS(scan_binary(text), input_error);
@@ -287,7 +317,8 @@ TEST_CASE("scanner: unreadable, non-ELF and truncated files are errors naming th
   fx::write_bytes(truncated, bytes.substr(0, 3000));
   CHECK_THROWS_WITH(scan_binary(truncated), Catch::Matchers::Contains("cublas-truncated") &&
                                                 Catch::Matchers::Contains("truncated"));
-  CHECK_THROWS_WITH(scan_binary(fx::scratch_dir() / "absent"), Catch::Matchers::Contains("cannot open"));
+  CHECK_THROWS_WITH(scan_binary(fx::scratch_dir() / "absent"),
+                    Catch::Matchers::Contains("cannot open"));
 }
 
 TEST_CASE("scanner survives corrupted copies of a binary (fuzz)", "[scanner][fuzz]") {
@@ -314,7 +345,8 @@ TEST_CASE("scanner survives corrupted copies of a binary (fuzz)", "[scanner][fuz
   }
 }
 
-TEST_CASE("run time: mapped libraries, by file name, by SONAME and by exports", "[scanner][runtime]") {
+TEST_CASE("run time: mapped libraries, by file name, by SONAME and by exports",
+          "[scanner][runtime]") {
   // A renamed copy of libcudnn.so.9: its name says nothing, its DT_SONAME and exports do.
   const auto renamed = fx::scratch_dir() / "libinnocent.so";
   std::filesystem::copy_file("/usr/local/cuda/lib64/libcudnn.so.9", renamed,
@@ -328,10 +360,13 @@ TEST_CASE("run time: mapped libraries, by file name, by SONAME and by exports", 
   INFO(all.str());
   CHECK(libraries(findings) == std::set<std::string>{"cublas", "cudnn"});
   for (const auto& f : findings) CHECK(f.file == "process");
-  CHECK(count_evidence(findings, "cublas", {"mapped /usr/local/cuda/lib64/libcublas.so.13", "matches libcublas.so*"}) == 1);
+  CHECK(count_evidence(findings, "cublas",
+                       {"mapped /usr/local/cuda/lib64/libcublas.so.13", "matches libcublas.so*"}) ==
+        1);
   CHECK(count_evidence(findings, "cublas", {"exports cublas"}) == 1);
   CHECK(count_evidence(findings, "cudnn", {"libinnocent.so: DT_SONAME libcudnn.so.9"}) == 1);
-  CHECK(count_evidence(findings, "cudnn", {"libinnocent.so: exports cudnn", "more such symbols"}) == 1);
+  CHECK(count_evidence(findings, "cudnn", {"libinnocent.so: exports cudnn", "more such symbols"}) ==
+        1);
   CHECK(count_evidence(findings, "cudnn", {"/memfd:libcudnn_ops.so.9 (deleted)"}) == 1);
   CHECK(scan_mapped_libraries({"/usr/lib/x86_64-linux-gnu/libc.so.6"}).empty());
 }

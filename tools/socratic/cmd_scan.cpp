@@ -41,8 +41,8 @@ int run_scan(const std::vector<std::string>& args) {
       return exit_ok;
     }
   const parsed_args parsed(args, {"--json", "--print-policy", "--no-external-tools"}, {"--policy"});
-  const BanPolicy policy = parsed.value("--policy") ? load_ban_policy(*parsed.value("--policy"))
-                                                    : default_ban_policy();
+  const BanPolicy policy =
+      parsed.value("--policy") ? load_ban_policy(*parsed.value("--policy")) : default_ban_policy();
   if (parsed.flag("--print-policy")) {
     std::cout << json(policy).dump(2) << "\n";
     return exit_ok;

@@ -92,7 +92,10 @@ struct BanPolicy {
 inline BanPolicy default_ban_policy() {
   BanPolicy p;
   p.libraries = {
-      {"cutlass", "CUTLASS (NVIDIA CUDA templates for linear algebra)", {"libcutlass.so*"}, {},
+      {"cutlass",
+       "CUTLASS (NVIDIA CUDA templates for linear algebra)",
+       {"libcutlass.so*"},
+       {},
        {"cutlass"}},
       {"cute", "CuTe (CUTLASS's layout and tensor algebra)", {}, {}, {"cute"}},
       {"cublas",
@@ -100,7 +103,10 @@ inline BanPolicy default_ban_policy() {
        {"libcublas.so*"},
        {"cublas(?!Lt)[A-Z]"},
        {"cublasdx"}},
-      {"cublaslt", "cuBLASLt (cuBLAS lightweight matmul API)", {"libcublasLt.so*"}, {"cublasLt[A-Z]"},
+      {"cublaslt",
+       "cuBLASLt (cuBLAS lightweight matmul API)",
+       {"libcublasLt.so*"},
+       {"cublasLt[A-Z]"},
        {}},
       {"cudnn",
        "cuDNN (NVIDIA deep neural network primitives)",
@@ -132,8 +138,9 @@ inline void reject_unknown_fields(const json& j, std::initializer_list<std::stri
                                   const std::string& file, const std::string& where) {
   for (const auto& [key, value] : j.items())
     if (std::find(known.begin(), known.end(), key) == known.end())
-      throw input_error(file, where, "unknown field \"" + key + "\" (a misspelt field would " +
-                                         "silently weaken the policy)");
+      throw input_error(
+          file, where,
+          "unknown field \"" + key + "\" (a misspelt field would " + "silently weaken the policy)");
 }
 
 inline std::vector<std::string> string_list(const json& j, std::string_view key,
@@ -222,19 +229,19 @@ inline BanPolicy ban_policy_from_json(const json& j, const std::string& file = {
   }
   const auto removed = detail::string_list(j, "remove", file, "policy");
   if (!removed.empty() && !extends)
-    throw input_error(file, "field \"remove\"", "needs \"extends\": \"default\" (nothing to remove)");
+    throw input_error(file, "field \"remove\"",
+                      "needs \"extends\": \"default\" (nothing to remove)");
   for (const auto& name : removed)
     if (!policy.remove(name))
-      throw input_error(file, "field \"remove\"",
-                        "\"" + name + "\" is not in the default policy (it has " + [&] {
-                          std::string names;
-                          for (const auto& n : default_ban_policy().names())
-                            names += (names.empty() ? "" : ", ") + n;
-                          return names;
-                        }() + ")");
+      throw input_error(
+          file, "field \"remove\"", "\"" + name + "\" is not in the default policy (it has " + [&] {
+            std::string names;
+            for (const auto& n : default_ban_policy().names())
+              names += (names.empty() ? "" : ", ") + n;
+            return names;
+          }() + ")");
   const auto libs = j.find("libraries");
-  if (libs == j.end() && !extends)
-    throw input_error(file, "policy", "missing field \"libraries\"");
+  if (libs == j.end() && !extends) throw input_error(file, "policy", "missing field \"libraries\"");
   if (libs != j.end()) {
     if (!libs->is_array()) throw input_error(file, "field \"libraries\"", "expected an array");
     std::set<std::string> in_file;
@@ -246,14 +253,15 @@ inline BanPolicy ban_policy_from_json(const json& j, const std::string& file = {
       if (name == e.end() || !name->is_string())
         throw input_error(file, where, "missing field \"name\" (a string)");
       where += " \"" + name->get<std::string>() + "\"";
-      detail::reject_unknown_fields(e, {"name", "description", "files", "symbols", "namespaces"}, file,
-                                    where);
+      detail::reject_unknown_fields(e, {"name", "description", "files", "symbols", "namespaces"},
+                                    file, where);
       if (!in_file.insert(name->get<std::string>()).second)
         throw input_error(file, where + " field \"name\"", "duplicate library name");
       BannedLibrary l;
       l.name = name->get<std::string>();
       if (const auto d = e.find("description"); d != e.end() && !d->is_null()) {
-        if (!d->is_string()) throw input_error(file, where + " field \"description\"", "expected a string");
+        if (!d->is_string())
+          throw input_error(file, where + " field \"description\"", "expected a string");
         l.description = d->get<std::string>();
       }
       l.files = detail::string_list(e, "files", file, where);
@@ -266,7 +274,9 @@ inline BanPolicy ban_policy_from_json(const json& j, const std::string& file = {
   return policy;
 }
 
-inline void from_json(const json& j, BanPolicy& p) { p = ban_policy_from_json(j); }
+inline void from_json(const json& j, BanPolicy& p) {
+  p = ban_policy_from_json(j);
+}
 
 /// @brief Loads and validates a policy file; errors name the file, the library and the field.
 inline BanPolicy load_ban_policy(const std::filesystem::path& path) {

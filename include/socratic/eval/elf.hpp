@@ -39,12 +39,11 @@ inline constexpr std::uint32_t sht_null = 0, sht_progbits = 1, sht_symtab = 2, s
 inline constexpr std::uint64_t shf_write = 0x1, shf_alloc = 0x2, shf_execinstr = 0x4;
 inline constexpr std::uint32_t pt_load = 1, pt_dynamic = 2;
 inline constexpr std::uint32_t pf_x = 0x1;
-inline constexpr std::int64_t dt_null = 0, dt_needed = 1, dt_hash = 4, dt_strtab = 5,
-                              dt_symtab = 6, dt_strsz = 10, dt_syment = 11, dt_soname = 14,
-                              dt_rpath = 15, dt_runpath = 29, dt_gnu_hash = 0x6ffffef5,
-                              dt_versym = 0x6ffffff0, dt_verdef = 0x6ffffffc,
-                              dt_verdefnum = 0x6ffffffd, dt_verneed = 0x6ffffffe,
-                              dt_verneednum = 0x6fffffff;
+inline constexpr std::int64_t dt_null = 0, dt_needed = 1, dt_hash = 4, dt_strtab = 5, dt_symtab = 6,
+                              dt_strsz = 10, dt_syment = 11, dt_soname = 14, dt_rpath = 15,
+                              dt_runpath = 29, dt_gnu_hash = 0x6ffffef5, dt_versym = 0x6ffffff0,
+                              dt_verdef = 0x6ffffffc, dt_verdefnum = 0x6ffffffd,
+                              dt_verneed = 0x6ffffffe, dt_verneednum = 0x6fffffff;
 inline constexpr std::uint16_t shn_undef = 0, shn_xindex = 0xffff;
 inline constexpr std::size_t ehdr_size = 64, shdr_size = 64, phdr_size = 56, sym_size = 24;
 }  // namespace elf
@@ -76,23 +75,35 @@ enum class SymbolType : std::uint8_t { none, object, function, section, file, co
 /// @brief `local`, `global`, `weak` or `other`.
 inline const char* to_string(SymbolBinding b) {
   switch (b) {
-    case SymbolBinding::local: return "local";
-    case SymbolBinding::global: return "global";
-    case SymbolBinding::weak: return "weak";
-    default: return "other";
+    case SymbolBinding::local:
+      return "local";
+    case SymbolBinding::global:
+      return "global";
+    case SymbolBinding::weak:
+      return "weak";
+    default:
+      return "other";
   }
 }
 /// @brief `function`, `object`, ... as the scanner's evidence text spells them.
 inline const char* to_string(SymbolType t) {
   switch (t) {
-    case SymbolType::none: return "symbol";
-    case SymbolType::object: return "object";
-    case SymbolType::function: return "function";
-    case SymbolType::section: return "section symbol";
-    case SymbolType::file: return "file symbol";
-    case SymbolType::common: return "common object";
-    case SymbolType::tls: return "thread-local object";
-    default: return "symbol";
+    case SymbolType::none:
+      return "symbol";
+    case SymbolType::object:
+      return "object";
+    case SymbolType::function:
+      return "function";
+    case SymbolType::section:
+      return "section symbol";
+    case SymbolType::file:
+      return "file symbol";
+    case SymbolType::common:
+      return "common object";
+    case SymbolType::tls:
+      return "thread-local object";
+    default:
+      return "symbol";
   }
 }
 
@@ -101,8 +112,8 @@ struct ElfSymbol {
   std::string name;
   SymbolBinding binding = SymbolBinding::local;
   SymbolType type = SymbolType::none;
-  bool defined = false;            ///< false for imports (st_shndx == SHN_UNDEF)
-  std::uint16_t section_index = 0; ///< st_shndx as stored
+  bool defined = false;             ///< false for imports (st_shndx == SHN_UNDEF)
+  std::uint16_t section_index = 0;  ///< st_shndx as stored
   std::uint64_t value = 0, size = 0;
   std::string version;       ///< symbol version name, e.g. `libcublas.so.13` (dynamic symbols)
   std::string version_file;  ///< for an import: the library that must provide `version`
@@ -110,10 +121,10 @@ struct ElfSymbol {
 
 /// @brief What `.dynamic` (or `PT_DYNAMIC`) says about the libraries a binary needs.
 struct ElfDynamicInfo {
-  std::vector<std::string> needed;  ///< DT_NEEDED, in order
-  std::string soname;               ///< DT_SONAME, empty if none
-  std::vector<std::string> runpath; ///< DT_RUNPATH and DT_RPATH entries
-  bool present = false;             ///< the file has a dynamic section at all
+  std::vector<std::string> needed;   ///< DT_NEEDED, in order
+  std::string soname;                ///< DT_SONAME, empty if none
+  std::vector<std::string> runpath;  ///< DT_RUNPATH and DT_RPATH entries
+  bool present = false;              ///< the file has a dynamic section at all
 };
 
 /// @brief Printable runs (bytes 0x20..0x7e and tab) of at least `min_length` bytes, as the
@@ -152,7 +163,10 @@ class ElfFile {
   }
   /// @brief True when `bytes` starts with the ELF magic.
   static bool has_elf_magic(std::string_view bytes) noexcept {
-    return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("\x7f" "ELF", 4);
+    return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view(
+                                                          "\x7f"
+                                                          "ELF",
+                                                          4);
   }
 
   const std::string& name() const noexcept { return source_->name(); }
@@ -221,8 +235,8 @@ class ElfFile {
     std::vector<ElfSymbol> out;
     for (const ElfSection* s : sections_of_type(elf::sht_symtab)) {
       const ElfSection& strtab = linked_section(*s);
-      auto part = parse_symbols(section_bytes(*s), section_bytes(strtab), describe(*s),
-                                describe(strtab));
+      auto part =
+          parse_symbols(section_bytes(*s), section_bytes(strtab), describe(*s), describe(strtab));
       out.insert(out.end(), std::make_move_iterator(part.begin()),
                  std::make_move_iterator(part.end()));
     }
@@ -235,15 +249,14 @@ class ElfFile {
   }
 
  private:
-  explicit ElfFile(std::shared_ptr<const detail::byte_source> source)
-      : source_(std::move(source)) {
+  explicit ElfFile(std::shared_ptr<const detail::byte_source> source) : source_(std::move(source)) {
     parse_headers();
   }
 
   void parse_headers() {
     const std::uint64_t size = source_->size();
-    const std::string head = source_->read(0, std::min<std::uint64_t>(size, elf::ehdr_size),
-                                           "ELF header");
+    const std::string head =
+        source_->read(0, std::min<std::uint64_t>(size, elf::ehdr_size), "ELF header");
     if (!has_elf_magic(head)) throw input_error(name(), {}, "not an ELF file (no \\x7fELF magic)");
     if (head.size() < elf::ehdr_size)
       throw input_error(name(), "ELF header",
@@ -268,8 +281,8 @@ class ElfFile {
       if (phentsize != elf::phdr_size)
         throw input_error(name(), "ELF header",
                           "program header size " + std::to_string(phentsize) + ", expected 56");
-      const std::string table = source_->read(phoff, std::uint64_t{phnum} * elf::phdr_size,
-                                              "program header table");
+      const std::string table =
+          source_->read(phoff, std::uint64_t{phnum} * elf::phdr_size, "program header table");
       const detail::le_view t(table, name(), "program header table");
       for (std::uint64_t i = 0; i < phnum; ++i) {
         const std::uint64_t o = i * elf::phdr_size;
@@ -319,8 +332,8 @@ class ElfFile {
       throw input_error(name(), "ELF header",
                         "section-name table index " + std::to_string(shstrndx) + " but only " +
                             std::to_string(sections_.size()) + " sections");
-    const std::string names = source_->read(sections_[shstrndx].offset, sections_[shstrndx].size,
-                                            "section-name table");
+    const std::string names =
+        source_->read(sections_[shstrndx].offset, sections_[shstrndx].size, "section-name table");
     const detail::le_view n(names, name(), "section-name table");
     for (std::size_t i = 0; i < sections_.size(); ++i)
       sections_[i].name = std::string(n.c_string(name_offsets_[i]));
@@ -406,7 +419,8 @@ class ElfFile {
     t.strtab = read_at_address(*value(elf::dt_strtab), *value(elf::dt_strsz), "DT_STRTAB");
     t.strtab_where = "DT_STRTAB";
     if (const auto symtab = value(elf::dt_symtab)) {
-      const std::uint64_t count = dynamic_symbol_count(value(elf::dt_hash), value(elf::dt_gnu_hash));
+      const std::uint64_t count =
+          dynamic_symbol_count(value(elf::dt_hash), value(elf::dt_gnu_hash));
       t.symtab = read_at_address(*symtab, count * elf::sym_size, "DT_SYMTAB");
       t.symtab_strtab = t.strtab;
       t.symtab_where = "DT_SYMTAB";
@@ -457,7 +471,8 @@ class ElfFile {
       const std::string h = read_at_address(*sysv_hash, 8, "DT_HASH");
       return detail::le_view(h, name(), "DT_HASH").u32(4);
     }
-    if (!gnu_hash) throw input_error(name(), "PT_DYNAMIC segment", "DT_SYMTAB without a hash table");
+    if (!gnu_hash)
+      throw input_error(name(), "PT_DYNAMIC segment", "DT_SYMTAB without a hash table");
     const auto [offset, available] = locate(*gnu_hash, "DT_GNU_HASH");
     // The chains end somewhere in this segment; 64 MiB bounds the read for a hostile file.
     const std::string h =
@@ -467,7 +482,8 @@ class ElfFile {
     const std::uint64_t buckets = 16 + bloom_words * 8;
     v.require(buckets, nbuckets * 4);
     std::uint64_t last = 0;
-    for (std::uint64_t b = 0; b < nbuckets; ++b) last = std::max<std::uint64_t>(last, v.u32(buckets + 4 * b));
+    for (std::uint64_t b = 0; b < nbuckets; ++b)
+      last = std::max<std::uint64_t>(last, v.u32(buckets + 4 * b));
     if (last < symoffset) return symoffset;
     const std::uint64_t chains = buckets + nbuckets * 4;
     // Walk the last chain to its end marker (low bit set); each step is bounds-checked.
@@ -496,20 +512,42 @@ class ElfFile {
       }
       const std::uint8_t info = t.u8(o + 4);
       switch (info >> 4) {
-        case 0: sym.binding = SymbolBinding::local; break;
-        case 1: sym.binding = SymbolBinding::global; break;
-        case 2: sym.binding = SymbolBinding::weak; break;
-        default: sym.binding = SymbolBinding::other;
+        case 0:
+          sym.binding = SymbolBinding::local;
+          break;
+        case 1:
+          sym.binding = SymbolBinding::global;
+          break;
+        case 2:
+          sym.binding = SymbolBinding::weak;
+          break;
+        default:
+          sym.binding = SymbolBinding::other;
       }
       switch (info & 0xf) {
-        case 0: sym.type = SymbolType::none; break;
-        case 1: sym.type = SymbolType::object; break;
-        case 2: sym.type = SymbolType::function; break;
-        case 3: sym.type = SymbolType::section; break;
-        case 4: sym.type = SymbolType::file; break;
-        case 5: sym.type = SymbolType::common; break;
-        case 6: sym.type = SymbolType::tls; break;
-        default: sym.type = SymbolType::other;
+        case 0:
+          sym.type = SymbolType::none;
+          break;
+        case 1:
+          sym.type = SymbolType::object;
+          break;
+        case 2:
+          sym.type = SymbolType::function;
+          break;
+        case 3:
+          sym.type = SymbolType::section;
+          break;
+        case 4:
+          sym.type = SymbolType::file;
+          break;
+        case 5:
+          sym.type = SymbolType::common;
+          break;
+        case 6:
+          sym.type = SymbolType::tls;
+          break;
+        default:
+          sym.type = SymbolType::other;
       }
       sym.section_index = t.u16(o + 6);
       sym.defined = sym.section_index != elf::shn_undef;
@@ -553,7 +591,8 @@ class ElfFile {
       for (std::uint64_t n = 0; n < t.verdef_count; ++n) {
         const std::uint16_t index = v.u16(at + 4) & 0x7fff;
         const std::uint32_t aux = v.u32(at + 12);
-        versions.try_emplace(index, version_name{std::string(strtab.c_string(v.u32(at + aux))), ""});
+        versions.try_emplace(index,
+                             version_name{std::string(strtab.c_string(v.u32(at + aux))), ""});
         const std::uint32_t next = v.u32(at + 16);
         if (next == 0) break;
         at += next;

@@ -42,24 +42,28 @@ enum class FatbinCompression { none, zstd, lz4, unknown };
 
 inline const char* to_string(FatbinCompression c) {
   switch (c) {
-    case FatbinCompression::none: return "raw";
-    case FatbinCompression::zstd: return "zstd";
-    case FatbinCompression::lz4: return "lz4";
-    default: return "unknown compression";
+    case FatbinCompression::none:
+      return "raw";
+    case FatbinCompression::zstd:
+      return "zstd";
+    case FatbinCompression::lz4:
+      return "lz4";
+    default:
+      return "unknown compression";
   }
 }
 
 /// @brief One entry of a fatbin container, with its payload as stored.
 struct FatbinEntry {
-  std::size_t number = 0;        ///< position among all entries of the binary, from 0
-  std::uint64_t file_offset = 0; ///< of the entry header, in the host binary
+  std::size_t number = 0;         ///< position among all entries of the binary, from 0
+  std::uint64_t file_offset = 0;  ///< of the entry header, in the host binary
   std::uint16_t raw_kind = 0;
   FatbinEntryKind kind = FatbinEntryKind::other;
-  unsigned arch = 0;             ///< 90 for sm_90
+  unsigned arch = 0;  ///< 90 for sm_90
   std::uint64_t flags = 0;
   FatbinCompression compression = FatbinCompression::none;
   std::uint64_t payload_size = 0, compressed_size = 0, decompressed_size = 0;
-  std::string payload;           ///< the stored bytes (trimmed to compressed_size if compressed)
+  std::string payload;  ///< the stored bytes (trimmed to compressed_size if compressed)
 
   /// @brief `fatbin entry 3 (sm_90 cubin, zstd)`: how notes and evidence name the entry.
   std::string label() const {
@@ -97,7 +101,8 @@ inline FatbinCompression compression_of(std::uint64_t flags, std::uint64_t compr
   if (flags & fatbin::flag_lz4) return FatbinCompression::lz4;
   if (compressed_size != 0) return FatbinCompression::unknown;
   // Unflagged but starting with a zstd frame magic: say so rather than misread it as raw.
-  if (payload.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4)) return FatbinCompression::zstd;
+  if (payload.substr(0, 4) == std::string_view("\x28\xb5\x2f\xfd", 4))
+    return FatbinCompression::zstd;
   return FatbinCompression::none;
 }
 
@@ -131,11 +136,11 @@ inline FatbinContainer parse_fatbin_container(const ElfFile& file, std::uint64_t
   const detail::le_view b(body, file.name(), where);
   std::uint64_t at = 0;
   while (at < body.size()) {
-    const std::string entry_where =
-        where + " entry " + std::to_string(first_number + c.entries.size()) + " at " +
-        detail::hex(offset + header_size + at);
-    const detail::le_view e(std::string_view(body).substr(static_cast<std::size_t>(at)), file.name(),
-                            entry_where);
+    const std::string entry_where = where + " entry " +
+                                    std::to_string(first_number + c.entries.size()) + " at " +
+                                    detail::hex(offset + header_size + at);
+    const detail::le_view e(std::string_view(body).substr(static_cast<std::size_t>(at)),
+                            file.name(), entry_where);
     FatbinEntry entry;
     entry.number = first_number + c.entries.size();
     entry.file_offset = offset + header_size + at;

@@ -139,7 +139,8 @@ class ban_matcher {
         if (demangled && names_namespace(*demangled, ns))
           return hit{&library, ns, abbreviate(name) + " = " + abbreviate(*demangled)};
         if (!demangled && mangled_names_namespace(name, ns))
-          return hit{&library, ns, abbreviate(name) + " (not demangled; names namespace " + ns + ")"};
+          return hit{&library, ns,
+                     abbreviate(name) + " (not demangled; names namespace " + ns + ")"};
       }
     return std::nullopt;
   }
@@ -194,7 +195,8 @@ class finding_sink {
 inline void scan_symbols(const std::vector<ElfSymbol>& symbols, const std::string& place,
                          const ban_matcher& matcher, finding_sink& sink) {
   for (const auto& sym : symbols) {
-    if (sym.name.empty() || sym.type == SymbolType::section || sym.type == SymbolType::file) continue;
+    if (sym.name.empty() || sym.type == SymbolType::section || sym.type == SymbolType::file)
+      continue;
     std::string shown_name = sym.name;
     if (!sym.version.empty() && sym.name.find('@') == std::string::npos)
       shown_name += "@" + sym.version;
@@ -204,7 +206,8 @@ inline void scan_symbols(const std::vector<ElfSymbol>& symbols, const std::strin
         if (!sym.version_file.empty() && sym.version_file != sym.version)
           from = " from " + sym.version_file;
         sink.add(api->library->name, place,
-                 place + ": imported symbol " + shown_name + from + " (API pattern " + api->pattern + ")");
+                 place + ": imported symbol " + shown_name + from + " (API pattern " +
+                     api->pattern + ")");
       } else if (sym.binding == SymbolBinding::global || sym.binding == SymbolBinding::weak) {
         sink.add(api->library->name, place,
                  place + ": " + to_string(sym.binding) + " " + to_string(sym.type) + " " +
@@ -213,8 +216,9 @@ inline void scan_symbols(const std::vector<ElfSymbol>& symbols, const std::strin
       }
     }
     if (const auto ns = matcher.cxx_name(sym.name)) {
-      const std::string what = sym.defined ? std::string(to_string(sym.binding)) + " " + to_string(sym.type)
-                                           : "imported symbol";
+      const std::string what = sym.defined
+                                   ? std::string(to_string(sym.binding)) + " " + to_string(sym.type)
+                                   : "imported symbol";
       sink.add(ns->library->name, place, place + ": " + what + " " + ns->shown);
     }
   }
@@ -324,13 +328,15 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
   // 2. Symbols.
   detail::scan_symbols(elf.dynamic_symbols(), ".dynsym", matcher, sink);
   if (elf.sections_of_type(elf::sht_symtab).empty())
-    scan.notes.push_back("no .symtab (stripped): local symbols were not inspected; .dynsym, "
-                         "strings and device code were");
+    scan.notes.push_back(
+        "no .symtab (stripped): local symbols were not inspected; .dynsym, "
+        "strings and device code were");
   else
     detail::scan_symbols(elf.static_symbols(), ".symtab", matcher, sink);
   if (elf.sections().empty())
-    scan.notes.push_back("no section headers: dynamic symbols were read through PT_DYNAMIC and "
-                         "strings from the loaded segments");
+    scan.notes.push_back(
+        "no section headers: dynamic symbols were read through PT_DYNAMIC and "
+        "strings from the loaded segments");
 
   // 3. Strings.
   for (const auto& [place, bytes] : detail::string_regions(elf))
@@ -341,7 +347,8 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
   scan.notes.insert(scan.notes.end(), fat.problems.begin(), fat.problems.end());
   std::set<std::string> cubins_seen;  // hashes: cuobjdump's copies of decoded cubins are skipped
   std::vector<std::pair<const FatbinEntry*, std::string>> undecoded;  // entry, why
-  auto scan_decoded = [&](const FatbinEntry& entry, const std::string& place, const std::string& bytes) {
+  auto scan_decoded = [&](const FatbinEntry& entry, const std::string& place,
+                          const std::string& bytes) {
     if (entry.kind == FatbinEntryKind::cubin || ElfFile::has_elf_magic(bytes)) {
       cubins_seen.insert(detail::sha256_hex(bytes));
       if (auto note = detail::scan_cubin(bytes, place, matcher, sink)) scan.notes.push_back(*note);
@@ -405,7 +412,8 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
         const std::string place = "cuobjdump: " + f.name;
         if (ElfFile::has_elf_magic(f.bytes)) {
           if (!cubins_seen.insert(detail::sha256_hex(f.bytes)).second) continue;
-          if (auto note = detail::scan_cubin(f.bytes, place, matcher, sink)) scan.notes.push_back(*note);
+          if (auto note = detail::scan_cubin(f.bytes, place, matcher, sink))
+            scan.notes.push_back(*note);
         } else {
           detail::scan_ptx(f.bytes, place, matcher, sink);
         }
@@ -413,8 +421,8 @@ inline BinaryScan scan_binary_report(const std::filesystem::path& path,
     } else {
       constexpr std::size_t listed = 10;
       for (std::size_t i = 0; i < undecoded.size() && i < listed; ++i)
-        scan.notes.push_back(undecoded[i].first->label() + " was not inspected: " +
-                             undecoded[i].second + "; " + why);
+        scan.notes.push_back(undecoded[i].first->label() +
+                             " was not inspected: " + undecoded[i].second + "; " + why);
       if (undecoded.size() > listed)
         scan.notes.push_back(std::to_string(undecoded.size() - listed) +
                              " more fatbin entries were not inspected, for the same reasons");
@@ -466,14 +474,15 @@ inline std::vector<std::string> mapped_files_from_proc_maps(std::string_view map
 /// `/proc/self/maps`). A path whose file name matches a banned library is a finding; so is a
 /// mapped ELF file, whatever its name, whose DT_SONAME names one or that exports its API or
 /// namespace symbols (a renamed copy of the library). Findings have `file` = `process`.
-inline std::vector<BannedFinding> scan_mapped_libraries(const std::vector<std::string>& paths,
-                                                        const BanPolicy& policy = default_ban_policy()) {
+inline std::vector<BannedFinding> scan_mapped_libraries(
+    const std::vector<std::string>& paths, const BanPolicy& policy = default_ban_policy()) {
   const detail::ban_matcher matcher(policy);
   detail::finding_sink sink("process", 8);
   for (const auto& raw : paths) {
     std::string path = raw;
     static constexpr std::string_view deleted = " (deleted)";
-    if (path.size() > deleted.size() && path.ends_with(deleted)) path.resize(path.size() - deleted.size());
+    if (path.size() > deleted.size() && path.ends_with(deleted))
+      path.resize(path.size() - deleted.size());
     std::string_view name = detail::path_basename(path);
     if (name.starts_with("memfd:")) name.remove_prefix(6);  // memfd_create's chosen name
     if (const auto f = matcher.file_name(name))
@@ -488,7 +497,8 @@ inline std::vector<BannedFinding> scan_mapped_libraries(const std::vector<std::s
         if (const auto f = matcher.file_name(dyn.soname))
           sink.add(f->library->name, raw, "mapped " + raw + ": DT_SONAME " + dyn.soname);
       // Exports: one finding per library, with a count, since a library exports thousands.
-      std::map<std::string, std::pair<std::string, std::size_t>> exports;  // library -> first, count
+      std::map<std::string, std::pair<std::string, std::size_t>>
+          exports;  // library -> first, count
       for (const auto& sym : elf.dynamic_symbols()) {
         if (!sym.defined || sym.binding == SymbolBinding::local) continue;
         std::optional<detail::ban_matcher::hit> h = matcher.api_symbol(sym.name);
@@ -500,7 +510,8 @@ inline std::vector<BannedFinding> scan_mapped_libraries(const std::vector<std::s
       for (const auto& [library, e] : exports)
         sink.add(library, raw,
                  "mapped " + raw + ": exports " + e.first +
-                     (e.second > 1 ? " and " + std::to_string(e.second - 1) + " more such symbols" : ""));
+                     (e.second > 1 ? " and " + std::to_string(e.second - 1) + " more such symbols"
+                                   : ""));
     } catch (const input_error&) {
       // Not an ELF file (a locale archive, a font, a data file mapped by the process): its
       // name was checked above, and it carries no dynamic symbols to read.

@@ -21,7 +21,8 @@ namespace socratic::detail {
 
 /// @brief Decompresses one zstd frame with the `zstd` program. nullopt with `why` set when the
 /// program is missing, fails, or yields another size than `expected_size` (when nonzero).
-inline std::optional<std::string> zstd_decompress(const std::string& program, const std::string& frame,
+inline std::optional<std::string> zstd_decompress(const std::string& program,
+                                                  const std::string& frame,
                                                   std::uint64_t expected_size,
                                                   std::chrono::milliseconds timeout,
                                                   std::string& why) {
@@ -33,10 +34,12 @@ inline std::optional<std::string> zstd_decompress(const std::string& program, co
   options.stdin_data = frame;
   options.timeout = timeout;
   // One byte more than expected reveals an oversized result without holding an unbounded one.
-  options.max_output_bytes = static_cast<std::size_t>(expected_size ? expected_size + 1 : 64u << 20);
+  options.max_output_bytes =
+      static_cast<std::size_t>(expected_size ? expected_size + 1 : 64u << 20);
   const ProcessResult r = run_process({program, "-d", "-c", "-q"}, options);
   if (!r.ok()) {
-    why = "zstd " + r.describe() + (r.stderr_text.empty() ? "" : ": " + r.stderr_text.substr(0, 200));
+    why =
+        "zstd " + r.describe() + (r.stderr_text.empty() ? "" : ": " + r.stderr_text.substr(0, 200));
     return std::nullopt;
   }
   if (r.stdout_truncated || (expected_size && r.stdout_text.size() != expected_size)) {
@@ -97,7 +100,8 @@ struct extracted_file {
 class temporary_folder {
  public:
   temporary_folder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "socratic-scan-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "socratic-scan-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr)
       throw error("cannot create a temporary folder under " +
                   std::filesystem::temp_directory_path().string());

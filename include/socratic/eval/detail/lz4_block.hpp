@@ -52,8 +52,9 @@ inline std::optional<std::string> decompress_lz4_block(std::string_view in, std:
       why = "match offset truncated at input offset " + std::to_string(ip);
       return std::nullopt;
     }
-    const std::size_t offset = static_cast<unsigned char>(in[ip]) |
-                               (static_cast<std::size_t>(static_cast<unsigned char>(in[ip + 1])) << 8);
+    const std::size_t offset =
+        static_cast<unsigned char>(in[ip]) |
+        (static_cast<std::size_t>(static_cast<unsigned char>(in[ip + 1])) << 8);
     ip += 2;
     if (offset == 0 || offset > out.size()) {
       why = "match offset " + std::to_string(offset) + " points before the start of the output";

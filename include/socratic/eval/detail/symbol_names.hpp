@@ -15,7 +15,8 @@
 
 namespace socratic::detail {
 
-/// @brief `name` without a symbol-version suffix (`cublasCreate_v2@libcublas.so.13` -> `cublasCreate_v2`).
+/// @brief `name` without a symbol-version suffix (`cublasCreate_v2@libcublas.so.13` ->
+/// `cublasCreate_v2`).
 inline std::string_view without_version(std::string_view name) {
   const auto at = name.find('@');
   return at == std::string_view::npos ? name : name.substr(0, at);
@@ -25,11 +26,12 @@ inline std::string_view without_version(std::string_view name) {
 inline std::optional<std::string> demangle(std::string_view mangled) {
   // Longer names are not produced by compilers for real code; refusing them bounds the work a
   // hostile binary can ask of the demangler.
-  if (mangled.size() < 3 || mangled.size() > 65536 || mangled.substr(0, 2) != "_Z") return std::nullopt;
+  if (mangled.size() < 3 || mangled.size() > 65536 || mangled.substr(0, 2) != "_Z")
+    return std::nullopt;
   const std::string z(mangled);
   int status = 0;
-  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(z.c_str(), nullptr, nullptr, &status),
-                                             std::free);
+  std::unique_ptr<char, void (*)(void*)> out(
+      abi::__cxa_demangle(z.c_str(), nullptr, nullptr, &status), std::free);
   if (status != 0 || !out) return std::nullopt;
   return std::string(out.get());
 }
@@ -46,10 +48,12 @@ inline std::optional<std::string> stub_kernel_name(std::string_view name) {
   if (at == std::string_view::npos) return std::nullopt;
   // The digits right before the marker give the identifier's length.
   std::size_t digits_begin = at;
-  while (digits_begin > 0 && name[digits_begin - 1] >= '0' && name[digits_begin - 1] <= '9') --digits_begin;
+  while (digits_begin > 0 && name[digits_begin - 1] >= '0' && name[digits_begin - 1] <= '9')
+    --digits_begin;
   std::string_view inner = name.substr(at + marker.size());
   if (digits_begin < at && at - digits_begin <= 6) {
-    const std::size_t length = std::stoul(std::string(name.substr(digits_begin, at - digits_begin)));
+    const std::size_t length =
+        std::stoul(std::string(name.substr(digits_begin, at - digits_begin)));
     if (length > marker.size() && length - marker.size() <= inner.size())
       inner = inner.substr(0, length - marker.size());
   }

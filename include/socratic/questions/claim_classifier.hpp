@@ -55,6 +55,8 @@ class RuleBasedClaimClassifier : public ClaimClassifier {
        R"(\b(hardware|physical|theoretical|fundamental|architectural|bandwidth|memory|compute|throughput|tensor[- ]core)[- ](limits?|ceilings?|bounds?|maximum|peak)\b)"},
       {"cannot-improve",
        R"(\b(cannot|can ?not|can't|couldn't|could not) be (further |much |meaningfully |significantly )?(improved|optimi[sz]ed|made (any )?faster|sped up|beaten|reduced)\b)"},
+      {"cannot-improve",
+       R"(\b(don't|do not|doesn't|does not) (think|believe|see how|expect) (it|this|that|the kernel|we|the code) (can|could) (be )?(further |much |meaningfully )?(improved|optimi[sz]ed|made faster|sped up|go faster|get faster|be beaten)\b)"},
       {"optimal", R"(\b(optimal|optimum|optimally)\b)"},
       {"at-the-limit", R"(\b(at|reached|hit|hitting|reaching) (the )?(roofline|peak|limit|ceiling|speed of light)\b)"},
       {"no-further-gain",

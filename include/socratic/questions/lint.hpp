@@ -116,8 +116,10 @@ inline std::set<std::string> content_words(std::string_view text) {
   std::set<std::string> out;
   std::string w;
   auto flush = [&] {
-    if (w.size() > 3 && w.back() == 's' && w[w.size() - 2] != 's') w.pop_back();
-    if (!w.empty() && !stopwords().count(w)) out.insert(w);
+    if (!w.empty() && !stopwords().count(w)) {
+      if (w.size() > 3 && w.back() == 's' && w[w.size() - 2] != 's') w.pop_back();
+      out.insert(w);
+    }
     w.clear();
   };
   for (char c : text) {

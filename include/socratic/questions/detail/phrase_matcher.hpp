@@ -7,8 +7,9 @@
 /// "however", "although"). A phrase (an ECMAScript regular expression, case-insensitive) matches
 /// in a clause unless one of the few words just before it negates it ("not optimal yet", "far
 /// from the hardware limit", "rather than relax the tolerance"). Sentences that end with a
-/// question mark are skipped: "Is this optimal?" claims nothing. Belief verbs do not negate:
-/// "I don't think it can be improved" is a claim.
+/// question mark are skipped: "Is this optimal?" claims nothing. A negated belief negates what
+/// follows ("I don't think it's optimal" claims nothing); phrases that carry their own negation
+/// ("I don't think it can be improved") are written as phrases of their own.
 
 #include <algorithm>
 #include <cctype>
@@ -118,17 +119,13 @@ inline bool negated_by(std::string_view prefix, std::size_t window = 5) {
                          (w == "far" && i + 1 < words.size() && words[i + 1] == "from") ||
                          (w == "rather" && i + 1 < words.size() && words[i + 1] == "than") ||
                          (w == "instead" && i + 1 < words.size() && words[i + 1] == "of");
-    if (!negator) continue;
-    // "I don't think / believe / expect / see how it can be improved" still claims it.
-    const bool belief = i + 1 < words.size() &&
-                        (words[i + 1] == "think" || words[i + 1] == "believe" ||
-                         words[i + 1] == "expect" || words[i + 1] == "see" || words[i + 1] == "doubt");
-    if (!belief) return true;
+    if (negator) return true;
   }
   return false;
 }
 
-/// @brief The first non-negated match of any phrase, in message order; none when absent.
+/// @brief Non-negated matches, clause by clause in message order, at most one per phrase and
+/// clause and at most `max_matches` in all; empty when none.
 inline std::vector<PhraseMatch> find_phrases(std::string_view message, const std::vector<Phrase>& phrases,
                                              std::size_t max_matches = 4) {
   std::vector<PhraseMatch> out;

@@ -143,8 +143,10 @@ TEST_CASE("ask: seeds reproduce, architecture filters, errors exit 2", "[questio
 }
 
 TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[questions][cli]") {
-  auto eval = [](int i, double speedup, bool correct = true) {
-    return json{{"record", qtest::evaluation(i, {speedup, speedup}, 0.005, i * 60.0, correct)}};
+  auto eval = [](int i, double speedup, bool correct = true, const std::string& origin = "agent") {
+    auto record = qtest::evaluation(i, {speedup, speedup}, 0.005, i * 60.0, correct);
+    record.origin = origin;
+    return json{{"record", record}};
   };
   std::string text = trace_line(0, "campaign_started", {{"campaign_id", "cli"}, {"arch", "sm_90"}, {"has_reference", false}});
   text += trace_line(1, "turn_started", {{"turn", 0}, {"message", "go"}});
@@ -155,7 +157,7 @@ TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[qu
   text += trace_line(6, "evaluation", eval(4, 1.205));  // fourth without a gain: plateau
   text += trace_line(7, "evaluation", eval(5, 1.3, false));
   text += trace_line(8, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "The remaining error is acceptable."}}}});
-  text += trace_line(9, "evaluation", eval(6, 1.3, false));
+  text += trace_line(9, "evaluation", eval(6, 1.3, false, "stop_check"));
   text += trace_line(10, "verdict", {{"turn", 0}, {"evaluation_index", 6}, {"verdict", Verdict::fail({{"s0", "correct", "true", "false"}})}});
   text += trace_line(11, "campaign_ended", {{"reason", "turn_budget"}});
   auto path = qtest::write_file(qtest::temp_dir("cli_detect") / "trace.jsonl", text);
@@ -186,18 +188,23 @@ TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[qu
   CHECK(fired[4]["trigger"] == "plateau");  // still on the plateau when it stopped
   CHECK(fired[4]["moment"] == "turn_end");
 
-  // Thresholds are options: with K = 2 the plateau fires after 2, 4 and 6 flat evaluations.
+  // Thresholds are options: with K = 2 the plateau fires after 2, 4 and 6 flat evaluations (the
+  // sixth is the stop check, judged at its verdict).
   auto k2 = tool({"detect", path.string(), "--plateau-evaluations", "2"});
   std::vector<long> plateau_seqs;
   for (const auto& l : lines_of(k2.stdout_text)) {
     const json f = json::parse(l);
     if (f["trigger"] == "plateau" && f["moment"] == "after_evaluation") plateau_seqs.push_back(f["seq"]);
   }
-  CHECK(plateau_seqs == std::vector<long>{4, 6, 9});
+  CHECK(plateau_seqs == std::vector<long>{4, 6, 10});
 
   auto missing = tool({"detect", "/nonexistent/trace.jsonl"});
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.stderr_text, Q_CONTAINS("cannot open trace"));
+  auto corrupt = qtest::write_file(qtest::temp_dir("cli_detect_corrupt") / "t.jsonl", "{oops\n" + text);
+  auto bad = tool({"detect", corrupt.string()});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.stderr_text, Q_CONTAINS("t.jsonl: line 1: corrupt trace line"));
 }
 
 TEST_CASE("bank credit feeds ask's adaptive mode", "[questions][cli]") {

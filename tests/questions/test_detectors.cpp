@@ -1,6 +1,7 @@
 // The five trigger detectors on synthetic histories and messages, and trace replay.
 #include "support.hpp"
 
+#include "socratic/campaign/trace.hpp"
 #include "socratic/questions/detectors.hpp"
 #include "socratic/questions/trace_replay.hpp"
 
@@ -397,8 +398,10 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
     body["agent"] = "main";
     return body.dump();
   };
-  auto eval_json = [](int i, double speedup, bool correct = true) {
-    return json{{"record", evaluation(i, {speedup}, 0.005, -1, correct)}};
+  auto eval_json = [](int i, double speedup, const std::string& origin = "agent") {
+    auto record = evaluation(i, {speedup});
+    record.origin = origin;
+    return json{{"record", record}};
   };
   std::string text;
   text += line(0, "campaign_started", {{"campaign_id", "c9"}, {"arch", "sm_90"}, {"has_reference", true}}) + "\n";
@@ -406,20 +409,19 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
   text += line(2, "evaluation", eval_json(0, 1.2)) + "\n";
   text += line(3, "evaluation", eval_json(1, 2.5)) + "\n";  // suspicious jump
   text += line(4, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "This is optimal."}}}}) + "\n";
-  text += line(5, "evaluation", eval_json(2, 2.5)) + "\n";
+  text += line(5, "evaluation", eval_json(2, 4.0, "stop_check")) + "\n";  // judged at its verdict
   text += line(6, "verdict", {{"turn", 0}, {"evaluation_index", 2}, {"verdict", Verdict::fail({})}}) + "\n";
   text += line(7, "question", {{"asked", AskedQuestion{Question{"limits.ten-percent", "limits", "Q?", "", Trigger::claimed_limit, "e"}, 0, 2, 70}}}) + "\n";
   text += "\n" + line(8, "campaign_ended", {{"reason", "turn_budget"}}) + "\n";
   text += R"({"v":1,"seq":9,"type":"evalua)";  // killed mid-write
   auto path = qtest::write_file(qtest::temp_dir("replay") / "trace.jsonl", text);
 
-  const TraceLines lines = read_trace_lines(path);
-  CHECK(lines.lines.size() == 9);
-  REQUIRE(lines.warnings.size() == 1);
-  CHECK_THAT(lines.warnings[0], Q_CONTAINS("line 11: skipped"));
+  const TraceContents contents = read_trace(path);
+  CHECK(contents.events.size() == 9);
+  CHECK(contents.truncated_tail);
   CampaignState state;
-  const auto fired = replay_trace(lines, path.string(), default_detectors(), &state);
-  REQUIRE(fired.size() == 3);
+  const auto fired = replay_trace(contents.events, path.string(), default_detectors(), &state);
+  REQUIRE(fired.size() == 4);
   CHECK(fired[0].event.trigger == Trigger::start);
   CHECK(fired[0].seq == 0);
   CHECK(fired[0].chosen);
@@ -427,11 +429,19 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
   CHECK(fired[1].seq == 3);
   CHECK(fired[1].moment == Moment::after_evaluation);
   CHECK(fired[1].evaluation_index == 1);
+  // At the unmet stop: turn_end first, then the stop check's own evaluation, as the campaign.
   CHECK(fired[2].event.trigger == Trigger::claimed_limit);
   CHECK(fired[2].moment == Moment::turn_end);
   CHECK(fired[2].seq == 6);
   CHECK(fired[2].message_seq == 4);
   CHECK(fired[2].event.priority == 30);
+  CHECK_FALSE(fired[2].chosen);
+  CHECK(fired[3].event.trigger == Trigger::suspicious_gain);  // 4.0 after 2.5
+  CHECK(fired[3].moment == Moment::after_evaluation);
+  CHECK(fired[3].seq == 6);
+  CHECK(fired[3].evaluation_index == 2);
+  CHECK(fired[3].message_seq == -1);
+  CHECK(fired[3].chosen);
   CHECK(state.campaign_id == "c9");
   CHECK(state.arch == "sm_90");
   CHECK(state.has_reference);
@@ -439,14 +449,18 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
   CHECK(state.asked.size() == 1);
   CHECK(state.last_agent_message == "This is optimal.");
   const json out = fired[2];
+  CHECK(out["message_seq"] == 4);
   CHECK(out["moment"] == "turn_end");
   CHECK(out["trigger"] == "claimed_limit");
   CHECK(out["at"] == "verdict");
 
-  auto bad = qtest::write_file(qtest::temp_dir("replay_bad") / "t.jsonl",
-                               line(0, "campaign_started", json::object()) + "\n{oops\n" + line(2, "turn_started", json::object()) + "\n");
-  CHECK_THROWS_WITH(read_trace_lines(bad), Q_CONTAINS("t.jsonl: line 2: invalid JSON"));
   auto bad_event = qtest::write_file(qtest::temp_dir("replay_bad_event") / "t.jsonl", line(0, "evaluation", json::object()) + "\n");
-  CHECK_THROWS_WITH(replay_trace(read_trace_lines(bad_event), bad_event.string(), default_detectors()),
-                    Q_CONTAINS("t.jsonl: line 1") && Q_CONTAINS("missing field \"record\""));
+  CHECK_THROWS_WITH(replay_trace(read_trace(bad_event).events, bad_event.string(), default_detectors()),
+                    Q_CONTAINS("t.jsonl: trace event seq 0") && Q_CONTAINS("missing field \"record\""));
+  // A met verdict asks nothing: the detectors stay silent at that stop.
+  std::string met = line(0, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "It is optimal."}}}}) + "\n";
+  met += line(1, "evaluation", eval_json(0, 2.0, "stop_check")) + "\n";
+  met += line(2, "verdict", {{"turn", 0}, {"evaluation_index", 0}, {"verdict", Verdict::pass()}}) + "\n";
+  auto met_path = qtest::write_file(qtest::temp_dir("replay_met") / "t.jsonl", met);
+  CHECK(replay_trace(read_trace(met_path).events, met_path.string(), default_detectors()).empty());
 }

@@ -8,9 +8,10 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "socratic/campaign/trace.hpp"
+#include "socratic/campaign/trace_state.hpp"
 #include "socratic/questions/credit.hpp"
 #include "socratic/questions/lint.hpp"
-#include "socratic/questions/trace_replay.hpp"
 
 namespace {
 
@@ -100,10 +101,14 @@ int credit(const std::vector<std::string>& args) {
     table.rule.window_evaluations = window;
   }
   for (const auto& trace_path : a.positionals()) {
-    const TraceLines trace = read_trace_lines(trace_path);
-    for (const auto& w : trace.warnings) std::cerr << "warning: " << w << "\n";
+    const TraceContents trace = read_trace(trace_path);
+    if (trace.truncated_tail) std::cerr << "warning: " << trace_path << ": the last line was cut short and is skipped\n";
     CampaignState state;
-    replay_trace(trace, trace_path, {}, &state);
+    try {
+      state = summarize_trace(trace.events).state;
+    } catch (const input_error& e) {
+      throw input_error(trace_path, e.where(), e.message());
+    }
     const auto outcomes = credit_questions(state, table.rule);
     int credited = 0;
     for (const auto& o : outcomes) credited += o.credited;

@@ -6,6 +6,7 @@
 
 #include "args.hpp"
 #include "command.hpp"
+#include "socratic/campaign/trace.hpp"
 #include "socratic/questions/detectors.hpp"
 #include "socratic/questions/trace_replay.hpp"
 
@@ -58,9 +59,9 @@ int detect_command(const std::vector<std::string>& args) {
       std::make_shared<ClaimedLimitDetector>(), std::make_shared<PlateauDetector>(plateau),
       std::make_shared<StartDetector>()};
 
-  const TraceLines trace = read_trace_lines(path);
-  for (const auto& w : trace.warnings) std::cerr << "warning: " << w << "\n";
-  for (const auto& fired : replay_trace(trace, path, detectors)) std::cout << json(fired).dump() << "\n";
+  const TraceContents trace = read_trace(path);
+  if (trace.truncated_tail) std::cerr << "warning: " << path << ": the last line was cut short and is skipped\n";
+  for (const auto& fired : replay_trace(trace.events, path, detectors)) std::cout << json(fired).dump() << "\n";
   return exit_ok;
 }
 

@@ -1,18 +1,20 @@
 #pragma once
 /// @file
-/// @brief Replays a campaign trace (JSONL) through trigger detectors, rebuilding the campaign's
-/// state event by event. `socratic detect` prints what fires; `socratic bank credit` uses the
-/// rebuilt state to credit questions.
+/// @brief Replays a campaign trace's events through trigger detectors, rebuilding the campaign's
+/// state event by event, the way the campaign loop (campaign/campaign.hpp) consults them.
+/// `socratic detect` prints what fires. Pure: read the events with read_trace()
+/// (campaign/trace.hpp); summarize_trace() (campaign/trace_state.hpp) folds a whole trace at once.
 ///
-/// The lines read (format in docs/question-bank.md, written by campaign/trace.hpp):
-/// `campaign_started` (campaign_id, arch, has_reference) runs the detectors at campaign_start;
-/// `turn_started`/`turn_ended` set the turn (and, at turn_ended, keep the agent's final message);
-/// `evaluation` appends its record and runs them at after_evaluation; `question` appends to
-/// `asked`; `trigger` appends to `triggers`; a `verdict` that follows a `turn_ended` runs them at
-/// turn_end when it is unmet. Other types are skipped, so newer traces still replay.
+/// Events (docs/trace.md): `campaign_started` (campaign_id, arch, has_reference) runs the
+/// detectors at campaign_start; `turn_started`/`turn_ended` set the turn (and, at turn_ended, keep
+/// the agent's final message); an `evaluation` by the agent appends its record and runs them at
+/// after_evaluation; a `stop_check` evaluation waits for its `verdict`: when unmet, the detectors
+/// run at turn_end (with the message and the verdict) and then at after_evaluation for the stop
+/// check, as the campaign does, and the strongest of both is `chosen`. `question` and `trigger`
+/// events extend `asked` and `triggers`. Other types are skipped, so newer traces still replay.
+/// Budgets are not modelled: at a stop that exhausted a budget the campaign asks nothing, while
+/// the replay still reports what the detectors see.
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,45 +29,6 @@
 #include "socratic/questions/detectors.hpp"
 
 namespace socratic {
-
-/// @brief A trace read from disk: its lines, and warnings about what was skipped.
-struct TraceLines {
-  std::vector<json> lines;
-  std::vector<std::size_t> line_numbers;  ///< 1-based, parallel to `lines`
-  std::vector<std::string> warnings;
-};
-
-/// @brief Reads a JSONL trace. A last line that does not parse is a campaign killed while
-/// writing: it is skipped with a warning. Any other bad line is an error naming the line.
-inline TraceLines read_trace_lines(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path.string(), {}, "cannot open trace");
-  TraceLines t;
-  std::string text;
-  std::size_t number = 0;
-  std::optional<std::pair<std::size_t, std::string>> pending_error;
-  while (std::getline(in, text)) {
-    ++number;
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (pending_error)
-      throw input_error(path.string(), "line " + std::to_string(pending_error->first), pending_error->second);
-    json j;
-    try {
-      j = json::parse(text);
-    } catch (const json::parse_error& e) {
-      pending_error = {number, std::string("invalid JSON: ") + e.what()};
-      continue;
-    }
-    if (!j.is_object() || !j.contains("type") || !j["type"].is_string())
-      throw input_error(path.string(), "line " + std::to_string(number), "expected an object with a string \"type\"");
-    t.lines.push_back(std::move(j));
-    t.line_numbers.push_back(number);
-  }
-  if (pending_error)
-    t.warnings.push_back(path.string() + ": line " + std::to_string(pending_error->first) +
-                         ": skipped (truncated last line?): " + pending_error->second);
-  return t;
-}
 
 /// @brief A trigger a detector fired during replay.
 struct FiredTrigger {
@@ -109,13 +72,17 @@ class TraceReplayer {
       state_.campaign_id = optional_field<std::string>(line, "campaign_id", "", where);
       state_.arch = optional_field<std::string>(line, "arch", "", where);
       state_.has_reference = optional_field<bool>(line, "has_reference", false, where);
-      return run(Moment::campaign_start, seq, type, "", nullptr, -1);
+      return run({Moment::campaign_start}, seq, type, "", nullptr, -1);
     }
     if (type == "turn_started") {
       state_.turn = optional_field<int>(line, "turn", state_.turn, where);
     } else if (type == "evaluation") {
       state_.evaluations.push_back(required<EvaluationRecord>(line, "record", where));
-      return run(Moment::after_evaluation, seq, type, "", nullptr, -1);
+      if (state_.evaluations.back().origin == "stop_check") {
+        pending_stop_check_ = true;  // judged at its verdict, as the campaign does
+        return {};
+      }
+      return run({Moment::after_evaluation}, seq, type, "", nullptr, -1);
     } else if (type == "question") {
       state_.asked.push_back(required<AskedQuestion>(line, "asked", where));
     } else if (type == "trigger") {
@@ -127,33 +94,42 @@ class TraceReplayer {
       pending_turn_end_ = seq;
     } else if (type == "verdict") {
       const Verdict verdict = required<Verdict>(line, "verdict", where);
-      if (pending_turn_end_) {
-        const long message_seq = *pending_turn_end_;
-        pending_turn_end_.reset();
-        if (!verdict.met)
-          return run(Moment::turn_end, seq, type, state_.last_agent_message, &verdict, message_seq);
+      const long message_seq = pending_turn_end_.value_or(-1);
+      const bool stop_check = pending_stop_check_;
+      pending_turn_end_.reset();
+      pending_stop_check_ = false;
+      if (!verdict.met && message_seq >= 0) {
+        std::vector<Moment> moments = {Moment::turn_end};
+        if (stop_check) moments.push_back(Moment::after_evaluation);
+        return run(moments, seq, type, state_.last_agent_message, &verdict, message_seq);
       }
     }
     return {};
   }
 
  private:
-  std::vector<FiredTrigger> run(Moment moment, long seq, const std::string& type, const std::string& message,
-                                const Verdict* verdict, long message_seq) {
+  /// Runs the detectors at each moment in turn; the strongest of all is marked `chosen`.
+  std::vector<FiredTrigger> run(const std::vector<Moment>& moments, long seq, const std::string& type,
+                                const std::string& message, const Verdict* verdict, long message_seq) {
     std::vector<FiredTrigger> fired;
-    DetectionContext context{moment, state_, message, verdict};
-    for (auto& d : detectors_)
-      if (auto e = d->detect(context)) {
-        FiredTrigger f;
-        f.seq = seq;
-        f.at = type;
-        f.moment = moment;
-        f.event = std::move(*e);
-        f.turn = state_.turn;
-        f.evaluation_index = state_.evaluations.empty() ? -1 : state_.evaluations.back().index;
-        f.message_seq = message_seq;
-        fired.push_back(std::move(f));
-      }
+    for (Moment moment : moments) {
+      const bool at_turn_end = moment == Moment::turn_end;
+      DetectionContext context{moment, state_, at_turn_end ? std::string_view(message) : std::string_view(),
+                               at_turn_end ? verdict : nullptr};
+      for (auto& d : detectors_)
+        if (auto e = d->detect(context)) {
+          FiredTrigger f;
+          f.seq = seq;
+          f.at = type;
+          f.moment = moment;
+          f.event = std::move(*e);
+          if (f.event.detector.empty()) f.event.detector = d->name();
+          f.turn = state_.turn;
+          f.evaluation_index = state_.evaluations.empty() ? -1 : state_.evaluations.back().index;
+          f.message_seq = at_turn_end ? message_seq : -1;
+          fired.push_back(std::move(f));
+        }
+    }
     std::size_t top = 0;
     for (std::size_t i = 1; i < fired.size(); ++i)
       if (fired[i].event.priority > fired[top].event.priority) top = i;
@@ -164,22 +140,24 @@ class TraceReplayer {
   std::vector<std::shared_ptr<TriggerDetector>> detectors_;
   CampaignState state_;
   std::optional<long> pending_turn_end_;
+  bool pending_stop_check_ = false;
 };
 
-/// @brief Replays a whole trace file. Returns every fired trigger; `state` (when given) receives
-/// the rebuilt campaign state. Errors name the file and the line.
-inline std::vector<FiredTrigger> replay_trace(const TraceLines& trace, const std::string& file,
+/// @brief Replays trace events (as read_trace() returns them). Returns every fired trigger;
+/// `state` (when given) receives the rebuilt campaign state. Errors name `file` and the event's
+/// seq.
+inline std::vector<FiredTrigger> replay_trace(const std::vector<json>& events, const std::string& file,
                                               std::vector<std::shared_ptr<TriggerDetector>> detectors,
                                               CampaignState* state = nullptr) {
   TraceReplayer replayer(std::move(detectors));
   std::vector<FiredTrigger> all;
-  for (std::size_t i = 0; i < trace.lines.size(); ++i) {
+  for (const json& event : events) {
     try {
-      auto fired = replayer.feed(trace.lines[i]);
+      auto fired = replayer.feed(event);
       all.insert(all.end(), fired.begin(), fired.end());
     } catch (const input_error& e) {
-      throw input_error(file, "line " + std::to_string(trace.line_numbers[i]) + (e.where().empty() ? "" : ": " + e.where()),
-                        e.message());
+      const std::string where = "trace event seq " + std::to_string(event.value("seq", -1L));
+      throw input_error(file, where + (e.where().empty() ? "" : ": " + e.where()), e.message());
     }
   }
   if (state) *state = replayer.state();

@@ -140,6 +140,12 @@ TEST_CASE("ask: seeds reproduce, architecture filters, errors exit 2", "[questio
   CHECK_THAT(bad.stderr_text, Q_CONTAINS("unknown trigger \"plateu\""));
   CHECK(tool({"ask", "--trigger", "start", "--arch", "hopper"}).exit_code == 2);
   CHECK(tool({"ask"}).exit_code == 2);
+  auto explore = tool({"ask", "--trigger", "start", "--credits", "/nonexistent.json", "--explore", "lots"});
+  CHECK(explore.exit_code == 2);
+  CHECK_THAT(explore.stderr_text, Q_CONTAINS("/nonexistent.json") && Q_CONTAINS("cannot open"));
+  auto rate = tool({"ask", "--trigger", "start", "--explore", "lots"});
+  CHECK(rate.exit_code == 2);
+  CHECK_THAT(rate.stderr_text, Q_CONTAINS("--explore needs a rate between 0 and 1, got \"lots\""));
 }
 
 TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[questions][cli]") {

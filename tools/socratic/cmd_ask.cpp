@@ -31,7 +31,6 @@ constexpr const char* ask_usage =
 /// What the state folder remembers: the seed and the questions asked, in order.
 struct AskState {
   std::uint64_t seed = 0;
-  bool seeded = false;
   std::vector<AskedQuestion> asked;
 };
 
@@ -44,10 +43,7 @@ AskState load_state(const std::filesystem::path& dir) {
   const json j = read_json_file(path);
   try {
     check_schema_version(j, "ask state");
-    if (auto seed = optional_value<std::uint64_t>(j, "seed", "ask state")) {
-      s.seed = *seed;
-      s.seeded = true;
-    }
+    s.seed = optional_field<std::uint64_t>(j, "seed", 0, "ask state");
     s.asked = optional_field<std::vector<AskedQuestion>>(j, "asked", {}, "ask state");
   } catch (const input_error& e) {
     throw input_error(path.string(), e.where(), e.message());
@@ -100,9 +96,13 @@ int ask_command(const std::vector<std::string>& args) {
   options.seed = stored.seed;
   if (auto credits = a.value("--credits")) options.credits = CreditTable::load(*credits);
   if (auto explore = a.value("--explore")) {
-    options.exploration_rate = std::stod(*explore);
+    try {
+      options.exploration_rate = std::stod(*explore);
+    } catch (const std::exception&) {
+      options.exploration_rate = -1;
+    }
     if (!(options.exploration_rate >= 0 && options.exploration_rate <= 1))
-      throw usage_error("--explore needs a rate between 0 and 1");
+      throw usage_error("--explore needs a rate between 0 and 1, got \"" + *explore + "\"");
   }
   const std::filesystem::path bank_dir = a.value("--bank") ? std::filesystem::path(*a.value("--bank"))
                                                            : data_dir() / "question_bank";

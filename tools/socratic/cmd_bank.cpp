@@ -93,8 +93,12 @@ int credit(const std::vector<std::string>& args) {
   CreditTable table;
   if (std::filesystem::exists(table_path)) table = CreditTable::load(table_path);
   if (auto w = a.value("--window")) {
-    const int window = std::stoi(*w);
-    if (window < 1) throw usage_error("--window must be at least 1");
+    int window = 0;
+    try {
+      window = std::stoi(*w);
+    } catch (const std::exception&) {
+    }
+    if (window < 1) throw usage_error("--window needs a whole number of evaluations, at least 1, got \"" + *w + "\"");
     if (!table.questions.empty() && window != table.rule.window_evaluations)
       throw usage_error("--window " + *w + " differs from the table's rule (" +
                         std::to_string(table.rule.window_evaluations) + "); start a new table");

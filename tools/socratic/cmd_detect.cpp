@@ -48,6 +48,7 @@ int detect_command(const std::vector<std::string>& args) {
 
   PlateauConfig plateau;
   plateau.window_evaluations = static_cast<int>(number_option(a, "--plateau-evaluations", plateau.window_evaluations));
+  if (plateau.window_evaluations < 1) throw usage_error("--plateau-evaluations needs at least 1");
   plateau.window_minutes = number_option(a, "--plateau-minutes", plateau.window_minutes);
   SuspiciousGainConfig gain;
   gain.jump_factor = number_option(a, "--jump", gain.jump_factor);

@@ -15,14 +15,16 @@
 
 namespace socratic::harness {
 
-/// True when a path names a shared object: its file name contains ".so" at the end or
-/// followed by '.' (libfoo.so, libfoo.so.9, libfoo.so.9.1.0).
+/// True when a path names a shared object: its file name has ".so" at the end or followed by
+/// a version (libfoo.so, libfoo.so.9, libfoo.so.9.1.0; not ld.so.cache).
 inline bool looks_like_shared_object(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
   for (std::size_t at = file.find(".so"); at != std::string::npos; at = file.find(".so", at + 1)) {
     const std::size_t after = at + 3;
-    if (after == file.size() || file[after] == '.') return true;
+    if (after == file.size()) return true;
+    if (file[after] == '.' && after + 1 < file.size() && file[after + 1] >= '0' && file[after + 1] <= '9')
+      return true;
   }
   return false;
 }

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,18 +29,24 @@ struct Implementation {
 };
 
 struct RunnerContext {
+  RunnerContext(const RunnerOptions& o, Problem& p, DeviceOps& d, cudaStream_t s, Emitter& e, const SmClock& c)
+      : options(o), problem(p), ops(d), stream(s), emit(e), clock(c) {}
+
   const RunnerOptions& options;
   Problem& problem;
   DeviceOps& ops;
   cudaStream_t stream;
   Emitter& emit;
   const SmClock& clock;
-  Implementation candidate;
-  Implementation baseline;
+  Implementation candidate{"candidate", nullptr};
+  Implementation baseline{"baseline", nullptr};
   DevicePeaks peaks;
   double l2_bytes = 0;
   bool persisting_l2_supported = false;
-  std::vector<ThreadInfo> threads_at_start;  ///< before either implementation was loaded
+  /// Threads that are the runner's own: those alive before either implementation was loaded,
+  /// plus any the trusted baseline's first call started (its CUDA runtime instance).
+  std::vector<ThreadInfo> threads_at_start;
+  bool baseline_warmed = false;
   cudaEvent_t start_event = nullptr, stop_event = nullptr;
 };
 
@@ -68,20 +75,34 @@ inline void sync_device(const std::string& who, const std::string& when) {
   cuda_check(cudaDeviceSynchronize(), who + " (" + when + "): cudaDeviceSynchronize");
 }
 
+/// A CUDA call whose failure must not end the run (a driver or a virtualised GPU may refuse the
+/// persisting-L2 controls): the error is cleared and logged once per call site.
+inline bool soft_cuda(RunnerContext& ctx, cudaError_t result, const char* what) {
+  if (result == cudaSuccess) return true;
+  cudaGetLastError();
+  static std::vector<std::string> told;
+  if (std::find(told.begin(), told.end(), what) == told.end()) {
+    told.push_back(what);
+    ctx.emit.log(std::string(what) + " failed: " + cudaGetErrorString(result) + " (logged once; the run goes on)");
+  }
+  return false;
+}
+
 /// Clears every persisting-L2 setting: the carve-out limit, the stream's access-policy window
 /// and lines already marked persisting. Called before every timed launch and after each
 /// candidate call, so a window set by anyone cannot survive the flush.
 inline void reset_persisting_l2(RunnerContext& ctx) {
   if (!ctx.persisting_l2_supported) return;
-  cuda_check(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), "cudaDeviceSetLimit (persisting L2 = 0)");
+  soft_cuda(ctx, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), "cudaDeviceSetLimit (persisting L2 = 0)");
   cudaStreamAttrValue none{};
+  none.accessPolicyWindow.base_ptr = nullptr;
   none.accessPolicyWindow.num_bytes = 0;
   none.accessPolicyWindow.hitRatio = 0;
   none.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
   none.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
-  cuda_check(cudaStreamSetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &none),
-             "cudaStreamSetAttribute (clear access-policy window)");
-  cuda_check(cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
+  soft_cuda(ctx, cudaStreamSetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &none),
+            "cudaStreamSetAttribute (clear the access-policy window)");
+  soft_cuda(ctx, cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
 }
 
 /// Empty when the candidate left no persisting-L2 setting behind, else what it set.
@@ -89,12 +110,13 @@ inline std::string persisting_l2_left_behind(RunnerContext& ctx) {
   if (!ctx.persisting_l2_supported) return {};
   std::string found;
   std::size_t limit = 0;
-  cuda_check(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize), "cudaDeviceGetLimit (persisting L2)");
-  if (limit > 0) found = "cudaLimitPersistingL2CacheSize was set to " + std::to_string(limit) + " bytes";
+  if (soft_cuda(ctx, cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize), "cudaDeviceGetLimit (persisting L2)") &&
+      limit > 0)
+    found = "cudaLimitPersistingL2CacheSize was set to " + std::to_string(limit) + " bytes";
   cudaStreamAttrValue window{};
-  cuda_check(cudaStreamGetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &window),
-             "cudaStreamGetAttribute (access-policy window)");
-  if (window.accessPolicyWindow.num_bytes > 0) {
+  if (soft_cuda(ctx, cudaStreamGetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &window),
+                "cudaStreamGetAttribute (access-policy window)") &&
+      window.accessPolicyWindow.num_bytes > 0) {
     if (!found.empty()) found += " and ";
     found += "an access-policy window of " + std::to_string(window.accessPolicyWindow.num_bytes) +
              " bytes was set on the runner's stream";

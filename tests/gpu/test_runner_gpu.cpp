@@ -1,6 +1,7 @@
 // [gpu] The runner on a real GPU: the RMSNorm baseline against itself, and every adversarial
 // candidate of tests/adversarial/expected.json caught with the expected reason.
-// Set SOCRATIC_GPU_LOG_DIR to keep every run's protocol lines and stderr (runs.jsonl, stderr.log).
+// Set SOCRATIC_GPU_LOG_DIR to keep every run's protocol lines and stderr (runs.jsonl, stderr.log);
+// SOCRATIC_SOURCE_DIR and SOCRATIC_CUDA_BUILD_DIR override the build's paths.
 #include "catch.hpp"
 
 #include <algorithm>
@@ -25,8 +26,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path source_dir = SOCRATIC_SOURCE_DIR;
-const fs::path cuda_dir = SOCRATIC_CUDA_BUILD_DIR;
+// Where the sources and the nvcc outputs are: the build's paths, unless the environment says
+// otherwise (a test binary carried to another machine, next to its own checkout and builds).
+fs::path from_env(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? fs::path(v) : fs::path(fallback);
+}
+const fs::path source_dir = from_env("SOCRATIC_SOURCE_DIR", SOCRATIC_SOURCE_DIR);
+const fs::path cuda_dir = from_env("SOCRATIC_CUDA_BUILD_DIR", SOCRATIC_CUDA_BUILD_DIR);
 
 /// One runner invocation, parsed.
 struct RunnerRun {

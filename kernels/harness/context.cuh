@@ -47,6 +47,10 @@ struct RunnerContext {
   /// plus any the trusted baseline's first call started (its CUDA runtime instance).
   std::vector<ThreadInfo> threads_at_start;
   bool baseline_warmed = false;
+  /// Threads the baseline's first call started (its CUDA runtime instance): the candidate's
+  /// first call may start as many (its own instance) without being accused; 0 in practice.
+  std::size_t first_call_thread_allowance = 0;
+  bool candidate_called = false;
   cudaEvent_t start_event = nullptr, stop_event = nullptr;
 };
 

@@ -14,9 +14,9 @@ namespace socratic::harness {
 
 /// Everything the runner can be told. Defaults are the protocol's.
 struct RunnerOptions {
-  std::string baseline;   ///< --baseline: the baseline shared object
-  std::string candidate;  ///< --candidate: the candidate shared object
-  std::string scenarios;  ///< --scenarios: scenario-set JSON file
+  std::string baseline;           ///< --baseline: the baseline shared object
+  std::string candidate;          ///< --candidate: the candidate shared object
+  std::string scenarios;          ///< --scenarios: scenario-set JSON file
   std::vector<std::string> only;  ///< --only: scenario ids to run (all when empty)
   std::uint64_t seed = 0;         ///< --seed: base of every input, poison and garbage seed
   double k = 2.0;                 ///< --k: FA-style multiplier of the baseline's error
@@ -26,11 +26,11 @@ struct RunnerOptions {
   double target_noise = 0.005;    ///< --target-noise: stop when the median's relative error < this
   double max_ms_per_scenario = 3000;  ///< --max-ms-per-scenario: wall-clock cap on timing
   // Extensions (documented in docs/runner-protocol.md and docs/harness.md).
-  int trials = 3;                   ///< --trials: correctness trials (input scales) per scenario
-  int warmup = 2;                   ///< --warmup: untimed calls per implementation before timing
-  int recheck_every = 8;            ///< --recheck-every: re-check every Nth timed output
+  int trials = 3;                      ///< --trials: correctness trials (input scales) per scenario
+  int warmup = 2;                      ///< --warmup: untimed calls per implementation before timing
+  int recheck_every = 8;               ///< --recheck-every: re-check every Nth timed output
   std::size_t guard_elements = 16384;  ///< --guard-elements: guard band per side, elements
-  double scenario_timeout_s = 120;  ///< --scenario-timeout-s: watchdog per scenario (0 = off)
+  double scenario_timeout_s = 120;     ///< --scenario-timeout-s: watchdog per scenario (0 = off)
 };
 
 namespace detail {
@@ -144,8 +144,8 @@ inline RunnerOptions parse_runner_options(int argc, char** argv) {
   if (o.scenarios.empty()) throw std::invalid_argument("missing --scenarios FILE.json");
   if (o.min_samples > o.max_samples)
     throw std::invalid_argument("--min-samples (" + std::to_string(o.min_samples) +
-                                ") is larger than --max-samples (" +
-                                std::to_string(o.max_samples) + ")");
+                                ") is larger than --max-samples (" + std::to_string(o.max_samples) +
+                                ")");
   return o;
 }
 

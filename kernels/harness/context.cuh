@@ -29,7 +29,8 @@ struct Implementation {
 };
 
 struct RunnerContext {
-  RunnerContext(const RunnerOptions& o, Problem& p, DeviceOps& d, cudaStream_t s, Emitter& e, const SmClock& c)
+  RunnerContext(const RunnerOptions& o, Problem& p, DeviceOps& d, cudaStream_t s, Emitter& e,
+                const SmClock& c)
       : options(o), problem(p), ops(d), stream(s), emit(e), clock(c) {}
 
   const RunnerOptions& options;
@@ -87,7 +88,8 @@ inline bool soft_cuda(RunnerContext& ctx, cudaError_t result, const char* what) 
   static std::vector<std::string> told;
   if (std::find(told.begin(), told.end(), what) == told.end()) {
     told.push_back(what);
-    ctx.emit.log(std::string(what) + " failed: " + cudaGetErrorString(result) + " (logged once; the run goes on)");
+    ctx.emit.log(std::string(what) + " failed: " + cudaGetErrorString(result) +
+                 " (logged once; the run goes on)");
   }
   return false;
 }
@@ -97,7 +99,8 @@ inline bool soft_cuda(RunnerContext& ctx, cudaError_t result, const char* what) 
 /// candidate call, so a window set by anyone cannot survive the flush.
 inline void reset_persisting_l2(RunnerContext& ctx) {
   if (!ctx.persisting_l2_supported) return;
-  soft_cuda(ctx, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0), "cudaDeviceSetLimit (persisting L2 = 0)");
+  soft_cuda(ctx, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0),
+            "cudaDeviceSetLimit (persisting L2 = 0)");
   cudaStreamAttrValue none{};
   none.accessPolicyWindow.base_ptr = nullptr;
   none.accessPolicyWindow.num_bytes = 0;
@@ -114,11 +117,13 @@ inline std::string persisting_l2_left_behind(RunnerContext& ctx) {
   if (!ctx.persisting_l2_supported) return {};
   std::string found;
   std::size_t limit = 0;
-  if (soft_cuda(ctx, cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize), "cudaDeviceGetLimit (persisting L2)") &&
+  if (soft_cuda(ctx, cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize),
+                "cudaDeviceGetLimit (persisting L2)") &&
       limit > 0)
     found = "cudaLimitPersistingL2CacheSize was set to " + std::to_string(limit) + " bytes";
   cudaStreamAttrValue window{};
-  if (soft_cuda(ctx, cudaStreamGetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &window),
+  if (soft_cuda(ctx,
+                cudaStreamGetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &window),
                 "cudaStreamGetAttribute (access-policy window)") &&
       window.accessPolicyWindow.num_bytes > 0) {
     if (!found.empty()) found += " and ";

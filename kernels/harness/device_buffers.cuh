@@ -20,10 +20,12 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(std::size_t bytes, const std::string& what) : bytes_(bytes) {
-    cuda_check(cudaMalloc(&ptr_, bytes ? bytes : 16), "cudaMalloc (" + what + ", " + std::to_string(bytes) + " bytes)");
+    cuda_check(cudaMalloc(&ptr_, bytes ? bytes : 16),
+               "cudaMalloc (" + what + ", " + std::to_string(bytes) + " bytes)");
   }
   ~DeviceBuffer() { release(); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(o.bytes_) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(o.bytes_) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       release();
@@ -37,7 +39,9 @@ class DeviceBuffer {
 
   void* get() const { return ptr_; }
   template <class T>
-  T* as() const { return static_cast<T*>(ptr_); }
+  T* as() const {
+    return static_cast<T*>(ptr_);
+  }
   std::size_t bytes() const { return bytes_; }
 
  private:
@@ -57,7 +61,8 @@ class GuardedTensor {
   GuardedTensor(const TensorSpec& spec, std::size_t guard, DeviceOps& ops, std::uint64_t seed)
       : spec_(spec),
         guard_(guard),
-        memory_((2 * guard + spec.elements) * dtype_bytes(spec.dtype), "tensor \"" + spec.name + "\"") {
+        memory_((2 * guard + spec.elements) * dtype_bytes(spec.dtype),
+                "tensor \"" + spec.name + "\"") {
     const std::size_t eb = dtype_bytes(spec_.dtype);
     ops.fill_random(memory_.get(), guard_ * eb / 2, seed);
     ops.fill_random(back_guard(), guard_ * eb / 2, seed ^ 0xBAC6u);
@@ -76,8 +81,8 @@ class GuardedTensor {
     const bool back = ops.hash(back_guard(), gb) != back_hash_;
     if (!front && !back) return {};
     std::string side = front && back ? "before and after" : front ? "before" : "after";
-    return "tensor \"" + spec_.name + "\": the guard band " + side + " it (" + std::to_string(guard_) +
-           " elements a side) was overwritten";
+    return "tensor \"" + spec_.name + "\": the guard band " + side + " it (" +
+           std::to_string(guard_) + " elements a side) was overwritten";
   }
 
  private:

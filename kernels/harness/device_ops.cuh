@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "cuda_check.hpp"
@@ -25,12 +25,12 @@ enum class PoisonMode { nan, random_finite };
 
 /// What compare() found between `a` (the tested values) and `b` (the reference), fp32.
 struct Comparison {
-  double max_abs_diff = 0;       ///< over positions where both are finite
-  double rel_l2 = 0;             ///< ||a - b|| / ||b|| over positions where both are finite
-  double max_abs_b = 0;          ///< largest finite |b|
+  double max_abs_diff = 0;  ///< over positions where both are finite
+  double rel_l2 = 0;        ///< ||a - b|| / ||b|| over positions where both are finite
+  double max_abs_b = 0;     ///< largest finite |b|
   unsigned long long nonfinite_a = 0, nonfinite_b = 0;
   unsigned long long finiteness_mismatch = 0;  ///< finite in one, not the other (or inf vs -inf)
-  double min_a = 0, max_a = 0;   ///< range of the finite values of a
+  double min_a = 0, max_a = 0;                 ///< range of the finite values of a
   bool any_finite_a = false;
   bool constant_a() const { return any_finite_a && min_a == max_a && nonfinite_a == 0; }
 };
@@ -40,7 +40,7 @@ namespace device {
 struct CompareAcc {
   unsigned max_abs_diff_bits;  // non-negative floats order like their bit patterns
   unsigned max_abs_b_bits;
-  int min_a_key;               // order-preserving int image of a float
+  int min_a_key;  // order-preserving int image of a float
   int max_a_key;
   unsigned long long nonfinite_a, nonfinite_b, mismatch;
   double sum_sq_diff, sum_sq_b;
@@ -59,11 +59,13 @@ __host__ __device__ inline float key_float(int k) {
 
 // NaN poisons are signalling NaNs (quiet bit clear, payload nonzero): arithmetic only ever
 // produces quiet NaNs, so an element equal to its poison was not written, exactly.
-__device__ inline std::uint32_t poison_bits(Dtype d, PoisonMode m, std::uint64_t seed, std::size_t i) {
+__device__ inline std::uint32_t poison_bits(Dtype d, PoisonMode m, std::uint64_t seed,
+                                            std::size_t i) {
   const std::uint64_t h = hash2(seed, i);
   if (d == Dtype::fp32) {
     const std::uint32_t sign = static_cast<std::uint32_t>(h >> 63) << 31;
-    if (m == PoisonMode::nan) return sign | 0x7F800000u | (1u + static_cast<std::uint32_t>(h % 0x3FFFFFu));
+    if (m == PoisonMode::nan)
+      return sign | 0x7F800000u | (1u + static_cast<std::uint32_t>(h % 0x3FFFFFu));
     std::uint32_t bits = static_cast<std::uint32_t>(h);
     if ((bits & 0x7F800000u) == 0x7F800000u) bits ^= 0x40000000u;  // keep it finite
     return bits;
@@ -71,7 +73,8 @@ __device__ inline std::uint32_t poison_bits(Dtype d, PoisonMode m, std::uint64_t
   const std::uint32_t sign = static_cast<std::uint32_t>(h >> 63) << 15;
   const std::uint32_t exp_mask = d == Dtype::bf16 ? 0x7F80u : 0x7C00u;
   const std::uint32_t quiet_bit = d == Dtype::bf16 ? 0x40u : 0x200u;
-  if (m == PoisonMode::nan) return sign | exp_mask | (1u + static_cast<std::uint32_t>(h % (quiet_bit - 1)));
+  if (m == PoisonMode::nan)
+    return sign | exp_mask | (1u + static_cast<std::uint32_t>(h % (quiet_bit - 1)));
   std::uint32_t bits = static_cast<std::uint32_t>(h) & 0xFFFFu;
   if ((bits & exp_mask) == exp_mask) bits ^= 0x4000u;
   return bits;
@@ -206,7 +209,8 @@ __global__ void smem_garbage_kernel(std::uint64_t seed, unsigned words) {
   volatile std::uint32_t* s = smem_words;
   for (unsigned i = threadIdx.x; i < words; i += blockDim.x) {
     const std::uint64_t h = hash2(seed, (static_cast<std::uint64_t>(blockIdx.x) << 32) | i);
-    const std::uint32_t exponent = 117u + static_cast<std::uint32_t>((h >> 32) % 21u);  // 2^-10..2^10
+    const std::uint32_t exponent =
+        117u + static_cast<std::uint32_t>((h >> 32) % 21u);  // 2^-10..2^10
     s[i] = (static_cast<std::uint32_t>(h >> 63) << 31) | (exponent << 23) |
            (static_cast<std::uint32_t>(h) & 0x7FFFFFu);
   }
@@ -228,12 +232,15 @@ __global__ void flush_read_kernel(const uint4* p, std::size_t n, unsigned* sink)
 /// The runner's GPU helpers, bound to one stream.
 class DeviceOps {
  public:
-  DeviceOps(cudaStream_t stream, int sm_count, std::size_t l2_bytes) : stream_(stream), sm_count_(sm_count) {
-    cuda_check(cudaMalloc(&scratch_, sizeof(device::CompareAcc) + 64), "cudaMalloc (runner scratch)");
+  DeviceOps(cudaStream_t stream, int sm_count, std::size_t l2_bytes)
+      : stream_(stream), sm_count_(sm_count) {
+    cuda_check(cudaMalloc(&scratch_, sizeof(device::CompareAcc) + 64),
+               "cudaMalloc (runner scratch)");
     // Flush buffer: at least 2x L2 (64 MiB when the L2 size is unknown), filled once.
     flush_bytes_ = std::max<std::size_t>(2 * l2_bytes, 64u << 20);
     flush_bytes_ = (flush_bytes_ + 15) / 16 * 16;
-    cuda_check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc (L2 flush buffer, " + std::to_string(flush_bytes_) + " bytes)");
+    cuda_check(cudaMalloc(&flush_, flush_bytes_),
+               "cudaMalloc (L2 flush buffer, " + std::to_string(flush_bytes_) + " bytes)");
     fill_random(flush_, flush_bytes_ / 2, 0xF1u);
     int device = 0, smem_optin = 0;
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
@@ -259,20 +266,23 @@ class DeviceOps {
     device::poison_kernel<<<grid(n), block, 0, stream_>>>(p, n, d, m, seed);
     launched("poison");
   }
-  unsigned long long count_poison(const void* p, std::size_t n, Dtype d, PoisonMode m, std::uint64_t seed) {
+  unsigned long long count_poison(const void* p, std::size_t n, Dtype d, PoisonMode m,
+                                  std::uint64_t seed) {
     zero_counter();
     device::count_poison_kernel<<<grid(n), block, 0, stream_>>>(p, n, d, m, seed, counter());
     launched("count_poison");
     return read_counter();
   }
   void fill_random(void* p, std::size_t n_u16, std::uint64_t seed) {
-    device::fill_random_u16_kernel<<<grid(n_u16), block, 0, stream_>>>(static_cast<std::uint16_t*>(p), n_u16, seed);
+    device::fill_random_u16_kernel<<<grid(n_u16), block, 0, stream_>>>(
+        static_cast<std::uint16_t*>(p), n_u16, seed);
     launched("fill_random");
   }
   /// 64-bit content hash of `bytes` bytes (a multiple of 2).
   unsigned long long hash(const void* p, std::size_t bytes) {
     zero_counter();
-    device::hash_u16_kernel<<<grid(bytes / 2), block, 0, stream_>>>(static_cast<const std::uint16_t*>(p), bytes / 2, counter());
+    device::hash_u16_kernel<<<grid(bytes / 2), block, 0, stream_>>>(
+        static_cast<const std::uint16_t*>(p), bytes / 2, counter());
     launched("hash");
     return read_counter();
   }
@@ -280,7 +290,8 @@ class DeviceOps {
   unsigned long long count_equal(const void* a, const void* b, std::size_t bytes) {
     zero_counter();
     device::count_equal_u16_kernel<<<grid(bytes / 2), block, 0, stream_>>>(
-        static_cast<const std::uint16_t*>(a), static_cast<const std::uint16_t*>(b), bytes / 2, counter());
+        static_cast<const std::uint16_t*>(a), static_cast<const std::uint16_t*>(b), bytes / 2,
+        counter());
     launched("count_equal");
     return read_counter();
   }
@@ -292,11 +303,14 @@ class DeviceOps {
     device::CompareAcc init{};
     init.min_a_key = INT_MAX;
     init.max_a_key = INT_MIN;
-    cuda_check(cudaMemcpyAsync(scratch_, &init, sizeof init, cudaMemcpyHostToDevice, stream_), "cudaMemcpyAsync (compare init)");
-    device::compare_kernel<<<grid(n), block, 0, stream_>>>(a, b, n, static_cast<device::CompareAcc*>(scratch_));
+    cuda_check(cudaMemcpyAsync(scratch_, &init, sizeof init, cudaMemcpyHostToDevice, stream_),
+               "cudaMemcpyAsync (compare init)");
+    device::compare_kernel<<<grid(n), block, 0, stream_>>>(
+        a, b, n, static_cast<device::CompareAcc*>(scratch_));
     launched("compare");
     device::CompareAcc acc{};
-    cuda_check(cudaMemcpyAsync(&acc, scratch_, sizeof acc, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync (compare result)");
+    cuda_check(cudaMemcpyAsync(&acc, scratch_, sizeof acc, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync (compare result)");
     cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compare)");
     Comparison c;
     float f;
@@ -312,19 +326,21 @@ class DeviceOps {
       c.min_a = device::key_float(acc.min_a_key);
       c.max_a = device::key_float(acc.max_a_key);
     }
-    c.rel_l2 = acc.sum_sq_b > 0 ? std::sqrt(acc.sum_sq_diff / acc.sum_sq_b) : (acc.sum_sq_diff > 0 ? INFINITY : 0.0);
+    c.rel_l2 = acc.sum_sq_b > 0 ? std::sqrt(acc.sum_sq_diff / acc.sum_sq_b)
+                                : (acc.sum_sq_diff > 0 ? INFINITY : 0.0);
     return c;
   }
   /// Fills the shared memory of every SM with garbage (two waves of one maximal block per SM).
   void smem_garbage(std::uint64_t seed) {
-    device::smem_garbage_kernel<<<2 * sm_count_, 1024, garbage_bytes_, stream_>>>(seed, garbage_bytes_ / 4);
+    device::smem_garbage_kernel<<<2 * sm_count_, 1024, garbage_bytes_, stream_>>>(
+        seed, garbage_bytes_ / 4);
     launched("smem_garbage");
   }
   /// Evicts the L2: reads a buffer of at least twice its size.
   void flush_l2() {
     const std::size_t n = flush_bytes_ / 16;
     device::flush_read_kernel<<<grid(n), block, 0, stream_>>>(static_cast<const uint4*>(flush_), n,
-                                                             static_cast<unsigned*>(sink()));
+                                                              static_cast<unsigned*>(sink()));
     launched("flush_l2");
   }
 
@@ -332,15 +348,25 @@ class DeviceOps {
   static constexpr int block = 256;
   unsigned grid(std::size_t n) const {
     const std::size_t want = (n + block - 1) / block;
-    return static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(want, static_cast<std::size_t>(sm_count_) * 8)));
+    return static_cast<unsigned>(std::max<std::size_t>(
+        1, std::min<std::size_t>(want, static_cast<std::size_t>(sm_count_) * 8)));
   }
-  void launched(const char* what) { cuda_check(cudaPeekAtLastError(), std::string("launch of the runner's ") + what + " kernel"); }
-  unsigned long long* counter() { return reinterpret_cast<unsigned long long*>(static_cast<char*>(scratch_) + sizeof(device::CompareAcc)); }
+  void launched(const char* what) {
+    cuda_check(cudaPeekAtLastError(), std::string("launch of the runner's ") + what + " kernel");
+  }
+  unsigned long long* counter() {
+    return reinterpret_cast<unsigned long long*>(static_cast<char*>(scratch_) +
+                                                 sizeof(device::CompareAcc));
+  }
   void* sink() { return static_cast<char*>(scratch_) + sizeof(device::CompareAcc) + 16; }
-  void zero_counter() { cuda_check(cudaMemsetAsync(counter(), 0, sizeof(unsigned long long), stream_), "cudaMemsetAsync (counter)"); }
+  void zero_counter() {
+    cuda_check(cudaMemsetAsync(counter(), 0, sizeof(unsigned long long), stream_),
+               "cudaMemsetAsync (counter)");
+  }
   unsigned long long read_counter() {
     unsigned long long v = 0;
-    cuda_check(cudaMemcpyAsync(&v, counter(), sizeof v, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync (counter)");
+    cuda_check(cudaMemcpyAsync(&v, counter(), sizeof v, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync (counter)");
     cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (counter)");
     return v;
   }

@@ -23,9 +23,10 @@ class SmClock {
     auto init = reinterpret_cast<int (*)()>(dlsym(lib_, "nvmlInit_v2"));
     auto by_bus = reinterpret_cast<int (*)(const char*, void**)>(
         dlsym(lib_, "nvmlDeviceGetHandleByPciBusId_v2"));
-    clock_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(lib_, "nvmlDeviceGetClockInfo"));
-    auto max_clock = reinterpret_cast<int (*)(void*, int, unsigned*)>(
-        dlsym(lib_, "nvmlDeviceGetMaxClockInfo"));
+    clock_ =
+        reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(lib_, "nvmlDeviceGetClockInfo"));
+    auto max_clock =
+        reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(lib_, "nvmlDeviceGetMaxClockInfo"));
     if (!init || !by_bus || !clock_ || !max_clock) {
       why_ = "libnvidia-ml.so.1 lacks the expected entry points";
       return;

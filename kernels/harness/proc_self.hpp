@@ -23,7 +23,8 @@ inline bool looks_like_shared_object(const std::string& path) {
   for (std::size_t at = file.find(".so"); at != std::string::npos; at = file.find(".so", at + 1)) {
     const std::size_t after = at + 3;
     if (after == file.size()) return true;
-    if (file[after] == '.' && after + 1 < file.size() && file[after + 1] >= '0' && file[after + 1] <= '9')
+    if (file[after] == '.' && after + 1 < file.size() && file[after + 1] >= '0' &&
+        file[after + 1] <= '9')
       return true;
   }
   return false;
@@ -90,7 +91,8 @@ inline std::vector<ThreadInfo> list_threads() {
     out.push_back(t);
   }
   closedir(dir);
-  std::sort(out.begin(), out.end(), [](const ThreadInfo& a, const ThreadInfo& b) { return a.tid < b.tid; });
+  std::sort(out.begin(), out.end(),
+            [](const ThreadInfo& a, const ThreadInfo& b) { return a.tid < b.tid; });
   return out;
 }
 

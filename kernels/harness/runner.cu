@@ -64,12 +64,14 @@ void* load_entry(const std::string& path, const std::string& role) {
   void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
     const char* why = dlerror();
-    throw std::runtime_error("cannot load the " + role + " " + path + ": " + (why ? why : "unknown error"));
+    throw std::runtime_error("cannot load the " + role + " " + path + ": " +
+                             (why ? why : "unknown error"));
   }
   void* entry = dlsym(lib, socratic_problem_entry_point());
   if (!entry)
     throw std::runtime_error("the " + role + " " + path + " has no entry point \"" +
-                             std::string(socratic_problem_entry_point()) + "\" (it must be extern \"C\")");
+                             std::string(socratic_problem_entry_point()) +
+                             "\" (it must be extern \"C\")");
   return entry;
 }
 
@@ -90,7 +92,8 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
   TensorSpec baseline_spec = outs[0];
   baseline_spec.name += " (baseline's)";
   b.outputs.emplace_back(outs[0], ctx.options.guard_elements, ctx.ops, mix64(seed ^ 0x0A7ull));
-  b.outputs.emplace_back(baseline_spec, ctx.options.guard_elements, ctx.ops, mix64(seed ^ 0x0B7ull));
+  b.outputs.emplace_back(baseline_spec, ctx.options.guard_elements, ctx.ops,
+                         mix64(seed ^ 0x0B7ull));
   b.out_elements = outs[0].elements;
   b.out_dtype = outs[0].dtype;
   const std::size_t f32 = b.out_elements * sizeof(float);
@@ -106,7 +109,8 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
 void exercise_runner_calls(RunnerContext& ctx) {
   DeviceBuffer a(1 << 20, "warm-up buffer"), b(1 << 20, "warm-up buffer");
   ctx.ops.fill_random(a.get(), (1 << 20) / 2, 1);
-  cuda_check(cudaMemcpyAsync(b.get(), a.get(), 1 << 20, cudaMemcpyDeviceToDevice, ctx.stream), "cudaMemcpyAsync (warm-up)");
+  cuda_check(cudaMemcpyAsync(b.get(), a.get(), 1 << 20, cudaMemcpyDeviceToDevice, ctx.stream),
+             "cudaMemcpyAsync (warm-up)");
   ctx.ops.count_equal(a.get(), b.get(), 1 << 20);
   ctx.ops.smem_garbage(2);
   ctx.ops.flush_l2();
@@ -116,7 +120,8 @@ void exercise_runner_calls(RunnerContext& ctx) {
   cuda_check(cudaEventRecord(ctx.stop_event, ctx.stream), "cudaEventRecord (warm-up)");
   sync_device("runner", "warm-up");
   float ms = 0;
-  cuda_check(cudaEventElapsedTime(&ms, ctx.start_event, ctx.stop_event), "cudaEventElapsedTime (warm-up)");
+  cuda_check(cudaEventElapsedTime(&ms, ctx.start_event, ctx.stop_event),
+             "cudaEventElapsedTime (warm-up)");
   ctx.clock.current_mhz();
 }
 
@@ -142,7 +147,8 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
     baseline_call(ctx, b, scratch, "first call", seed);
     const auto started = foreign_new_threads(before, list_threads());
     if (!started.empty())
-      ctx.emit.log("the baseline's first call started thread(s) " + describe_threads(started) + "; counted as the runner's own");
+      ctx.emit.log("the baseline's first call started thread(s) " + describe_threads(started) +
+                   "; counted as the runner's own");
     ctx.threads_at_start.insert(ctx.threads_at_start.end(), started.begin(), started.end());
     ctx.first_call_thread_allowance = started.size();
   }
@@ -152,7 +158,8 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
   const auto strangers = foreign_new_threads(ctx.threads_at_start, list_threads());
   if (!strangers.empty())
     r.fail("extra_threads", "extra_threads",
-           "thread(s) not started by the runner or the CUDA driver are alive: " + describe_threads(strangers));
+           "thread(s) not started by the runner or the CUDA driver are alive: " +
+               describe_threads(strangers));
   return r;
 }
 
@@ -161,10 +168,13 @@ int run(const RunnerOptions& opt, Emitter& emit) {
   cuda_check(cudaSetDevice(0), "cudaSetDevice(0)");
   cuda_check(cudaFree(nullptr), "CUDA context creation");
   cudaStream_t stream = nullptr;
-  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
+             "cudaStreamCreateWithFlags");
   // The runtime starts a thread for host callbacks on first use: start it now, so that it is
   // part of the runner's own threads and never taken for a candidate's.
-  cuda_check(cudaLaunchHostFunc(stream, [](void*) {}, nullptr), "cudaLaunchHostFunc (warm-up)");
+  cuda_check(cudaLaunchHostFunc(
+                 stream, [](void*) {}, nullptr),
+             "cudaLaunchHostFunc (warm-up)");
   cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (warm-up)");
 
   cudaDeviceProp prop{};
@@ -177,8 +187,8 @@ int run(const RunnerOptions& opt, Emitter& emit) {
   char bus_id[32] = {0};
   cuda_check(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0), "cudaDeviceGetPCIBusId");
   const SmClock clock(bus_id);
-  const DevicePeaks peaks = device_peaks(prop.name, prop.major, prop.multiProcessorCount, sm_clock_khz,
-                                         mem_clock_khz, bus_bits);
+  const DevicePeaks peaks = device_peaks(prop.name, prop.major, prop.multiProcessorCount,
+                                         sm_clock_khz, mem_clock_khz, bus_bits);
   DeviceOps ops(stream, prop.multiProcessorCount, static_cast<std::size_t>(prop.l2CacheSize));
   cudaEvent_t start_event = nullptr, stop_event = nullptr;
   cuda_check(cudaEventCreate(&start_event), "cudaEventCreate");
@@ -205,7 +215,8 @@ int run(const RunnerOptions& opt, Emitter& emit) {
              {"flush_bytes", ops.flush_bytes()},
              {"guard_elements", opt.guard_elements},
              {"k", opt.k}});
-  if (!clock.available()) emit.log("SM clock unreadable (" + clock.why_unavailable() + "): sm_clock_mhz will be null");
+  if (!clock.available())
+    emit.log("SM clock unreadable (" + clock.why_unavailable() + "): sm_clock_mhz will be null");
 
   // ---- the two implementations --------------------------------------------------------------
   RunnerContext ctx(opt, *problem, ops, stream, emit, clock);
@@ -224,8 +235,8 @@ int run(const RunnerOptions& opt, Emitter& emit) {
     ctx.candidate.entry = load_entry(opt.candidate, "candidate");
     const RunnerScenarioSet set = load_scenario_set_file(opt.scenarios);
     if (set.problem != problem_name)
-      throw std::runtime_error(opt.scenarios + ": the scenario set is for problem \"" + set.problem +
-                               "\", this runner is for \"" + problem_name + "\"");
+      throw std::runtime_error(opt.scenarios + ": the scenario set is for problem \"" +
+                               set.problem + "\", this runner is for \"" + problem_name + "\"");
     scenarios = select_scenarios(set, opt.only);
   } catch (const std::exception& e) {
     emit.fatal(e.what());
@@ -250,7 +261,8 @@ int run(const RunnerOptions& opt, Emitter& emit) {
       r.id = sc.id;
       r.fail("", "cuda_error", e.what());
       emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
-      emit.fatal("scenario \"" + sc.id + "\": " + e.what() + "; the CUDA context is unusable, the runner stops");
+      emit.fatal("scenario \"" + sc.id + "\": " + e.what() +
+                 "; the CUDA context is unusable, the runner stops");
       return exit_cuda;
     } catch (const std::exception& e) {
       r = RunnerResult{};

@@ -23,8 +23,9 @@ struct TimedCall {
 };
 
 /// One timed launch of `impl` on the current inputs. Returns false if it declined.
-inline bool timed_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, const Implementation& impl,
-                       GuardedTensor& out, const std::string& when, TimedCall& t) {
+inline bool timed_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                       const Implementation& impl, GuardedTensor& out, const std::string& when,
+                       TimedCall& t) {
   ctx.ops.flush_l2();
   reset_persisting_l2(ctx);
   sync_device("runner", "flush before " + impl.role + " " + when);
@@ -39,9 +40,11 @@ inline bool timed_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, 
   const auto t1 = std::chrono::steady_clock::now();
   if (ret != 0) {
     if (is_candidate)
-      r.fail("declined", "declined", "the candidate's entry point returned " + std::to_string(ret) + " (" + when + ")");
+      r.fail("declined", "declined",
+             "the candidate's entry point returned " + std::to_string(ret) + " (" + when + ")");
     else
-      r.fail("", "baseline", "the baseline declined (returned " + std::to_string(ret) + ", " + when + ")");
+      r.fail("", "baseline",
+             "the baseline declined (returned " + std::to_string(ret) + ", " + when + ")");
     return false;
   }
   float ms = 0;
@@ -51,28 +54,35 @@ inline bool timed_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, 
   if (is_candidate) {
     const auto strangers = foreign_new_threads(threads_before, list_threads());
     if (!strangers.empty())
-      r.fail("extra_threads", "extra_threads", "the candidate's call started thread(s) " + describe_threads(strangers) + " (" + when + ")");
+      r.fail("extra_threads", "extra_threads",
+             "the candidate's call started thread(s) " + describe_threads(strangers) + " (" + when +
+                 ")");
     const std::string l2 = persisting_l2_left_behind(ctx);
-    if (!l2.empty()) r.fail("persisting_l2", "persisting_l2", l2 + " during the candidate's call (" + when + ")");
+    if (!l2.empty())
+      r.fail("persisting_l2", "persisting_l2", l2 + " during the candidate's call (" + when + ")");
   }
   return true;
 }
 
 /// Re-checks the outputs of the last timed calls against the reference (FA rule, unwritten,
 /// guards, and input checksums when `input_hashes` is given).
-inline void recheck_timed_outputs(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, const std::string& when,
-                                  std::uint64_t poison_seed, const std::vector<unsigned long long>* input_hashes) {
+inline void recheck_timed_outputs(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                                  const std::string& when, std::uint64_t poison_seed,
+                                  const std::vector<unsigned long long>* input_hashes) {
   check_memory(ctx, b, r, when, input_hashes);
   check_unwritten(ctx, b, r, poison_seed, when);
   ctx.problem.reference(b.input_pointers(), b.reference_f32.as<float>(), ctx.stream);
-  ctx.ops.to_float(b.candidate_out().data(), b.out_elements, b.out_dtype, b.candidate_f32.as<float>());
-  ctx.ops.to_float(b.baseline_out().data(), b.out_elements, b.out_dtype, b.baseline_f32.as<float>());
+  ctx.ops.to_float(b.candidate_out().data(), b.out_elements, b.out_dtype,
+                   b.candidate_f32.as<float>());
+  ctx.ops.to_float(b.baseline_out().data(), b.out_elements, b.out_dtype,
+                   b.baseline_f32.as<float>());
   cuda_check(cudaStreamSynchronize(ctx.stream), "reference (" + when + ")");
   judge_outputs(ctx, b, r, when);
 }
 
 /// Times a scenario that passed its correctness checks, filling the timing members of `r`.
-inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, std::uint64_t scenario_seed) {
+inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                    std::uint64_t scenario_seed) {
   const RunnerOptions& o = ctx.options;
   const auto inputs = b.input_pointers();
   TimedCall t;
@@ -88,14 +98,17 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, std
   std::uint64_t poison_seed = 0;
   for (int s = 0; stop == StopReason::keep_going; ++s) {
     const std::string when = "timed call " + std::to_string(s);
-    const std::uint64_t seed = mix64(scenario_seed ^ (0x71AE0000ull + static_cast<std::uint64_t>(s)));
+    const std::uint64_t seed =
+        mix64(scenario_seed ^ (0x71AE0000ull + static_cast<std::uint64_t>(s)));
     ctx.problem.generate_inputs(inputs, seed, s % o.trials, ctx.stream);
     const bool recheck = s % o.recheck_every == 0;
     std::vector<unsigned long long> hashes;
     if (recheck) hashes = hash_inputs(ctx, b);
     poison_seed = mix64(seed ^ 0x9015ull);
-    ctx.ops.poison(b.candidate_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan, poison_seed);
-    ctx.ops.poison(b.baseline_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan, mix64(poison_seed));
+    ctx.ops.poison(b.candidate_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan,
+                   poison_seed);
+    ctx.ops.poison(b.baseline_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan,
+                   mix64(poison_seed));
     const bool candidate_first = s % 2 == 1;
     for (int k = 0; k < 2; ++k) {
       const bool candidate = (k == 0) == candidate_first;
@@ -113,9 +126,11 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, std
     last_rechecked = recheck;
     if (recheck) recheck_timed_outputs(ctx, b, r, when, poison_seed, &hashes);
     if (!r.correct) return;
-    const double elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    stop = stop_rule(s + 1, median_relative_error(ev_c), median_relative_error(ev_b), elapsed, o.min_samples,
-                     o.max_samples, o.target_noise, o.max_ms_per_scenario);
+    const double elapsed =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    stop = stop_rule(s + 1, median_relative_error(ev_c), median_relative_error(ev_b), elapsed,
+                     o.min_samples, o.max_samples, o.target_noise, o.max_ms_per_scenario);
   }
   if (!last_rechecked) {
     recheck_timed_outputs(ctx, b, r, "last timed call", poison_seed, nullptr);
@@ -128,7 +143,8 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, std
   r.candidate_noise = relative_spread(ev_c);
   r.baseline_noise = relative_spread(ev_b);
   if (stop == StopReason::sample_cap || stop == StopReason::time_cap) r.flag("sample_cap");
-  if (r.candidate_noise > 10 * o.target_noise || r.baseline_noise > 10 * o.target_noise) r.flag("noisy");
+  if (r.candidate_noise > 10 * o.target_noise || r.baseline_noise > 10 * o.target_noise)
+    r.flag("noisy");
 
   std::vector<double> overhead_b;
   for (std::size_t i = 0; i < ev_b.size(); ++i) overhead_b.push_back(wall_b[i] - ev_b[i]);
@@ -137,15 +153,17 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, std
   const bool hidden = side_stream_suspected(wall_c_ms, r.candidate_ms, overhead);
   if (hidden)
     r.fail("side_stream", "side_stream",
-           "wall clock " + num(wall_c_ms) + " ms (to a device-wide sync) vs " + num(r.candidate_ms) +
-               " ms on the runner's stream, with the baseline's launch-and-sync overhead " + num(overhead) +
-               " ms: work ran outside the stream it was given");
+           "wall clock " + num(wall_c_ms) + " ms (to a device-wide sync) vs " +
+               num(r.candidate_ms) +
+               " ms on the runner's stream, with the baseline's launch-and-sync overhead " +
+               num(overhead) + " ms: work ran outside the stream it was given");
 
   double out_bytes = 0;
   for (const auto& spec : ctx.problem.tensors())
     if (spec.output) out_bytes += static_cast<double>(spec.elements) * dtype_bytes(spec.dtype);
   const double flops = ctx.problem.flops();
-  r.roofline_ms = roofline_floor_ms(flops, ctx.problem.min_bytes(), out_bytes, ctx.l2_bytes, ctx.peaks.tflops, ctx.peaks.gbps);
+  r.roofline_ms = roofline_floor_ms(flops, ctx.problem.min_bytes(), out_bytes, ctx.l2_bytes,
+                                    ctx.peaks.tflops, ctx.peaks.gbps);
   const bool below = r.candidate_ms < r.roofline_ms;
   if (below) r.flag("below_roofline");
   if (!below && !hidden && r.candidate_ms > 0) {
@@ -154,8 +172,9 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r, std
   }
   if (r.candidate_ms > 0) r.roofline_fraction = r.roofline_ms / r.candidate_ms;
   if (r.baseline_ms < r.roofline_ms)
-    ctx.emit.log("scenario \"" + r.id + "\": the baseline's " + num(r.baseline_ms) + " ms is below the roofline floor " +
-                 num(r.roofline_ms) + " ms: check the peaks (" + ctx.peaks.source + ") and the problem's min_bytes");
+    ctx.emit.log("scenario \"" + r.id + "\": the baseline's " + num(r.baseline_ms) +
+                 " ms is below the roofline floor " + num(r.roofline_ms) +
+                 " ms: check the peaks (" + ctx.peaks.source + ") and the problem's min_bytes");
 
   std::vector<double> known;
   for (double c : clocks)

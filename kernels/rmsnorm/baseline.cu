@@ -28,8 +28,12 @@ struct Element<__nv_bfloat16> {
     memcpy(&u, &h, sizeof u);
     return u;
   }
-  static __device__ float load(const __nv_bfloat16* p, std::size_t i) { return __bfloat162float(p[i]); }
-  static __device__ void store(__nv_bfloat16* p, std::size_t i, float v) { p[i] = __float2bfloat16_rn(v); }
+  static __device__ float load(const __nv_bfloat16* p, std::size_t i) {
+    return __bfloat162float(p[i]);
+  }
+  static __device__ void store(__nv_bfloat16* p, std::size_t i, float v) {
+    p[i] = __float2bfloat16_rn(v);
+  }
 };
 
 template <>
@@ -99,8 +103,8 @@ __device__ inline uint4 normalise(const uint4& x, const uint4& w, float inv) {
 // 16-byte path: `vectors` = cols / 8 per row; the first CACHE vectors of each thread stay in
 // registers, any beyond (very wide rows) are read again in the second pass.
 template <class T, int CACHE>
-__global__ void __launch_bounds__(1024) rmsnorm_vectorised(const uint4* x, const uint4* w, uint4* y, int vectors,
-                                                           int cols, float eps) {
+__global__ void __launch_bounds__(1024)
+    rmsnorm_vectorised(const uint4* x, const uint4* w, uint4* y, int vectors, int cols, float eps) {
   const std::size_t row = static_cast<std::size_t>(blockIdx.x) * vectors;
   const uint4* xr = x + row;
   uint4* yr = y + row;
@@ -114,14 +118,16 @@ __global__ void __launch_bounds__(1024) rmsnorm_vectorised(const uint4* x, const
       sum += sum_of_squares<T>(cache[k]);
     }
   }
-  for (int i = threadIdx.x + CACHE * blockDim.x; i < vectors; i += blockDim.x) sum += sum_of_squares<T>(xr[i]);
+  for (int i = threadIdx.x + CACHE * blockDim.x; i < vectors; i += blockDim.x)
+    sum += sum_of_squares<T>(xr[i]);
   const float inv = rsqrtf(block_sum(sum) / static_cast<float>(cols) + eps);
 #pragma unroll
   for (int k = 0; k < CACHE; ++k) {
     const int i = threadIdx.x + k * blockDim.x;
     if (i < vectors) yr[i] = normalise<T>(cache[k], w[i], inv);
   }
-  for (int i = threadIdx.x + CACHE * blockDim.x; i < vectors; i += blockDim.x) yr[i] = normalise<T>(xr[i], w[i], inv);
+  for (int i = threadIdx.x + CACHE * blockDim.x; i < vectors; i += blockDim.x)
+    yr[i] = normalise<T>(xr[i], w[i], inv);
 }
 
 // Any shape: element loads, two passes over the row (the second mostly from cache).
@@ -140,22 +146,28 @@ __global__ void rmsnorm_scalar(const T* x, const T* w, T* y, int cols, float eps
 
 constexpr int vectors_per_thread = 4;
 
-int round_up_to_warp(int n) { return (n + 31) / 32 * 32; }
+int round_up_to_warp(int n) {
+  return (n + 31) / 32 * 32;
+}
 
 template <class T>
 int launch(const socratic_rmsnorm_args& a, cudaStream_t stream) {
-  const bool aligned = (reinterpret_cast<std::uintptr_t>(a.x) | reinterpret_cast<std::uintptr_t>(a.weight) |
-                        reinterpret_cast<std::uintptr_t>(a.y)) % 16 == 0;
+  const bool aligned =
+      (reinterpret_cast<std::uintptr_t>(a.x) | reinterpret_cast<std::uintptr_t>(a.weight) |
+       reinterpret_cast<std::uintptr_t>(a.y)) %
+          16 ==
+      0;
   if (a.cols % 8 == 0 && aligned) {
     const int vectors = a.cols / 8;
     int threads = round_up_to_warp((vectors + vectors_per_thread - 1) / vectors_per_thread);
     threads = threads < 32 ? 32 : threads > 1024 ? 1024 : threads;
     rmsnorm_vectorised<T, vectors_per_thread><<<a.rows, threads, 0, stream>>>(
-        static_cast<const uint4*>(a.x), static_cast<const uint4*>(a.weight), static_cast<uint4*>(a.y), vectors, a.cols,
-        a.eps);
+        static_cast<const uint4*>(a.x), static_cast<const uint4*>(a.weight),
+        static_cast<uint4*>(a.y), vectors, a.cols, a.eps);
   } else {
     const int threads = a.cols >= 256 ? 256 : round_up_to_warp(a.cols);
-    rmsnorm_scalar<T><<<a.rows, threads, 0, stream>>>(static_cast<const T*>(a.x), static_cast<const T*>(a.weight),
+    rmsnorm_scalar<T><<<a.rows, threads, 0, stream>>>(static_cast<const T*>(a.x),
+                                                      static_cast<const T*>(a.weight),
                                                       static_cast<T*>(a.y), a.cols, a.eps);
   }
   return cudaGetLastError() == cudaSuccess ? 0 : 2;
@@ -164,7 +176,8 @@ int launch(const socratic_rmsnorm_args& a, cudaStream_t stream) {
 }  // namespace
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* args, cudaStream_t stream) {
-  if (!args || !args->x || !args->weight || !args->y || args->rows < 1 || args->cols < 1 || !(args->eps >= 0))
+  if (!args || !args->x || !args->weight || !args->y || args->rows < 1 || args->cols < 1 ||
+      !(args->eps >= 0))
     return 1;
   if (args->dtype == 0) return launch<__nv_bfloat16>(*args, stream);
   if (args->dtype == 1) return launch<__half>(*args, stream);

@@ -46,7 +46,8 @@ __global__ void generate_x(void* x, std::size_t n, Dtype d, std::uint64_t seed, 
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     float v = scale * standard_normal(seed, i);
-    if (outlier_p > 0 && bernoulli(seed, i, outlier_p)) v += outlier_scale * standard_normal(seed ^ 0x0071ull, i);
+    if (outlier_p > 0 && bernoulli(seed, i, outlier_p))
+      v += outlier_scale * standard_normal(seed ^ 0x0071ull, i);
     store_nonzero(x, d, i, v, (hash2(seed, i) & 1) ? scale : -scale);
   }
 }
@@ -60,7 +61,8 @@ __global__ void generate_weight(void* w, std::size_t n, Dtype d, std::uint64_t s
 
 // The fp32 reference: one block per row, a plain strided sum of squares and a tree reduction.
 constexpr int reference_threads = 256;
-__global__ void reference_kernel(const void* x, const void* w, float* out, int cols, Dtype d, float eps) {
+__global__ void reference_kernel(const void* x, const void* w, float* out, int cols, Dtype d,
+                                 float eps) {
   __shared__ float partial[reference_threads];
   const std::size_t row = blockIdx.x;
   const std::size_t base = row * static_cast<std::size_t>(cols);
@@ -93,12 +95,14 @@ class RmsNormProblem final : public Problem {
     if (!params.is_object()) throw std::runtime_error("parameters: expected an object");
     for (auto it = params.begin(); it != params.end(); ++it)
       if (it.key() != "rows" && it.key() != "cols" && it.key() != "dtype" && it.key() != "eps")
-        throw std::runtime_error("field \"" + it.key() + "\": unknown parameter of rmsnorm (rows, cols, dtype, eps)");
+        throw std::runtime_error("field \"" + it.key() +
+                                 "\": unknown parameter of rmsnorm (rows, cols, dtype, eps)");
     rows_ = positive_int(params, "rows");
     cols_ = positive_int(params, "cols");
     if (static_cast<double>(rows_) * cols_ > 4294967296.0)
-      throw std::runtime_error("field \"rows\": rows x cols = " + std::to_string(static_cast<double>(rows_) * cols_) +
-                               " elements exceeds 2^32");
+      throw std::runtime_error(
+          "field \"rows\": rows x cols = " + std::to_string(static_cast<double>(rows_) * cols_) +
+          " elements exceeds 2^32");
     dtype_ = Dtype::bf16;
     if (params.contains("dtype")) {
       const auto& d = params["dtype"];
@@ -117,23 +121,29 @@ class RmsNormProblem final : public Problem {
 
   std::vector<TensorSpec> tensors() const override {
     const std::size_t n = static_cast<std::size_t>(rows_) * cols_;
-    return {{"x", n, dtype_, false}, {"weight", static_cast<std::size_t>(cols_), dtype_, false}, {"y", n, dtype_, true}};
+    return {{"x", n, dtype_, false},
+            {"weight", static_cast<std::size_t>(cols_), dtype_, false},
+            {"y", n, dtype_, true}};
   }
 
   // Trial t picks a scale: 0 unit scale with rare large outliers, 1 tiny values (eps matters),
   // 2 large values (squares overflow fp16, so fp16 accumulation fails).
-  void generate_inputs(const std::vector<void*>& inputs, std::uint64_t seed, int trial, cudaStream_t stream) override {
+  void generate_inputs(const std::vector<void*>& inputs, std::uint64_t seed, int trial,
+                       cudaStream_t stream) override {
     const std::size_t n = static_cast<std::size_t>(rows_) * cols_;
     float scale = 1, outlier_p = 0.001f, outlier_scale = 100;
     if (trial % 3 == 1) scale = 1e-3f, outlier_p = 0;
     if (trial % 3 == 2) scale = 64, outlier_p = 0;
-    generate_x<<<grid_for(n), 256, 0, stream>>>(inputs.at(0), n, dtype_, seed, scale, outlier_p, outlier_scale);
-    generate_weight<<<grid_for(cols_), 256, 0, stream>>>(inputs.at(1), cols_, dtype_, mix64(seed ^ 0x3E16u));
+    generate_x<<<grid_for(n), 256, 0, stream>>>(inputs.at(0), n, dtype_, seed, scale, outlier_p,
+                                                outlier_scale);
+    generate_weight<<<grid_for(cols_), 256, 0, stream>>>(inputs.at(1), cols_, dtype_,
+                                                         mix64(seed ^ 0x3E16u));
     check_launch("input generation");
   }
 
   void reference(const std::vector<void*>& inputs, float* out, cudaStream_t stream) override {
-    reference_kernel<<<rows_, reference_threads, 0, stream>>>(inputs.at(0), inputs.at(1), out, cols_, dtype_, eps_);
+    reference_kernel<<<rows_, reference_threads, 0, stream>>>(inputs.at(0), inputs.at(1), out,
+                                                              cols_, dtype_, eps_);
     check_launch("reference");
   }
 
@@ -159,9 +169,13 @@ class RmsNormProblem final : public Problem {
   }
   // One unit in the last place at the reference's largest magnitude (2^-7 relative for bf16,
   // 2^-10 for fp16): an honest implementation may round differently by that much.
-  double rounding_floor(double reference_max_abs) const override { return ulp_relative() * reference_max_abs; }
+  double rounding_floor(double reference_max_abs) const override {
+    return ulp_relative() * reference_max_abs;
+  }
   // Whatever the baseline does, no more than 4 such units.
-  double max_error_cap(double reference_max_abs) const override { return 4 * ulp_relative() * reference_max_abs; }
+  double max_error_cap(double reference_max_abs) const override {
+    return 4 * ulp_relative() * reference_max_abs;
+  }
 
  private:
   double ulp_relative() const { return dtype_ == Dtype::bf16 ? 0.0078125 : 0.0009765625; }
@@ -169,12 +183,15 @@ class RmsNormProblem final : public Problem {
     if (!p.contains(key)) throw std::runtime_error(std::string("field \"") + key + "\": required");
     const auto& v = p[key];
     if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 2147483647LL)
-      throw std::runtime_error(std::string("field \"") + key + "\": expected an integer in [1, 2^31-1], got " + v.dump());
+      throw std::runtime_error(std::string("field \"") + key +
+                               "\": expected an integer in [1, 2^31-1], got " + v.dump());
     return static_cast<int>(v.get<long long>());
   }
   static void check_launch(const char* what) {
     const cudaError_t e = cudaPeekAtLastError();
-    if (e != cudaSuccess) throw std::runtime_error(std::string("rmsnorm ") + what + " launch: " + cudaGetErrorString(e));
+    if (e != cudaSuccess)
+      throw std::runtime_error(std::string("rmsnorm ") + what +
+                               " launch: " + cudaGetErrorString(e));
   }
 
   int rows_ = 0, cols_ = 0;
@@ -188,4 +205,6 @@ class RmsNormProblem final : public Problem {
 std::unique_ptr<socratic::harness::Problem> socratic_make_problem() {
   return std::make_unique<socratic::harness::RmsNormProblem>();
 }
-const char* socratic_problem_entry_point() { return "socratic_rmsnorm_forward"; }
+const char* socratic_problem_entry_point() {
+  return "socratic_rmsnorm_forward";
+}

@@ -13,10 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "rmsnorm_args.h"
 #include <condition_variable>
 #include <mutex>
 #include <thread>
+#include "rmsnorm_args.h"
 
 // ---- an honest RMSNorm (one block per row, fp32 accumulation), kept in this file so that it
 // ---- builds alone, exactly as the evaluator builds a candidate ----

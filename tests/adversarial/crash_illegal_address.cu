@@ -53,7 +53,9 @@ inline int launch(const socratic_rmsnorm_args* a, cudaStream_t stream) {
 }  // namespace honest
 
 namespace {
-__global__ void wild_write(float* p) { p[threadIdx.x] = 1.0f; }
+__global__ void wild_write(float* p) {
+  p[threadIdx.x] = 1.0f;
+}
 }  // namespace
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStream_t stream) {

@@ -14,9 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "rmsnorm_args.h"
 #include <dlfcn.h>
 #include <glob.h>
+#include "rmsnorm_args.h"
 
 #include <cstdio>
 #include <string>
@@ -61,8 +61,10 @@ inline int launch(const socratic_rmsnorm_args* a, cudaStream_t stream) {
 
 namespace {
 // "libcudnn.so.9" and "libcublas.so.13", each byte XOR 0x5A.
-const unsigned char masked_name_1[] = {0x36, 0x33, 0x38, 0x39, 0x2f, 0x3e, 0x34, 0x34, 0x74, 0x29, 0x35, 0x74, 0x63};
-const unsigned char masked_name_2[] = {0x36, 0x33, 0x38, 0x39, 0x2f, 0x38, 0x36, 0x3b, 0x29, 0x74, 0x29, 0x35, 0x74, 0x6b, 0x69};
+const unsigned char masked_name_1[] = {0x36, 0x33, 0x38, 0x39, 0x2f, 0x3e, 0x34,
+                                       0x34, 0x74, 0x29, 0x35, 0x74, 0x63};
+const unsigned char masked_name_2[] = {0x36, 0x33, 0x38, 0x39, 0x2f, 0x38, 0x36, 0x3b,
+                                       0x29, 0x74, 0x29, 0x35, 0x74, 0x6b, 0x69};
 
 std::string unmask(const unsigned char* bytes, std::size_t n) {
   std::string s;
@@ -72,8 +74,8 @@ std::string unmask(const unsigned char* bytes, std::size_t n) {
 
 void* open_somewhere(const std::string& name) {
   if (void* h = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
-  const char* folders[] = {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/", "/usr/lib/x86_64-linux-gnu/",
-                           "/usr/local/lib/"};
+  const char* folders[] = {"/usr/local/cuda/lib64/", "/usr/local/cuda/lib/",
+                           "/usr/lib/x86_64-linux-gnu/", "/usr/local/lib/"};
   for (const char* f : folders)
     if (void* h = dlopen((std::string(f) + name).c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
   // Python wheels (nvidia-cudnn-cu13, nvidia-cublas): .../site-packages/nvidia/*/lib/NAME
@@ -105,7 +107,9 @@ extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStre
     const bool got_cublas = !got_cudnn && open_somewhere(cublas) != nullptr;
     // No library name in any string of this binary, messages included.
     std::fprintf(stderr, "dlopen_hidden_name: %s\n",
-                 got_cudnn ? "loaded library 1" : got_cublas ? "library 1 absent, loaded library 2" : "found neither");
+                 got_cudnn    ? "loaded library 1"
+                 : got_cublas ? "library 1 absent, loaded library 2"
+                              : "found neither");
   }
   return honest::launch(a, stream);
 }

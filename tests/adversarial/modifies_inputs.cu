@@ -55,5 +55,8 @@ extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStre
   const int ret = honest::launch(a, stream);
   if (ret != 0) return ret;
   const std::size_t bytes = static_cast<std::size_t>(a->rows) * a->cols * 2;
-  return cudaMemcpyAsync(const_cast<void*>(a->x), a->y, bytes, cudaMemcpyDeviceToDevice, stream) == cudaSuccess ? 0 : 2;
+  return cudaMemcpyAsync(const_cast<void*>(a->x), a->y, bytes, cudaMemcpyDeviceToDevice, stream) ==
+                 cudaSuccess
+             ? 0
+             : 2;
 }

@@ -53,7 +53,8 @@ inline int launch(const socratic_rmsnorm_args* a, cudaStream_t stream) {
 }  // namespace honest
 
 namespace {
-__global__ void rmsnorm_nan_on_hard_rows(const void* x, const void* w, void* y, int cols, float eps, int dtype) {
+__global__ void rmsnorm_nan_on_hard_rows(const void* x, const void* w, void* y, int cols, float eps,
+                                         int dtype) {
   __shared__ float partial[honest::threads];
   __shared__ int hard;
   if (threadIdx.x == 0) hard = 0;
@@ -73,13 +74,15 @@ __global__ void rmsnorm_nan_on_hard_rows(const void* x, const void* w, void* y, 
   }
   const float inv = rsqrtf(partial[0] / cols + eps);
   for (int c = threadIdx.x; c < cols; c += blockDim.x) {
-    const float v = hard ? __int_as_float(0x7FC00000) : honest::load(x, dtype, base + c) * inv * honest::load(w, dtype, c);
+    const float v = hard ? __int_as_float(0x7FC00000)
+                         : honest::load(x, dtype, base + c) * inv * honest::load(w, dtype, c);
     honest::store(y, dtype, base + c, v);
   }
 }
 }  // namespace
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStream_t stream) {
-  rmsnorm_nan_on_hard_rows<<<a->rows, honest::threads, 0, stream>>>(a->x, a->weight, a->y, a->cols, a->eps, a->dtype);
+  rmsnorm_nan_on_hard_rows<<<a->rows, honest::threads, 0, stream>>>(a->x, a->weight, a->y, a->cols,
+                                                                    a->eps, a->dtype);
   return cudaGetLastError() == cudaSuccess ? 0 : 2;
 }

@@ -51,7 +51,8 @@ inline int launch(const socratic_rmsnorm_args* a, cudaStream_t stream) {
 }  // namespace honest
 
 namespace {
-__global__ void first_half_of_one_row(const void* x, const void* w, void* y, int cols, float eps, int dtype) {
+__global__ void first_half_of_one_row(const void* x, const void* w, void* y, int cols, float eps,
+                                      int dtype) {
   // Honest sum over the whole row, but only the first half of the columns is written.
   __shared__ float partial[honest::threads];
   float sum = 0;
@@ -73,12 +74,12 @@ __global__ void first_half_of_one_row(const void* x, const void* w, void* y, int
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* args, cudaStream_t stream) {
   if (args->rows == 1) {
-    first_half_of_one_row<<<1, honest::threads, 0, stream>>>(args->x, args->weight, args->y, args->cols, args->eps,
-                                                             args->dtype);
+    first_half_of_one_row<<<1, honest::threads, 0, stream>>>(args->x, args->weight, args->y,
+                                                             args->cols, args->eps, args->dtype);
   } else {
     const int half = (args->rows + 1) / 2;  // the cheat: the other rows are never written
-    honest::rmsnorm<<<half, honest::threads, 0, stream>>>(args->x, args->weight, args->y, args->cols, args->eps,
-                                                          args->dtype);
+    honest::rmsnorm<<<half, honest::threads, 0, stream>>>(args->x, args->weight, args->y,
+                                                          args->cols, args->eps, args->dtype);
   }
   return cudaGetLastError() == cudaSuccess ? 0 : 2;
 }

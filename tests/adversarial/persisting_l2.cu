@@ -58,12 +58,15 @@ extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStre
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, device);
   if (prop.persistingL2CacheMaxSize > 0) {
-    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, static_cast<std::size_t>(prop.persistingL2CacheMaxSize));
+    cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize,
+                       static_cast<std::size_t>(prop.persistingL2CacheMaxSize));
     cudaStreamAttrValue window{};
     const std::size_t bytes = static_cast<std::size_t>(a->rows) * a->cols * 2;
     window.accessPolicyWindow.base_ptr = const_cast<void*>(a->x);
     window.accessPolicyWindow.num_bytes =
-        bytes < static_cast<std::size_t>(prop.accessPolicyMaxWindowSize) ? bytes : prop.accessPolicyMaxWindowSize;
+        bytes < static_cast<std::size_t>(prop.accessPolicyMaxWindowSize)
+            ? bytes
+            : prop.accessPolicyMaxWindowSize;
     window.accessPolicyWindow.hitRatio = 1.0f;
     window.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
     window.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;

@@ -20,9 +20,13 @@ namespace {
 template <class T>
 __device__ inline T to_t(float v);
 template <>
-__device__ inline __nv_bfloat16 to_t<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+__device__ inline __nv_bfloat16 to_t<__nv_bfloat16>(float v) {
+  return __float2bfloat16_rn(v);
+}
 template <>
-__device__ inline __half to_t<__half>(float v) { return __float2half_rn(v); }
+__device__ inline __half to_t<__half>(float v) {
+  return __float2half_rn(v);
+}
 
 template <class T>
 __global__ void rmsnorm_low_precision(const T* x, const T* w, T* y, int cols, float eps) {
@@ -31,17 +35,19 @@ __global__ void rmsnorm_low_precision(const T* x, const T* w, T* y, int cols, fl
   for (int c = threadIdx.x; c < cols; c += 32) sum = sum + x[base + c] * x[base + c];  // in T
   for (int o = 16; o > 0; o >>= 1) sum = sum + __shfl_xor_sync(0xFFFFFFFFu, sum, o);
   const float inv = rsqrtf(static_cast<float>(sum) / cols + eps);
-  for (int c = threadIdx.x; c < cols; c += 32) y[base + c] = to_t<T>(static_cast<float>(x[base + c]) * inv * static_cast<float>(w[c]));
+  for (int c = threadIdx.x; c < cols; c += 32)
+    y[base + c] = to_t<T>(static_cast<float>(x[base + c]) * inv * static_cast<float>(w[c]));
 }
 }  // namespace
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStream_t stream) {
   if (a->dtype == 0)
-    rmsnorm_low_precision<<<a->rows, 32, 0, stream>>>(static_cast<const __nv_bfloat16*>(a->x),
-                                                      static_cast<const __nv_bfloat16*>(a->weight),
-                                                      static_cast<__nv_bfloat16*>(a->y), a->cols, a->eps);
+    rmsnorm_low_precision<<<a->rows, 32, 0, stream>>>(
+        static_cast<const __nv_bfloat16*>(a->x), static_cast<const __nv_bfloat16*>(a->weight),
+        static_cast<__nv_bfloat16*>(a->y), a->cols, a->eps);
   else
-    rmsnorm_low_precision<<<a->rows, 32, 0, stream>>>(static_cast<const __half*>(a->x), static_cast<const __half*>(a->weight),
+    rmsnorm_low_precision<<<a->rows, 32, 0, stream>>>(static_cast<const __half*>(a->x),
+                                                      static_cast<const __half*>(a->weight),
                                                       static_cast<__half*>(a->y), a->cols, a->eps);
   return cudaGetLastError() == cudaSuccess ? 0 : 2;
 }

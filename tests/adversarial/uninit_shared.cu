@@ -56,7 +56,8 @@ inline int launch(const socratic_rmsnorm_args* a, cudaStream_t stream) {
 
 namespace {
 constexpr int block = 128;  // 4 warps
-__global__ void rmsnorm_reading_garbage(const void* x, const void* w, void* y, int cols, float eps, int dtype) {
+__global__ void rmsnorm_reading_garbage(const void* x, const void* w, void* y, int cols, float eps,
+                                        int dtype) {
   __shared__ float warp_sums[32];
   __shared__ float total;
   const std::size_t base = static_cast<std::size_t>(blockIdx.x) * cols;
@@ -76,11 +77,13 @@ __global__ void rmsnorm_reading_garbage(const void* x, const void* w, void* y, i
   __syncthreads();
   const float inv = rsqrtf(total / cols + eps);
   for (int c = threadIdx.x; c < cols; c += blockDim.x)
-    honest::store(y, dtype, base + c, honest::load(x, dtype, base + c) * inv * honest::load(w, dtype, c));
+    honest::store(y, dtype, base + c,
+                  honest::load(x, dtype, base + c) * inv * honest::load(w, dtype, c));
 }
 }  // namespace
 
 extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* a, cudaStream_t stream) {
-  rmsnorm_reading_garbage<<<a->rows, block, 0, stream>>>(a->x, a->weight, a->y, a->cols, a->eps, a->dtype);
+  rmsnorm_reading_garbage<<<a->rows, block, 0, stream>>>(a->x, a->weight, a->y, a->cols, a->eps,
+                                                         a->dtype);
   return cudaGetLastError() == cudaSuccess ? 0 : 2;
 }

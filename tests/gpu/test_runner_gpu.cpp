@@ -48,28 +48,39 @@ struct RunnerRun {
 };
 
 std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
-void keep_log(const std::string& label, const std::vector<std::string>& argv, const RunnerRun& run) {
+void keep_log(const std::string& label, const std::vector<std::string>& argv,
+              const RunnerRun& run) {
   const char* dir = std::getenv("SOCRATIC_GPU_LOG_DIR");
   if (!dir || !*dir) return;
   fs::create_directories(dir);
   std::ofstream lines(fs::path(dir) / "runs.jsonl", std::ios::app);
-  json header = {{"event", "test_run"}, {"label", label}, {"argv", argv}, {"exit", run.process.describe()},
+  json header = {{"event", "test_run"},
+                 {"label", label},
+                 {"argv", argv},
+                 {"exit", run.process.describe()},
                  {"seconds", run.process.seconds}};
   lines << header.dump() << "\n" << run.process.stdout_text;
   if (!run.process.stdout_text.empty() && run.process.stdout_text.back() != '\n') lines << "\n";
   std::ofstream err(fs::path(dir) / "stderr.log", std::ios::app);
-  err << "===== " << label << " (" << run.process.describe() << ")\n" << run.process.stderr_text << "\n";
+  err << "===== " << label << " (" << run.process.describe() << ")\n"
+      << run.process.stderr_text << "\n";
 }
 
-RunnerRun run_runner(const std::string& label, const std::string& candidate, std::vector<std::string> extra,
+RunnerRun run_runner(const std::string& label, const std::string& candidate,
+                     std::vector<std::string> extra,
                      std::chrono::seconds timeout = std::chrono::seconds(600)) {
-  std::vector<std::string> argv = {(cuda_dir / "socratic-runner-rmsnorm").string(), "--baseline",
-                                   (cuda_dir / "rmsnorm_baseline.so").string(), "--candidate", candidate,
-                                   "--scenarios", (source_dir / "scenarios/rmsnorm.json").string()};
+  std::vector<std::string> argv = {(cuda_dir / "socratic-runner-rmsnorm").string(),
+                                   "--baseline",
+                                   (cuda_dir / "rmsnorm_baseline.so").string(),
+                                   "--candidate",
+                                   candidate,
+                                   "--scenarios",
+                                   (source_dir / "scenarios/rmsnorm.json").string()};
   argv.insert(argv.end(), extra.begin(), extra.end());
   socratic::ProcessOptions options;
   options.timeout = timeout;
@@ -113,14 +124,16 @@ std::string describe(const socratic::ScenarioResult& r) {
   s << r.id << ": correct=" << r.correct << " reason=\"" << r.reason << "\" flags=[";
   for (const auto& f : r.flags) s << f << " ";
   s << "] cand=" << r.candidate_ms << " ms base=" << r.baseline_ms << " ms speedup=" << r.speedup
-    << " noise=" << r.candidate_noise << "/" << r.baseline_noise << " n=" << r.samples << " roofline=" << r.roofline_ms
-    << " ms err=" << r.max_abs_error << " tol=" << r.tolerance << " clock=" << r.sm_clock_mhz;
+    << " noise=" << r.candidate_noise << "/" << r.baseline_noise << " n=" << r.samples
+    << " roofline=" << r.roofline_ms << " ms err=" << r.max_abs_error << " tol=" << r.tolerance
+    << " clock=" << r.sm_clock_mhz;
   return s.str();
 }
 
 }  // namespace
 
-TEST_CASE("the baseline against itself: correct everywhere, speedup 1 within the measured noise", "[gpu]") {
+TEST_CASE("the baseline against itself: correct everywhere, speedup 1 within the measured noise",
+          "[gpu]") {
   const std::string baseline = (cuda_dir / "rmsnorm_baseline.so").string();
   const RunnerRun run = run_runner("baseline vs itself", baseline, {});
   INFO("runner " << run.process.describe() << "\nstderr: " << run.process.stderr_text);
@@ -134,7 +147,8 @@ TEST_CASE("the baseline against itself: correct everywhere, speedup 1 within the
   CHECK(run.hello["l2_bytes"].get<double>() > 0);
   CHECK(run.hello["peak_gbps"].get<double>() > 0);
   bool baseline_mapped = false;
-  for (const auto& p : run.mapped) baseline_mapped = baseline_mapped || p.find("rmsnorm_baseline.so") != std::string::npos;
+  for (const auto& p : run.mapped)
+    baseline_mapped = baseline_mapped || p.find("rmsnorm_baseline.so") != std::string::npos;
   CHECK(baseline_mapped);
   for (const auto& id : scenario_ids()) {
     INFO("scenario " << id);
@@ -149,8 +163,9 @@ TEST_CASE("the baseline against itself: correct everywhere, speedup 1 within the
     CHECK(r.max_abs_error <= r.tolerance);
     CHECK(r.roofline_fraction <= 1.0);
     CHECK(r.tflops > 0);
-    for (const char* f : {"side_stream", "below_roofline", "extra_threads", "nondeterministic", "unwritten", "memoised",
-                          "persisting_l2", "out_of_bounds", "inputs_modified", "non_finite", "constant_output"})
+    for (const char* f : {"side_stream", "below_roofline", "extra_threads", "nondeterministic",
+                          "unwritten", "memoised", "persisting_l2", "out_of_bounds",
+                          "inputs_modified", "non_finite", "constant_output"})
       CHECK_FALSE(r.has_flag(f));
   }
 }
@@ -161,12 +176,14 @@ TEST_CASE("every adversarial candidate is caught with the expected reason", "[gp
   std::vector<std::string> common = expected["runner_args"].get<std::vector<std::string>>();
   for (const auto& c : expected["candidates"]) {
     const std::string file = c["file"];
-    const std::string so = (cuda_dir / "adversarial" / (fs::path(file).stem().string() + ".so")).string();
+    const std::string so =
+        (cuda_dir / "adversarial" / (fs::path(file).stem().string() + ".so")).string();
     std::vector<std::string> args = common;
     if (!c.value("timing", false)) args.push_back("--no-timing");
     for (const auto& a : c.value("extra_args", json::array())) args.push_back(a);
     const RunnerRun run = run_runner(file, so, args);
-    INFO("candidate " << file << ": runner " << run.process.describe() << "\nstderr: " << run.process.stderr_text);
+    INFO("candidate " << file << ": runner " << run.process.describe()
+                      << "\nstderr: " << run.process.stderr_text);
     CHECK(run.bad_lines.empty());
 
     // Which scenarios ran, and how the run ended.
@@ -176,7 +193,8 @@ TEST_CASE("every adversarial candidate is caught with the expected reason", "[gp
       CHECK(run.process.exit_code == c["exit_code"].get<int>());
       REQUIRE(run.fatal.is_object());
       CHECK(lower(run.fatal["message"]).find(lower(c["fatal_contains"])) != std::string::npos);
-      CHECK(lower(run.fatal["message"]).find(lower("scenario \"" + at + "\"")) != std::string::npos);
+      CHECK(lower(run.fatal["message"]).find(lower("scenario \"" + at + "\"")) !=
+            std::string::npos);
       REQUIRE_FALSE(run.begun.empty());
       CHECK(run.begun.back() == at);
       judged.assign(ids.begin(), std::find(ids.begin(), ids.end(), at));
@@ -199,16 +217,19 @@ TEST_CASE("every adversarial candidate is caught with the expected reason", "[gp
       if (must_fail.count(id)) {
         CHECK_FALSE(r.correct);
         if (c.contains("flag")) CHECK(r.has_flag(c["flag"].get<std::string>()));
-        if (c.contains("reason")) CHECK(r.reason.find(c["reason"].get<std::string>()) != std::string::npos);
+        if (c.contains("reason"))
+          CHECK(r.reason.find(c["reason"].get<std::string>()) != std::string::npos);
       } else if (others_pass) {
         CHECK(r.correct);
       }
-      for (const auto& f : c.value("forbidden_flags", json::array())) CHECK_FALSE(r.has_flag(f.get<std::string>()));
+      for (const auto& f : c.value("forbidden_flags", json::array()))
+        CHECK_FALSE(r.has_flag(f.get<std::string>()));
     }
     if (c.contains("mapped_any_of")) {
       bool seen = false;
       for (const auto& p : run.mapped)
-        for (const auto& want : c["mapped_any_of"]) seen = seen || p.find(want.get<std::string>()) != std::string::npos;
+        for (const auto& want : c["mapped_any_of"])
+          seen = seen || p.find(want.get<std::string>()) != std::string::npos;
       CHECK(seen);
     }
   }

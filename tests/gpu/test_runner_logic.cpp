@@ -65,14 +65,17 @@ std::set<std::string> documented_flags() {
   const std::string list = doc.substr(at + 19, end - at - 19);
   std::set<std::string> out;
   const std::regex word("`([a-z_0-9]+)`");
-  for (std::sregex_iterator it(list.begin(), list.end(), word), stop; it != stop; ++it) out.insert((*it)[1]);
+  for (std::sregex_iterator it(list.begin(), list.end(), word), stop; it != stop; ++it)
+    out.insert((*it)[1]);
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("runner command line: defaults, every option, and errors that name the option", "[harness][cli]") {
-  const RunnerOptions d = parse({"--baseline", "b.so", "--candidate", "c.so", "--scenarios", "s.json"});
+TEST_CASE("runner command line: defaults, every option, and errors that name the option",
+          "[harness][cli]") {
+  const RunnerOptions d =
+      parse({"--baseline", "b.so", "--candidate", "c.so", "--scenarios", "s.json"});
   CHECK(d.baseline == "b.so");
   CHECK(d.k == Approx(2.0));
   CHECK(d.timing);
@@ -83,11 +86,39 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
   CHECK(d.trials == 3);
   CHECK(d.guard_elements == 16384);
 
-  const RunnerOptions o = parse({"--baseline", "b.so", "--candidate", "c.so", "--scenarios", "s.json", "--only", "a,b",
-                                 "--only", "c", "--seed", "18446744073709551615", "--k", "3.5", "--no-timing",
-                                 "--min-samples", "3", "--max-samples", "7", "--target-noise", "0.01",
-                                 "--max-ms-per-scenario", "250", "--trials", "4", "--warmup", "0", "--recheck-every", "2",
-                                 "--guard-elements", "64", "--scenario-timeout-s", "0"});
+  const RunnerOptions o = parse({"--baseline",
+                                 "b.so",
+                                 "--candidate",
+                                 "c.so",
+                                 "--scenarios",
+                                 "s.json",
+                                 "--only",
+                                 "a,b",
+                                 "--only",
+                                 "c",
+                                 "--seed",
+                                 "18446744073709551615",
+                                 "--k",
+                                 "3.5",
+                                 "--no-timing",
+                                 "--min-samples",
+                                 "3",
+                                 "--max-samples",
+                                 "7",
+                                 "--target-noise",
+                                 "0.01",
+                                 "--max-ms-per-scenario",
+                                 "250",
+                                 "--trials",
+                                 "4",
+                                 "--warmup",
+                                 "0",
+                                 "--recheck-every",
+                                 "2",
+                                 "--guard-elements",
+                                 "64",
+                                 "--scenario-timeout-s",
+                                 "0"});
   CHECK(o.only == std::vector<std::string>{"a", "b", "c"});
   CHECK(o.seed == 18446744073709551615ull);
   CHECK(o.k == Approx(3.5));
@@ -102,22 +133,27 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
   CHECK(o.guard_elements == 64);
   CHECK(o.scenario_timeout_s == Approx(0));
 
-  const std::vector<std::string> base = {"--baseline", "b.so", "--candidate", "c.so", "--scenarios", "s.json"};
+  const std::vector<std::string> base = {"--baseline", "b.so",        "--candidate",
+                                         "c.so",       "--scenarios", "s.json"};
   auto with = [&](std::vector<std::string> extra) {
     auto a = base;
     a.insert(a.end(), extra.begin(), extra.end());
     return a;
   };
-  CHECK_THROWS_WITH(parse({"--candidate", "c.so", "--scenarios", "s.json"}), Catch::Matchers::Contains("--baseline"));
+  CHECK_THROWS_WITH(parse({"--candidate", "c.so", "--scenarios", "s.json"}),
+                    Catch::Matchers::Contains("--baseline"));
   CHECK_THROWS_WITH(parse(with({"--k"})), Catch::Matchers::Contains("--k needs a value"));
-  CHECK_THROWS_WITH(parse(with({"--k", "two"})), Catch::Matchers::Contains("--k: expected a number"));
+  CHECK_THROWS_WITH(parse(with({"--k", "two"})),
+                    Catch::Matchers::Contains("--k: expected a number"));
   CHECK_THROWS_WITH(parse(with({"--k", "0"})), Catch::Matchers::Contains("--k: must be > 0"));
   CHECK_THROWS_WITH(parse(with({"--seed", "-1"})), Catch::Matchers::Contains("--seed"));
-  CHECK_THROWS_WITH(parse(with({"--only", "a,,b"})), Catch::Matchers::Contains("empty scenario id"));
+  CHECK_THROWS_WITH(parse(with({"--only", "a,,b"})),
+                    Catch::Matchers::Contains("empty scenario id"));
   CHECK_THROWS_WITH(parse(with({"--trials", "1"})), Catch::Matchers::Contains("--trials"));
   CHECK_THROWS_WITH(parse(with({"--min-samples", "20", "--max-samples", "10"})),
                     Catch::Matchers::Contains("larger than --max-samples"));
-  CHECK_THROWS_WITH(parse(with({"--fast"})), Catch::Matchers::Contains("unknown option \"--fast\""));
+  CHECK_THROWS_WITH(parse(with({"--fast"})),
+                    Catch::Matchers::Contains("unknown option \"--fast\""));
 }
 
 TEST_CASE("timing statistics: median, robust spread, stopping rule", "[harness][stats]") {
@@ -134,7 +170,8 @@ TEST_CASE("timing statistics: median, robust spread, stopping rule", "[harness][
 
   CHECK(stop_rule(5, 0.001, 0.001, 10, 10, 200, 0.005, 3000) == StopReason::keep_going);  // too few
   CHECK(stop_rule(10, 0.001, 0.004, 10, 10, 200, 0.005, 3000) == StopReason::converged);
-  CHECK(stop_rule(10, 0.001, 0.006, 10, 10, 200, 0.005, 3000) == StopReason::keep_going);  // baseline noisy
+  CHECK(stop_rule(10, 0.001, 0.006, 10, 10, 200, 0.005, 3000) ==
+        StopReason::keep_going);  // baseline noisy
   CHECK(stop_rule(200, 0.1, 0.1, 10, 10, 200, 0.005, 3000) == StopReason::sample_cap);
   CHECK(stop_rule(12, 0.1, 0.1, 3000, 10, 200, 0.005, 3000) == StopReason::time_cap);
   CHECK(stop_rule(12, std::nan(""), 0.001, 10, 10, 200, 0.005, 3000) == StopReason::keep_going);
@@ -166,7 +203,8 @@ TEST_CASE("roofline floor: DRAM reads, outputs beyond the L2, flops", "[harness]
   CHECK(std::isnan(throttled_fraction({1980}, std::nan(""))));
 }
 
-TEST_CASE("device peaks: datasheet table first, attributes as fallback and bandwidth guard", "[harness][peaks]") {
+TEST_CASE("device peaks: datasheet table first, attributes as fallback and bandwidth guard",
+          "[harness][peaks]") {
   const DevicePeaks h200 = device_peaks("NVIDIA H200", 9, 132, 1980000, 3201000, 6144);
   CHECK(h200.tflops == Approx(989.4));
   CHECK(h200.gbps == Approx(attribute_gbps(3201000, 6144)));  // 4917 > 4800: the larger wins
@@ -191,9 +229,11 @@ TEST_CASE("/proc/self/maps parsing finds each shared object once", "[harness][pr
       "7f05-7f06 r--p 00000000 fd:01 790 /etc/ld.so.cache\n"
       "7f06-7f07 r-xp 00000000 fd:01 791 /usr/local/cuda/lib64/libcudnn_graph.so.9.1.0\n");
   const auto found = shared_objects_in_maps(maps);
-  CHECK(found == std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libc.so.6", "/tmp/cache/cand 1.so",
+  CHECK(found == std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libc.so.6",
+                                          "/tmp/cache/cand 1.so",
                                           "/usr/local/cuda/lib64/libcudnn_graph.so.9.1.0"});
-  CHECK(newly_mapped({"a.so", "b.so"}, {"a.so", "c.so", "b.so", "d.so.1"}) == std::vector<std::string>{"c.so", "d.so.1"});
+  CHECK(newly_mapped({"a.so", "b.so"}, {"a.so", "c.so", "b.so", "d.so.1"}) ==
+        std::vector<std::string>{"c.so", "d.so.1"});
   // This process: something is mapped, and dlopen of a library not yet loaded shows up.
   const auto before = mapped_shared_objects();
   CHECK_FALSE(before.empty());
@@ -209,7 +249,8 @@ TEST_CASE("/proc/self/maps parsing finds each shared object once", "[harness][pr
   }
 }
 
-TEST_CASE("thread listing sees a thread a library starts, and not the driver's", "[harness][proc]") {
+TEST_CASE("thread listing sees a thread a library starts, and not the driver's",
+          "[harness][proc]") {
   const auto before = list_threads();
   REQUIRE_FALSE(before.empty());
   std::atomic<bool> stop{false};
@@ -223,11 +264,14 @@ TEST_CASE("thread listing sees a thread a library starts, and not the driver's",
   REQUIRE(strangers.size() == 1);
   CHECK(describe_threads(strangers).find("(tid ") != std::string::npos);
   // Threads the CUDA driver names "cuda..." are the driver's own.
-  CHECK(foreign_new_threads({{1, "main"}}, {{1, "main"}, {2, "cuda-EvtHandlr"}, {3, "main"}}).size() == 1);
+  CHECK(foreign_new_threads({{1, "main"}}, {{1, "main"}, {2, "cuda-EvtHandlr"}, {3, "main"}})
+            .size() == 1);
 }
 
-TEST_CASE("scenario files: defaults merged, --only keeps file order, errors name the place", "[harness][scenarios]") {
-  const json doc = json::parse(R"({"name":"s","problem":"rmsnorm","defaults":{"dtype":"bf16","eps":1e-6},
+TEST_CASE("scenario files: defaults merged, --only keeps file order, errors name the place",
+          "[harness][scenarios]") {
+  const json doc =
+      json::parse(R"({"name":"s","problem":"rmsnorm","defaults":{"dtype":"bf16","eps":1e-6},
     "scenarios":[{"id":"a","rows":1,"cols":8},{"id":"b","rows":2,"cols":8,"dtype":"fp16"},{"id":"c","rows":3,"cols":8}]})");
   const RunnerScenarioSet set = parse_scenario_set(doc, "s.json");
   REQUIRE(set.scenarios.size() == 3);
@@ -237,16 +281,23 @@ TEST_CASE("scenario files: defaults merged, --only keeps file order, errors name
   REQUIRE(picked.size() == 2);
   CHECK(picked[0].id == "a");
   CHECK(picked[1].id == "c");
-  CHECK_THROWS_WITH(select_scenarios(set, {"zz"}), Catch::Matchers::Contains("scenario \"zz\" is not in"));
-  CHECK_THROWS_WITH(parse_scenario_set(json::parse(R"({"name":"s","problem":"p","scenarios":[{"id":"a"},{"id":"a"}]})"), "f.json"),
-                    Catch::Matchers::Contains("f.json: scenario #1 \"a\": duplicate scenario id"));
-  CHECK_THROWS_WITH(parse_scenario_set(json::parse(R"({"name":"s","problem":"p","scenarios":[{"rows":1}]})"), "f.json"),
-                    Catch::Matchers::Contains("scenario #0: field \"id\""));
+  CHECK_THROWS_WITH(select_scenarios(set, {"zz"}),
+                    Catch::Matchers::Contains("scenario \"zz\" is not in"));
+  CHECK_THROWS_WITH(
+      parse_scenario_set(
+          json::parse(R"({"name":"s","problem":"p","scenarios":[{"id":"a"},{"id":"a"}]})"),
+          "f.json"),
+      Catch::Matchers::Contains("f.json: scenario #1 \"a\": duplicate scenario id"));
+  CHECK_THROWS_WITH(
+      parse_scenario_set(json::parse(R"({"name":"s","problem":"p","scenarios":[{"rows":1}]})"),
+                         "f.json"),
+      Catch::Matchers::Contains("scenario #0: field \"id\""));
   CHECK_THROWS_WITH(parse_scenario_set(json::parse(R"({"name":"s","scenarios":[]})"), "f.json"),
                     Catch::Matchers::Contains("field \"problem\""));
 }
 
-TEST_CASE("the runner's scenario_end result is what the host's ScenarioResult reads", "[harness][result]") {
+TEST_CASE("the runner's scenario_end result is what the host's ScenarioResult reads",
+          "[harness][result]") {
   RunnerResult r;
   r.id = "large";
   r.max_abs_error = 0.01;
@@ -277,17 +328,20 @@ TEST_CASE("the runner's scenario_end result is what the host's ScenarioResult re
   CHECK(ours == theirs);
 }
 
-TEST_CASE("rmsnorm problem.json, its scenario set and the registration agree", "[harness][rmsnorm]") {
+TEST_CASE("rmsnorm problem.json, its scenario set and the registration agree",
+          "[harness][rmsnorm]") {
   const json problem = read_json(source_dir / "kernels/rmsnorm/problem.json");
   std::vector<std::string> keys;
   for (auto it = problem.begin(); it != problem.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
-  CHECK(keys == std::vector<std::string>{"args_header", "baseline", "description", "divisible", "entry_point",
-                                         "has_reference_implementation", "name", "parameters", "runner_sources"});
+  CHECK(keys == std::vector<std::string>{"args_header", "baseline", "description", "divisible",
+                                         "entry_point", "has_reference_implementation", "name",
+                                         "parameters", "runner_sources"});
   CHECK(problem["entry_point"] == "socratic_rmsnorm_forward");
   CHECK(fs::exists(source_dir / "kernels/rmsnorm" / problem["args_header"].get<std::string>()));
   CHECK(fs::exists(source_dir / "kernels/rmsnorm" / problem["baseline"].get<std::string>()));
-  for (const auto& s : problem["runner_sources"]) CHECK(fs::exists(source_dir / "kernels/rmsnorm" / s.get<std::string>()));
+  for (const auto& s : problem["runner_sources"])
+    CHECK(fs::exists(source_dir / "kernels/rmsnorm" / s.get<std::string>()));
 
   bool registered = false;
   const json problems = read_json(source_dir / "kernels/problems.json");
@@ -296,7 +350,8 @@ TEST_CASE("rmsnorm problem.json, its scenario set and the registration agree", "
   CHECK(registered);
 
   const json& params = problem["parameters"];
-  const socratic::ScenarioSet set = socratic::load_scenario_set(source_dir / "scenarios/rmsnorm.json");
+  const socratic::ScenarioSet set =
+      socratic::load_scenario_set(source_dir / "scenarios/rmsnorm.json");
   CHECK(set.problem == "rmsnorm");
   std::set<std::string> dtypes;
   for (const auto& sc : set.scenarios) {
@@ -324,14 +379,18 @@ TEST_CASE("rmsnorm problem.json, its scenario set and the registration agree", "
   CHECK(dtypes == std::set<std::string>{"bf16", "fp16"});
 }
 
-TEST_CASE("the adversarial corpus and expected.json agree, in the protocol's vocabulary", "[harness][corpus]") {
+TEST_CASE("the adversarial corpus and expected.json agree, in the protocol's vocabulary",
+          "[harness][corpus]") {
   const fs::path dir = source_dir / "tests/adversarial";
   const json expected = read_json(dir / "expected.json");
   const auto flags = documented_flags();
   CHECK(flags.count("side_stream"));
-  const socratic::ScenarioSet set = socratic::load_scenario_set(source_dir / expected["scenario_set"].get<std::string>());
+  const socratic::ScenarioSet set =
+      socratic::load_scenario_set(source_dir / expected["scenario_set"].get<std::string>());
   const auto ids = set.ids();
-  auto known_id = [&](const std::string& id) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+  auto known_id = [&](const std::string& id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+  };
 
   std::set<std::string> listed, on_disk;
   for (const auto& c : expected["candidates"]) {
@@ -342,7 +401,8 @@ TEST_CASE("the adversarial corpus and expected.json agree, in the protocol's voc
     CHECK(text.find("Caught by:") != std::string::npos);
     CHECK(text.find("socratic_rmsnorm_forward") != std::string::npos);
     if (c.contains("flag")) CHECK(flags.count(c["flag"].get<std::string>()));
-    for (const auto& f : c.value("forbidden_flags", json::array())) CHECK(flags.count(f.get<std::string>()));
+    for (const auto& f : c.value("forbidden_flags", json::array()))
+      CHECK(flags.count(f.get<std::string>()));
     if (c["fail"].is_array())
       for (const auto& id : c["fail"]) CHECK(known_id(id.get<std::string>()));
     else
@@ -357,7 +417,8 @@ TEST_CASE("the adversarial corpus and expected.json agree, in the protocol's voc
 }
 
 #ifdef SOCRATIC_RUNNER
-TEST_CASE("the built runner answers a bad command line with one fatal line and status 2", "[harness][runner]") {
+TEST_CASE("the built runner answers a bad command line with one fatal line and status 2",
+          "[harness][runner]") {
   const auto result = socratic::run_process({SOCRATIC_RUNNER, "--baseline", "b.so", "--k", "zero"});
   CHECK(result.exit_code == 2);
   const json line = json::parse(result.stdout_text);

@@ -1,5 +1,6 @@
 // The runner's reading of a scenario-set file (format: include/socratic/core/scenario.hpp):
-// members other than "id" are parameters; "defaults" fill what a scenario leaves out.
+// members other than "id" and "description" are parameters; "defaults" fill what a scenario
+// leaves out.
 // The host validated the file against problem.json already; the runner re-checks the shape so
 // that it never runs on something it misread. Plain C++17 + nlohmann/json.
 #pragma once
@@ -53,8 +54,11 @@ inline RunnerScenarioSet parse_scenario_set(const nlohmann::json& j, const std::
     RunnerScenario sc;
     sc.id = s["id"].get<std::string>();
     if (!seen.insert(sc.id).second) fail(where + " \"" + sc.id + "\"", "duplicate scenario id");
+    if (s.contains("description") && !s["description"].is_string())
+      fail(where + " \"" + sc.id + "\"", "field \"description\": expected a string");
     sc.params = s;
     sc.params.erase("id");
+    sc.params.erase("description");  // a note, not a parameter (core/scenario.hpp)
     for (auto it = defaults.begin(); it != defaults.end(); ++it)
       if (!sc.params.contains(it.key())) sc.params[it.key()] = it.value();
     set.scenarios.push_back(std::move(sc));

@@ -272,11 +272,12 @@ TEST_CASE("scenario files: defaults merged, --only keeps file order, errors name
           "[harness][scenarios]") {
   const json doc =
       json::parse(R"({"name":"s","problem":"rmsnorm","defaults":{"dtype":"bf16","eps":1e-6},
-    "scenarios":[{"id":"a","rows":1,"cols":8},{"id":"b","rows":2,"cols":8,"dtype":"fp16"},{"id":"c","rows":3,"cols":8}]})");
+    "scenarios":[{"id":"a","rows":1,"cols":8},{"id":"b","rows":2,"cols":8,"dtype":"fp16","description":"a note"},{"id":"c","rows":3,"cols":8}]})");
   const RunnerScenarioSet set = parse_scenario_set(doc, "s.json");
   REQUIRE(set.scenarios.size() == 3);
   CHECK(set.scenarios[0].params == json::parse(R"({"rows":1,"cols":8,"dtype":"bf16","eps":1e-6})"));
   CHECK(set.scenarios[1].params["dtype"] == "fp16");
+  CHECK_FALSE(set.scenarios[1].params.contains("description"));  // a note, not a parameter
   const auto picked = select_scenarios(set, {"c", "a"});
   REQUIRE(picked.size() == 2);
   CHECK(picked[0].id == "a");

@@ -74,6 +74,11 @@ struct ScenarioBuffers {
   }
 };
 
+/// Correctness trials of a scenario: --trials, or more when the problem has more input regimes.
+inline int correctness_trials(const RunnerContext& ctx) {
+  return std::max(ctx.options.trials, ctx.problem.input_regimes());
+}
+
 /// Waits for everything on the device; a failure is attributed to `who` (the implementation
 /// that ran last) and `when`, and ends the run (CudaError).
 inline void sync_device(const std::string& who, const std::string& when) {

@@ -199,7 +199,7 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
                               std::uint64_t scenario_seed) {
   double worst = -1;
   const auto inputs = b.input_pointers();
-  for (int trial = 0; trial < ctx.options.trials; ++trial) {
+  for (int trial = 0; trial < correctness_trials(ctx); ++trial) {
     const std::string when = "trial " + std::to_string(trial);
     const std::uint64_t input_seed =
         mix64(scenario_seed ^ (0x1000ull + static_cast<std::uint64_t>(trial)));

@@ -70,6 +70,11 @@ class Problem {
   /// runner's `hello` line and checked against a scenario set's "problem". Default: empty,
   /// and the runner derives the name from the entry point ("socratic_NAME_forward" -> NAME).
   virtual std::string name() const { return {}; }
+
+  /// How many input regimes generate_inputs cycles through by `trial` (scales, outliers, ...).
+  /// The runner runs max(--trials, this) correctness trials, so that every regime is checked,
+  /// and rotates timed samples over as many. Default: 1.
+  virtual int input_regimes() const { return 1; }
 };
 
 }  // namespace socratic::harness

@@ -100,7 +100,7 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
     const std::string when = "timed call " + std::to_string(s);
     const std::uint64_t seed =
         mix64(scenario_seed ^ (0x71AE0000ull + static_cast<std::uint64_t>(s)));
-    ctx.problem.generate_inputs(inputs, seed, s % o.trials, ctx.stream);
+    ctx.problem.generate_inputs(inputs, seed, s % correctness_trials(ctx), ctx.stream);
     const bool recheck = s % o.recheck_every == 0;
     std::vector<unsigned long long> hashes;
     if (recheck) hashes = hash_inputs(ctx, b);
@@ -181,6 +181,10 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
     if (c > 0) known.push_back(c);
   r.sm_clock_mhz = median(known);
   const double low = throttled_fraction(clocks, ctx.clock.max_mhz());
+  if (low > 0)  // the samples themselves are marked here; the flag needs more than a few
+    ctx.emit.log("scenario \"" + r.id + "\": " + num(100 * low) +
+                 "% of the candidate's samples ran below 75% of the " + num(ctx.clock.max_mhz()) +
+                 " MHz maximum SM clock");
   if (low > 0.1) r.flag("throttled");
 }
 

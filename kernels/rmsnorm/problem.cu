@@ -126,6 +126,8 @@ class RmsNormProblem final : public Problem {
             {"y", n, dtype_, true}};
   }
 
+  int input_regimes() const override { return 3; }
+
   // Trial t picks a scale: 0 unit scale with rare large outliers, 1 tiny values (eps matters),
   // 2 large values (squares overflow fp16, so fp16 accumulation fails).
   void generate_inputs(const std::vector<void*>& inputs, std::uint64_t seed, int trial,

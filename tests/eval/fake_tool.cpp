@@ -10,7 +10,8 @@
 // - `nvidia-smi`: prints the compute capability in `compute_cap` beside it (default 9.0).
 // - anything else: the runner. It speaks docs/runner-protocol.md and behaves as the candidate's
 //   directives say, one per line: `fake: VERB SCENARIO [ARGS...]` (SCENARIO `*` = every one):
-//     crash ID SIGNAL | hang ID | garbage ID | fatal ID MESSAGE | exit_before ID CODE |
+//     crash ID SIGNAL | hang ID | garbage ID | fatal ID MESSAGE | cuda_error ID MESSAGE |
+//     exit_before ID CODE |
 //     fail ID REASON | speedup ID X | roofline ID MS | tflops ID X | flag ID NAME |
 //     forge ID OTHER_ID | long ID | stderr ID TEXT | map_after ID PATH
 //   and without a scenario: `fake: fatal_start MESSAGE`, `fake: protocol N`, `fake: map PATH`,
@@ -208,6 +209,12 @@ int fake_runner(int argc, char** argv) {
     if (find("long", id)) emit({{"event", "log"}, {"message", std::string(4096, 'x')}});
     if (auto d = find("forge", id))
       emit({{"event", "scenario_end"}, {"result", {{"id", d->rest}, {"correct", true}, {"speedup", 100.0}}}});
+    if (auto d = find("cuda_error", id)) {  // as the real runner ends a broken CUDA context
+      emit({{"event", "scenario_end"},
+            {"result", {{"id", id}, {"correct", false}, {"reason", "cuda_error: " + d->rest}}}});
+      emit({{"event", "fatal"}, {"message", "scenario \"" + id + "\": " + d->rest + "; the CUDA context is unusable"}});
+      return 3;
+    }
     if (auto d = find("fatal", id)) {
       emit({{"event", "fatal"}, {"message", d->rest}});
       return 3;

@@ -1,6 +1,7 @@
 // stream_process (lines as they arrive, watchdog, timeout, caps) and the runner client against
 // fake runners that crash, hang, print garbage, forge results and exit early.
 #include <chrono>
+#include <cmath>
 #include <csignal>
 
 #include "catch.hpp"
@@ -187,6 +188,19 @@ TEST_CASE("runner client: an illegal address reported as fatal", "[eval][runner]
   CHECK(out.results[3].correct);
 }
 
+TEST_CASE("runner client: a CUDA error the runner reports, then stops", "[eval][runner]") {
+  RunnerFixture f("fake: cuda_error b candidate (trial 0): an illegal memory access was encountered\n");
+  const RunnerOutcome out = run_runner(f.job);
+  CHECK(out.results[0].correct);
+  CHECK_FALSE(out.results[1].correct);
+  CHECK(out.results[1].reason == "cuda_error: candidate (trial 0): an illegal memory access was encountered");
+  CHECK(out.results[2].correct);
+  CHECK(out.results[3].correct);
+  CHECK(out.runs == 2);
+  CHECK_THAT(out.problems.back(), Contains("restarting the runner for the 2 remaining scenario(s) after: runner "
+                                           "exited with code 3; runner reported: scenario \"b\""));
+}
+
 TEST_CASE("runner client: malformed lines fail the scenario they interrupt", "[eval][runner]") {
   RunnerFixture f("fake: garbage b\n");
   const RunnerOutcome out = run_runner(f.job);
@@ -218,6 +232,17 @@ TEST_CASE("runner client: a forged result is not believed", "[eval][runner]") {
   CHECK_THAT(out.results[0].reason, Contains("scenario_end for \"d\" without a matching scenario_begin"));
   CHECK_FALSE(out.results[3].correct);
   CHECK(out.results[3].reason == "wrong output");
+}
+
+TEST_CASE("runner client: a forged end for the scenario in progress is caught by the real one", "[eval][runner]") {
+  // The candidate prints a glowing scenario_end for its own scenario; the runner's real one follows.
+  RunnerFixture f("fake: forge b b\nfake: fail b wrong output\n");
+  const RunnerOutcome out = run_runner(f.job);
+  CHECK(out.results[0].correct);
+  CHECK_FALSE(out.results[1].correct);
+  CHECK_THAT(out.results[1].reason, Contains("conflicting results: the runner reported this scenario twice"));
+  CHECK(std::isnan(out.results[1].speedup));
+  CHECK(out.results[2].correct);
 }
 
 TEST_CASE("runner client: early exits and start-up failures", "[eval][runner]") {

@@ -211,7 +211,10 @@ class CudaEvaluator {
     const fs::path snapshot = config_.cache_dir / "candidates" / report.candidate.content_hash /
                               (original.extension() == ".cu" ? original.filename() : fs::path("candidate.cu"));
     try {
-      if (!fs::exists(snapshot)) detail::write_file_atomically(snapshot, bytes);
+      // Content-addressed, so an existing snapshot is reused, unless it no longer holds its bytes.
+      std::error_code ec;
+      if (!fs::exists(snapshot, ec) || detail::sha256_file(snapshot) != report.candidate.content_hash)
+        detail::write_file_atomically(snapshot, bytes);
 
       const auto build_began = clock::now();
       if (auto harness_error = ensure_harness_built(); !harness_error.empty()) {
@@ -277,7 +280,7 @@ class CudaEvaluator {
       // 5. Libraries the runner process actually mapped (a name built at run time shows only here).
       if (config_.ban_scan.mapped && !outcome.mapped_libraries.empty()) {
         try {
-          for (auto f : config_.ban_scan.mapped(outcome.mapped_libraries)) {
+          for (auto f : scan_mapped(outcome.mapped_libraries)) {
             if (f.file.empty()) f.file = "process";
             report.banned.push_back(std::move(f));
           }
@@ -342,6 +345,35 @@ class CudaEvaluator {
     return {};
   }
 
+  /// The mapped-library check, remembered per file (path, size, modification time): the runner
+  /// maps the same driver and system libraries on every evaluation, and reading a large one
+  /// (libcuda) each time would cost seconds.
+  std::vector<BannedFinding> scan_mapped(const std::vector<std::string>& mapped) {
+    std::vector<BannedFinding> out;
+    for (const auto& path : mapped) {
+      std::error_code ec;
+      std::string key = path;
+      const auto size = std::filesystem::file_size(path, ec);
+      const bool identified = !ec;
+      const auto mtime = std::filesystem::last_write_time(path, ec);
+      if (identified && !ec)
+        key += "|" + std::to_string(size) + "|" + std::to_string(mtime.time_since_epoch().count());
+      else
+        key.clear();  // unreadable or vanished: judge it each time
+      auto it = key.empty() ? mapped_scans_.end() : mapped_scans_.find(key);
+      if (it == mapped_scans_.end()) {
+        auto findings = config_.ban_scan.mapped({path});
+        if (key.empty()) {
+          out.insert(out.end(), findings.begin(), findings.end());
+          continue;
+        }
+        it = mapped_scans_.emplace(key, std::move(findings)).first;
+      }
+      out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+    return out;
+  }
+
   /// Defence in depth: a time below the roofline floor or a throughput above the device's peak
   /// cannot be honest, whatever the runner concluded; such a speedup never counts.
   static void check_plausibility(EvalReport& report, const RunnerHello& hello,
@@ -373,6 +405,7 @@ class CudaEvaluator {
   IntegrityManifest manifest_;
   std::filesystem::path resolved_scenarios_;
   std::map<std::string, std::string> artifacts_;  ///< built files we trust: path -> SHA-256
+  std::map<std::string, std::vector<BannedFinding>> mapped_scans_;  ///< file identity -> findings
   std::optional<NvccBuilder> builder_;
   std::filesystem::path runner_binary_, baseline_binary_;
 };

@@ -209,6 +209,7 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
     std::string fatal_message;
     bool saw_done = false;
     bool progressed = false;
+    std::set<std::size_t> ended_this_run;
     std::size_t line_number = 0;
     auto protocol_problem = [&](const std::string& what) {
       outcome.problems.push_back("runner protocol error (run " + std::to_string(run_number) + "): " + what);
@@ -274,6 +275,13 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
                 // Not believed: only the scenario the runner announced can end.
                 protocol_problem(where + ": scenario_end for \"" + ev.result.id +
                                  "\" without a matching scenario_begin (ignored)");
+                // A second end for a scenario this run already ended means one of them was forged
+                // (the candidate runs inside the runner): neither is believed.
+                auto it = position.find(ev.result.id);
+                if (it != position.end() && ended_this_run.count(it->second) && results[it->second]->correct)
+                  record(it->second, detail::failed_result(
+                                         ev.result.id, "conflicting results: the runner reported this scenario "
+                                                       "twice (" + where + "); neither is believed"));
                 break;
               }
               const double elapsed = std::chrono::duration<double>(clock::now() - current_began).count();
@@ -290,6 +298,7 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
               const std::size_t pos = *current;
               current.reset();
               progressed = true;
+              ended_this_run.insert(pos);
               record(pos, std::move(r));
               break;
             }
@@ -355,7 +364,7 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
     if (left.empty()) break;
     if (!how.empty() && progressed) {
       outcome.problems.push_back("restarting the runner for the " + std::to_string(left.size()) +
-                                 " remaining scenario(s) after: " + how);
+                                 " remaining scenario(s) after: " + how + detail_text);
       continue;
     }
     // No progress (it died before any scenario), or it finished without reporting some.

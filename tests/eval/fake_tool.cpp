@@ -15,7 +15,8 @@
 //     fail ID REASON | speedup ID X | roofline ID MS | tflops ID X | flag ID NAME |
 //     forge ID OTHER_ID | long ID | stderr ID TEXT | map_after ID PATH
 //   and without a scenario: `fake: fatal_start MESSAGE`, `fake: protocol N`, `fake: map PATH`,
-//   `fake: unknown_event`, `fake: no_done`, `fake: problem NAME`.
+//   `fake: unknown_event`, `fake: no_done`, `fake: problem NAME`, `fake: no_device MESSAGE`
+//   (fatal before hello).
 //   Each run appends its --only list to CANDIDATE.calls.
 #include <signal.h>
 #include <sys/resource.h>
@@ -140,7 +141,7 @@ std::vector<Directive> read_directives(const std::string& text) {
     Directive d;
     words >> d.verb;
     static const std::vector<std::string> global = {"fatal_start", "protocol", "map", "unknown_event",
-                                                    "no_done", "problem"};
+                                                    "no_done", "problem", "no_device"};
     bool is_global = false;
     for (const auto& g : global) is_global = is_global || d.verb == g;
     if (!is_global) words >> d.scenario;
@@ -155,7 +156,7 @@ void emit(const json& j) {
 }
 
 int fake_runner(int argc, char** argv) {
-  std::string candidate, scenarios_file, only, k = "2";
+  std::string candidate, scenarios_file, only, k = "2", seed;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -163,11 +164,12 @@ int fake_runner(int argc, char** argv) {
     else if (a == "--scenarios") scenarios_file = value();
     else if (a == "--only") only = value();
     else if (a == "--k") k = value();
-    else if (a == "--baseline" || a == "--seed" || a == "--min-samples" || a == "--max-samples" ||
+    else if (a == "--seed") seed = value();
+    else if (a == "--baseline" || a == "--min-samples" || a == "--max-samples" ||
              a == "--target-noise" || a == "--max-ms-per-scenario")
       value();
   }
-  append_line(candidate + ".calls", "--only " + only + " --k " + k);
+  append_line(candidate + ".calls", "--only " + only + " --k " + k + (seed.empty() ? "" : " --seed " + seed));
   const auto directives = read_directives(read_text(candidate));
   auto find = [&](const std::string& verb, const std::string& id) -> const Directive* {
     for (const auto& d : directives)
@@ -179,6 +181,10 @@ int fake_runner(int argc, char** argv) {
   if (auto d = find("problem", "")) problem = d->rest;
   int protocol = 1;
   if (auto d = find("protocol", "")) protocol = std::stoi(d->rest);
+  if (auto d = find("no_device", "")) {  // as the real runner fails without a usable GPU
+    emit({{"event", "fatal"}, {"message", d->rest}});
+    return 3;
+  }
   emit({{"event", "hello"}, {"protocol", protocol}, {"problem", problem}, {"device", "Fake GPU"},
         {"arch", "sm_90"}, {"sm_count", 132}, {"l2_bytes", 62914560}, {"peak_tflops", 989.0},
         {"peak_gbps", 4800.0}});

@@ -246,6 +246,10 @@ TEST_CASE("CudaEvaluator: configuration errors are thrown at construction", "[ev
     CHECK_THROWS_WITH(CudaEvaluator(f.config),
                       Contains("bad.json") && Contains("scenario \"big\" field \"heads\"") && Contains("unknown parameter"));
   }
+  SECTION("a tolerance factor that is not positive") {
+    f.config.k = 0;
+    CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("k must be a positive number"));
+  }
   SECTION("an unknown problem") {
     f.config.problem = "nope";
     CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("unknown problem \"nope\""));
@@ -262,6 +266,16 @@ TEST_CASE("CudaEvaluator: configuration errors are thrown at construction", "[ev
     f.config.allow_unscanned = true;
     CHECK(CudaEvaluator(f.config).evaluate(f.candidate("// calls cublasGemmEx\n")).banned.empty());
   }
+}
+
+TEST_CASE("CudaEvaluator: a runner that never reaches the GPU judges nothing", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const EvalReport r = ev.evaluate(f.candidate("fake: no_device cudaSetDevice(0): no CUDA-capable device is detected\n"));
+  CHECK(r.built);
+  CHECK(r.scenarios.empty());
+  CHECK_THAT(r.error, Contains("the runner did not start on the GPU") &&
+                          Contains("runner reported: cudaSetDevice(0): no CUDA-capable device is detected"));
 }
 
 TEST_CASE("CudaEvaluator: a harness that does not build is an error, not a verdict", "[eval][evaluator]") {
@@ -398,6 +412,16 @@ TEST_CASE("socratic eval: table, JSON and exit codes", "[eval][tool]") {
     CHECK(report.all_correct());
     CHECK(report.scenarios.size() == 4);
   }
+  SECTION("runner options reach the runner") {
+    const Candidate c = f.candidate("// honest\n");
+    auto a = args(c.source.string());
+    a.insert(a.end(), {"--seed", "18446744073709551615", "--k", "3"});
+    CHECK(run_tool(a, f.data).exit_code == 0);
+    std::string calls;  // the fake runner logs its options beside the candidate's .so
+    for (const auto& e : std::filesystem::recursive_directory_iterator(f.tmp / "cache/builds/objects"))
+      if (e.path().filename() == "candidate.so.calls") calls = eval_test::read_file(e.path());
+    CHECK(calls == "--only a,b,c,d --k 3 --seed 18446744073709551615\n");
+  }
   SECTION("a failing scenario: exit 1") {
     const auto r = run_tool(args(f.candidate("fake: fail b off by one\n").source.string()), f.data);
     CHECK(r.exit_code == 1);
@@ -407,6 +431,11 @@ TEST_CASE("socratic eval: table, JSON and exit codes", "[eval][tool]") {
     const auto r = run_tool(args(f.candidate("FAKE_COMPILE_ERROR\n").source.string()), f.data);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Contains("build: FAILED") && Contains("error"));
+  }
+  SECTION("no GPU for the runner: exit 2") {
+    const auto r = run_tool(args(f.candidate("fake: no_device no CUDA-capable device\n").source.string()), f.data);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.out, Contains("error: the runner did not start on the GPU"));
   }
   SECTION("errors: exit 2") {
     auto bad_args = args(f.candidate("// honest\n").source.string());

@@ -370,6 +370,20 @@ TEST_CASE("the compact report puts failures first and fits a model's context", "
   CHECK_THAT(compact, Contains("s1k_d128: ok 1.440x") && Contains("[noisy]"));
   CHECK_THAT(compact, Contains("BANNED cublas: DT_NEEDED libcublas.so.13"));
 
+  // Scenarios failing for one reason share a line.
+  EvalReport same = sample_report();
+  same.expected = {"a", "b", "c", "d", "e", "f"};
+  same.scenarios.clear();
+  for (const auto& id : same.expected) {
+    ScenarioResult r;
+    r.id = id;
+    r.reason = "not run: no driver";
+    same.scenarios.push_back(r);
+  }
+  same.scenarios[5].reason = "tolerance: too far";
+  const std::string grouped = format_report_compact(same);
+  CHECK_THAT(grouped, Contains("a, b, c, d and 1 more: FAIL not run: no driver\nf: FAIL tolerance: too far\n"));
+
   EvalReport failed;
   failed.expected = {"x"};
   failed.build_log = "warning: unused\nk.cu(3): error: expected a \";\"\n";

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -60,6 +61,16 @@ double parse_number(const std::string& option, const std::string& text) {
   throw usage_error(option + " needs a number, got \"" + text + "\"");
 }
 
+std::uint64_t parse_seed(const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const unsigned long long v = std::stoull(text, &used);
+    if (used == text.size() && text.front() != '-') return v;
+  } catch (const std::exception&) {
+  }
+  throw usage_error("--seed needs an unsigned integer, got \"" + text + "\"");
+}
+
 fs::path resolve_scenarios(const std::string& given, const fs::path& data) {
   if (fs::exists(given)) return given;
   for (const fs::path& candidate : {data / "scenarios" / given, data / "scenarios" / (given + ".json")})
@@ -106,7 +117,7 @@ int run_eval(const std::vector<std::string>& args) {
   if (auto n = a.value("--nvcc")) config.nvcc = *n;
   config.nvcc_flags = a.values("--nvcc-flag");
   if (auto k = a.value("--k")) config.k = parse_number("--k", *k);
-  if (auto s = a.value("--seed")) config.runner.seed = static_cast<std::uint64_t>(parse_number("--seed", *s));
+  if (auto s = a.value("--seed")) config.runner.seed = parse_seed(*s);
   config.runner.no_timing = a.flag("--no-timing");
   if (auto w = a.value("--watchdog"))
     config.runner_limits.watchdog = std::chrono::milliseconds(static_cast<long long>(parse_number("--watchdog", *w) * 1000));

@@ -111,6 +111,8 @@ class CudaEvaluator {
     if (config_.data_dir.empty()) throw error("CudaEvaluator: no data folder (with kernels/) configured");
     if (config_.problem.empty()) throw error("CudaEvaluator: no problem configured");
     if (config_.scenarios.empty()) throw error("CudaEvaluator: no scenario-set file configured");
+    if (!(config_.k > 0) || !std::isfinite(config_.k))
+      throw error("CudaEvaluator: the tolerance factor k must be a positive number, got " + std::to_string(config_.k));
     if (!config_.ban_scan && !config_.allow_unscanned)
       throw error("CudaEvaluator: no banned-library scanner configured (set ban_scan, e.g. from "
                   "eval/default_ban_scan.hpp, or allow_unscanned)");
@@ -267,7 +269,10 @@ class CudaEvaluator {
       job.limits = config_.runner_limits;
       job.working_dir = config_.cache_dir;
       RunnerOutcome outcome = run_runner(job, config_.on_progress);
-      report.scenarios = std::move(outcome.results);
+      // A runner that never said hello never reached the GPU (no driver, no device, not
+      // startable): nothing was judged, so no scenario gets a result; `error` says why.
+      if (outcome.hello) report.scenarios = std::move(outcome.results);
+      else outcome.problems.insert(outcome.problems.begin(), "the runner did not start on the GPU");
       report.timings.check_s = outcome.check_s;
       report.timings.timing_s = outcome.timing_s;
       std::vector<std::string> problems = std::move(outcome.problems);

@@ -4,6 +4,7 @@
 /// geomean, banned findings, build status and timings) and a compact form for a model's context.
 /// Light: the core types and the standard library.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -107,7 +108,8 @@ inline std::string format_report_table(const EvalReport& report) {
   out += "problem " + (report.problem.empty() ? std::string("-") : report.problem);
   if (!report.scenario_set.empty()) out += " | scenarios " + report.scenario_set;
   if (!report.candidate.source.empty()) out += " | candidate " + report.candidate.source.string();
-  if (!report.gpu.empty() || !report.arch.empty()) out += " | " + report.gpu + (report.arch.empty() ? "" : " " + report.arch);
+  if (!report.gpu.empty() || !report.arch.empty())
+    out += " | " + report.gpu + (report.gpu.empty() || report.arch.empty() ? "" : " ") + report.arch;
   out += "\n" + detail::build_line(report) + "\n";
   if (!report.built && !report.build_log.empty()) out += detail::log_excerpt(report.build_log, 20);
 
@@ -157,25 +159,34 @@ inline std::string format_report_compact(const EvalReport& report, std::size_t m
   }
   out += (report.all_correct() && report.banned.empty() ? "ALL CORRECT" : "NOT ACCEPTED") + std::string("; ") +
          detail::summary_line(report) + "\n";
-  for (int pass = 0; pass < 2; ++pass)  // failures first: they are what needs attention
-    for (const auto& id : report.expected) {
-      const ScenarioResult* r = report.find(id);
-      const bool failed = !r || !r->correct;
-      if (failed != (pass == 0)) continue;
-      if (!r) {
-        out += id + ": MISSING (no result)\n";
-      } else if (!r->correct) {
-        out += id + ": FAIL " + r->reason + "\n";
-      } else {
-        out += id + ": ok " + (std::isnan(r->speedup) ? std::string("-") : fmt("%.3fx", r->speedup)) + " (" +
-               fmt("%.4g", r->candidate_ms) + " vs " + fmt("%.4g", r->baseline_ms) + " ms";
-        if (!std::isnan(r->tflops)) out += ", " + fmt("%.1f", r->tflops) + " TFLOP/s";
-        if (!std::isnan(r->roofline_fraction)) out += ", " + detail::percent(r->roofline_fraction) + " of roofline";
-        out += ")";
-        if (!r->flags.empty()) out += " [" + detail::join_flags(r->flags) + "]";
-        out += "\n";
-      }
-    }
+  // Failures first, since they are what needs attention; scenarios failing for the same reason
+  // share one line (a runner that could not start fails them all alike).
+  std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // reason -> ids
+  for (const auto& id : report.expected) {
+    const ScenarioResult* r = report.find(id);
+    if (r && r->correct) continue;
+    const std::string reason = r ? "FAIL " + r->reason : std::string("MISSING (no result)");
+    auto it = std::find_if(failures.begin(), failures.end(), [&](const auto& f) { return f.first == reason; });
+    if (it == failures.end()) failures.push_back({reason, {id}});
+    else it->second.push_back(id);
+  }
+  for (const auto& [reason, ids] : failures) {
+    std::string names;
+    for (std::size_t i = 0; i < ids.size() && i < 4; ++i) names += (i ? ", " : "") + ids[i];
+    if (ids.size() > 4) names += " and " + std::to_string(ids.size() - 4) + " more";
+    out += names + ": " + reason + "\n";
+  }
+  for (const auto& id : report.expected) {
+    const ScenarioResult* r = report.find(id);
+    if (!r || !r->correct) continue;
+    out += id + ": ok " + (std::isnan(r->speedup) ? std::string("-") : fmt("%.3fx", r->speedup)) + " (" +
+           fmt("%.4g", r->candidate_ms) + " vs " + fmt("%.4g", r->baseline_ms) + " ms";
+    if (!std::isnan(r->tflops)) out += ", " + fmt("%.1f", r->tflops) + " TFLOP/s";
+    if (!std::isnan(r->roofline_fraction)) out += ", " + detail::percent(r->roofline_fraction) + " of roofline";
+    out += ")";
+    if (!r->flags.empty()) out += " [" + detail::join_flags(r->flags) + "]";
+    out += "\n";
+  }
   for (const auto& b : report.banned) out += "BANNED " + b.library + ": " + b.evidence + "\n";
   if (!report.error.empty()) out += "error: " + report.error + "\n";
   return out;

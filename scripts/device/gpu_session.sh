@@ -63,7 +63,7 @@ for stage in "$@"; do
       timed_eval hopper_grid kernels/attention/hopper.cu attention_fa3_grid
       timed_eval hopper_edge kernels/attention/hopper.cu attention_edge
       timed_eval hopper_production kernels/attention/hopper.cu attention_production
-      "$tool" scan --json "$SOCRATIC_CACHE_DIR"/*/*.so > "$out/scan_cache.json" 2>&1; say "scan of built .so files exit $?"
+      "$tool" scan --json $(find "$SOCRATIC_CACHE_DIR" -name "*.so") > "$out/scan_cache.json" 2>&1; say "scan of built .so files exit $?"
       ;;
     repeat)
       for i in 1 2 3 4 5; do timed_eval baseline_grid_repeat$i kernels/attention/baseline.cu attention_fa3_grid; done

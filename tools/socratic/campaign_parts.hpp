@@ -18,6 +18,17 @@
 #include "socratic/process/run_process.hpp"
 #include "socratic/questions/detector.hpp"
 
+#if __has_include("socratic/eval/command_evaluator.hpp")
+#include "socratic/eval/command_evaluator.hpp"
+#define SOCRATIC_TOOL_HAS_COMMAND_EVALUATOR 1
+#endif
+#if __has_include("socratic/eval/cuda_evaluator.hpp") && __has_include("socratic/eval/default_ban_scan.hpp")
+#include "socratic/eval/cuda_evaluator.hpp"
+#include "socratic/eval/default_ban_scan.hpp"
+#include "socratic/eval/integrity.hpp"
+#define SOCRATIC_TOOL_HAS_CUDA_EVALUATOR 1
+#endif
+
 #if __has_include("socratic/questions/bank_question_source.hpp")
 #include "socratic/questions/bank_question_source.hpp"
 #include "socratic/questions/detectors.hpp"
@@ -42,16 +53,22 @@ inline std::string substitute(std::string arg, const std::string& key, const std
   return arg;
 }
 
-// Interim: runs the campaign's evaluator command and reads an EvalReport JSON from its stdout.
-// The eval-host area's CommandEvaluator (include/socratic/eval/command_evaluator.hpp) replaces
-// this once it lands on main.
+/// The evaluator command's argv with the campaign's paths substituted (`{candidate}` is left for
+/// the evaluator, which knows the candidate).
+inline std::vector<std::string> evaluator_argv(const CampaignFile& c) {
+  std::vector<std::string> argv;
+  for (const auto& a : c.evaluator.command)
+    argv.push_back(substitute(substitute(a, "{scenarios}", c.scenarios.string()), "{workspace}", c.workspace.string()));
+  return argv;
+}
+
+#ifndef SOCRATIC_TOOL_HAS_COMMAND_EVALUATOR
+// Interim, until the eval-host area's CommandEvaluator (include/socratic/eval/command_evaluator.hpp)
+// is on main: runs the command and reads an EvalReport JSON from its stdout.
 inline EvalReport run_evaluator_command(const CampaignFile& c, const Candidate& candidate,
                                         const std::vector<std::string>& expected) {
   std::vector<std::string> argv;
-  for (const auto& a : c.evaluator.command)
-    argv.push_back(substitute(substitute(substitute(a, "{candidate}", candidate.source.string()),
-                                         "{scenarios}", c.scenarios.string()),
-                              "{workspace}", c.workspace.string()));
+  for (const auto& a : evaluator_argv(c)) argv.push_back(substitute(a, "{candidate}", candidate.source.string()));
   ProcessOptions opts;
   opts.working_dir = c.file.parent_path();
   opts.timeout = std::chrono::milliseconds(static_cast<long long>(c.evaluator.timeout_s * 1000));
@@ -78,22 +95,63 @@ inline EvalReport run_evaluator_command(const CampaignFile& c, const Candidate& 
     return failed;
   }
 }
+#endif
 
 }  // namespace detail
 
 /// The evaluator the campaign file names.
 inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std::string>& scenario_ids) {
   if (c.evaluator.kind == "command") {
+#ifdef SOCRATIC_TOOL_HAS_COMMAND_EVALUATOR
+    CommandEvaluatorConfig config;
+    config.command = detail::evaluator_argv(c);
+    config.timeout = std::chrono::milliseconds(static_cast<long long>(c.evaluator.timeout_s * 1000));
+    config.working_dir = c.file.parent_path();
+    config.expected = scenario_ids;
+    auto evaluator = std::make_shared<CommandEvaluator>(std::move(config));
+    return AnyEvaluator{[evaluator](const Candidate& cand) { return evaluator->evaluate(cand); },
+                        "command evaluator (" + c.evaluator.command.front() + ")"};
+#else
     return AnyEvaluator{[c, scenario_ids](const Candidate& cand) {
                           return detail::run_evaluator_command(c, cand, scenario_ids);
                         },
                         "command evaluator (" + c.evaluator.command.front() + ")"};
+#endif
   }
-  // kind "cuda"
+#ifdef SOCRATIC_TOOL_HAS_CUDA_EVALUATOR
+  CudaEvaluatorConfig config;
+  config.data_dir = data_dir();
+  config.problem = c.problem;
+  config.scenarios = c.scenarios;
+  config.baseline = c.evaluator.baseline;
+  config.arch = c.evaluator.arch.value_or("");
+  config.cache_dir = c.state_dir / "build-cache";
+  if (c.evaluator.extra.contains("k")) config.k = c.evaluator.extra["k"].get<double>();
+  if (c.evaluator.extra.contains("nvcc_flags"))
+    config.nvcc_flags = c.evaluator.extra["nvcc_flags"].get<std::vector<std::string>>();
+#if SOCRATIC_HAS_BAN_SCANNER
+  config.ban_scan = default_ban_scan();
+#else
+  throw error("evaluator kind \"cuda\": this build has no banned-library scanner (socratic/eval/scanner.hpp)");
+#endif
+  // The judge's files are hashed once per campaign and verified at every evaluation, so each hook
+  // call (a new process) checks against the campaign's first record, not a fresh one.
+  const std::filesystem::path manifest = c.state_dir / "integrity.json";
+  if (std::filesystem::exists(manifest)) config.integrity_manifest = manifest;
+  auto evaluator = std::make_shared<CudaEvaluator>(std::move(config));
+  if (!std::filesystem::exists(manifest)) {
+    std::filesystem::create_directories(c.state_dir);
+    save_integrity_manifest(evaluator->integrity_manifest(), manifest);
+  }
+  (void)scenario_ids;
+  return AnyEvaluator{[evaluator](const Candidate& cand) { return evaluator->evaluate(cand); }, "CUDA evaluator"};
+#else
+  (void)scenario_ids;
   throw error(c.file.string() +
               ": evaluator kind \"cuda\" needs the CUDA evaluator "
               "(include/socratic/eval/cuda_evaluator.hpp), which this build of socratic does not "
               "contain yet; use {\"kind\": \"command\", \"command\": [...]} meanwhile");
+#endif
 }
 
 #ifdef SOCRATIC_TOOL_HAS_BANK

@@ -276,7 +276,8 @@ TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool
   o.working_dir = ws;
   o.environment = codex_environment(root / "home");
   o.timeout = std::chrono::minutes(6);
-  std::vector<std::string> argv{(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check"};
+  // --trust: Codex reads a project's .codex/ (where init wrote the hook) only in a trusted project.
+  std::vector<std::string> argv{(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
   for (const auto& a : codex_args(server)) argv.push_back(a);
   argv.push_back("Make candidate.cpp faster.");
   const ProcessResult run = run_process(argv, o);

@@ -201,7 +201,9 @@ int init_command(const std::vector<std::string>& args) {
   } else if (agent == "codex") {
     write_hook_config(dir / ".codex" / "hooks.json", command, timeout, false);
     std::cout << "  hook        " << (dir / ".codex" / "hooks.json").string() << " (Stop -> socratic hook stop)\n"
-              << "\nStart the agent in the workspace: cd " << dir.string() << " && codex\n";
+              << "\nStart the agent in the workspace: cd " << dir.string() << " && codex --enable hooks\n"
+              << "(Codex reads the project's .codex/ only when you trust the project; headless: codex exec --trust "
+                 "--enable hooks ...)\n";
   } else {
     std::cout << "\nRun the campaign in process: socratic run " << campaign_path.string() << "\n";
   }

@@ -1,13 +1,16 @@
-// The stop-hook protocol (pure logic and StopHookRunner in process) and goal specs.
+// The stop-hook protocol (pure logic and StopHookRunner in process), goal specs, CliAgent's stream
+// parsing and the replay evaluator.
 #include "catch.hpp"
 
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
 
+#include "socratic/agents/cli_agent.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/goals/stop_hook.hpp"
 #include "socratic/goals/stop_hook_runner.hpp"
+#include "socratic/replay/replay_evaluator.hpp"
 #include "tool_fixtures.hpp"
 
 using namespace socratic;
@@ -258,4 +261,69 @@ TEST_CASE("the consecutive-block cap: said in the reason, recorded, then the sto
   const StopHookOutcome again = h.call(hook_input("done again", false, h.config.workspace));
   CHECK(again.decision.block);
   CHECK(again.decision.consecutive_blocks == 1);
+}
+
+TEST_CASE("CliAgent reads Claude Code's stream-json and Codex's JSONL", "[tool][cli-agent]") {
+  const std::string claude =
+      R"({"type":"system","subtype":"init","session_id":"s-1","tools":["Bash"]})" "\n"
+      R"({"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},"session_id":"s-1"})" "\n"
+      R"({"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}})" "\n"
+      R"({"type":"assistant","message":{"content":[{"type":"text","text":"All done."}]},"session_id":"s-1"})" "\n"
+      "not json at all\n"
+      R"({"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"All done.","session_id":"s-1","total_cost_usd":0.0125,"usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":5,"cache_creation_input_tokens":7}})" "\n";
+  const CliTurnOutput c = detail::parse_claude_stream(claude);
+  CHECK(c.session_id == "s-1");
+  CHECK(c.tool_uses == 1);
+  CHECK(c.tool_names == std::vector<std::string>{"Bash"});
+  CHECK(c.final_text == "All done.");
+  CHECK(c.usage.total_tokens() == 132);
+  CHECK(c.usage.cost_usd == Approx(0.0125));
+  CHECK(c.error.empty());
+  const CliTurnOutput max = detail::parse_claude_stream(
+      R"({"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s-2"})" "\n");
+  CHECK(max.max_turns_reached);
+  CHECK(max.error.empty());  // the turn simply ended
+  CHECK(detail::parse_claude_stream("").error == "claude printed no result event");
+  CHECK(detail::parse_claude_stream(R"({"type":"result","subtype":"error_during_execution","is_error":true})" "\n")
+            .error.find("error_during_execution") != std::string::npos);
+
+  const std::string codex =
+      R"({"type":"thread.started","thread_id":"th-9"})" "\n"
+      R"({"type":"item.completed","item":{"id":"i0","type":"error","message":"warning"}})" "\n"
+      R"({"type":"turn.started"})" "\n"
+      R"({"type":"item.completed","item":{"id":"i1","type":"command_execution","command":"ls","exit_code":0}})" "\n"
+      R"({"type":"item.completed","item":{"id":"i2","type":"agent_message","text":"Fixed."}})" "\n"
+      R"({"type":"turn.completed","usage":{"input_tokens":300,"cached_input_tokens":100,"output_tokens":80}})" "\n";
+  const CliTurnOutput x = detail::parse_codex_stream(codex);
+  CHECK(x.session_id == "th-9");
+  CHECK(x.tool_uses == 1);
+  CHECK(x.final_text == "Fixed.");
+  CHECK(x.usage.input_tokens == 200);
+  CHECK(x.usage.cache_read_tokens == 100);
+  CHECK(x.usage.output_tokens == 80);
+  CHECK(x.error.empty());
+  CHECK(detail::parse_codex_stream(R"({"type":"turn.failed","error":{"message":"quota"}})" "\n").error ==
+        "codex turn failed: quota");
+
+  CliAgentOptions o;
+  o.kind = CliKind::codex;
+  CliAgent agent(o);
+  const auto argv = agent.command_line("do it");
+  CHECK(argv.front() == "codex");
+  CHECK(argv[1] == "exec");
+  CHECK(argv.back() == "do it");
+}
+
+TEST_CASE("ReplayEvaluator answers recorded versions by content hash and refuses others", "[tool][replay]") {
+  const fs::path dir = fresh_dir("replay_evaluator");
+  write_text(dir / "c.cu", "version one");
+  EvaluationRecord rec;
+  rec.candidate_hash = socratic::detail::sha256_hex("version one");
+  rec.report = report_with({{"a", 1.3}});
+  ReplayEvaluator ev({rec});
+  Candidate c;
+  c.source = dir / "c.cu";
+  CHECK(ev.evaluate(c).find("a")->speedup == Approx(1.3));
+  write_text(dir / "c.cu", "an unrecorded version");
+  CHECK_THROWS_WITH(ev.evaluate(c), Catch::Matchers::Contains("no recorded evaluation of the candidate with sha256"));
 }

@@ -27,7 +27,8 @@ namespace http = beast::http;
 struct Request {
   std::string method;
   std::string target;
-  json body;  ///< null when the body was not JSON
+  json body;            ///< null when the body was not JSON
+  std::string api_key;  ///< the `x-api-key` header, or the bearer token of `authorization`
 };
 
 /// A reply: body and content type.
@@ -95,7 +96,12 @@ class Server {
       http::read(socket, buffer, parser, ec);
       if (ec) return;
       const auto& req = parser.get();
-      Request r{std::string(req.method_string()), std::string(req.target()), nullptr};
+      Request r{std::string(req.method_string()), std::string(req.target()), nullptr, {}};
+      if (auto it = req.find("x-api-key"); it != req.end()) r.api_key = std::string(it->value());
+      if (auto it = req.find(http::field::authorization); it != req.end() && r.api_key.empty()) {
+        const std::string v(it->value());
+        r.api_key = v.rfind("Bearer ", 0) == 0 ? v.substr(7) : v;
+      }
       try {
         if (!req.body().empty()) r.body = json::parse(req.body());
       } catch (const std::exception&) {

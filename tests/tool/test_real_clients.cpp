@@ -265,6 +265,34 @@ TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop",
   CHECK(result.spent.tool_calls >= 4);
 }
 
+TEST_CASE("socratic agent --cli claude runs the campaign file's campaign to its goal", "[tool][real-cli][claude][cli-agent]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("agent_command");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "none").ok());
+  json c = json::parse(read_text(ws / "campaign.json"));
+  c["agent"]["base_url"] = server.base_url();
+  c["agent"]["api_key_env"] = "SOCRATIC_TEST_AGENT_KEY";
+  c["agent"]["max_turns_per_cli_call"] = 8;
+  c["budget"]["turns"] = 4;
+  write_text(ws / "campaign.json", c.dump(2));
+  fs::create_directories(root / "home");
+  const ProcessResult r = socratic_run(
+      {"agent", (ws / "campaign.json").string(), "--cli", "claude", "--program", (g_cli_bin / "claude").string()}, "",
+      {"HOME=" + (root / "home").string(), "SOCRATIC_TEST_AGENT_KEY=loopback-agent-key-123", "DISABLE_TELEMETRY=1",
+       "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"});
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.find("campaign ended: goal_met after 2 turns") != std::string::npos);
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);
+  // The key went to the CLI (our server saw it) and nowhere into the trace.
+  bool key_seen = false;
+  for (const auto& req : server.requests()) key_seen = key_seen || req.api_key == "loopback-agent-key-123";
+  CHECK(key_seen);
+  CHECK(read_text(ws / ".socratic" / "trace.jsonl").find("loopback-agent-key-123") == std::string::npos);
+}
+
 TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool][real-cli][codex]") {
   CandidateScript script;
   scripted::Server server([&](const scripted::Request& r) { return script(r); });

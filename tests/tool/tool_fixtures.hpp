@@ -50,7 +50,12 @@ inline socratic::ProcessResult socratic_run(const std::vector<std::string>& args
   o.stdin_data = stdin_text;
   o.timeout = std::chrono::minutes(5);
   o.working_dir = cwd;
-  std::vector<std::string> env = socratic::scrubbed_environment();
+  std::vector<std::string> env;
+  for (const auto& e : socratic::scrubbed_environment()) {  // extra entries replace inherited ones
+    bool replaced = false;
+    for (const auto& x : extra_env) replaced = replaced || x.substr(0, x.find('=') + 1) == e.substr(0, e.find('=') + 1);
+    if (!replaced) env.push_back(e);
+  }
   env.insert(env.end(), extra_env.begin(), extra_env.end());
   o.environment = env;
   return socratic::run_process(argv, o);

@@ -95,18 +95,23 @@ int live(const fs::path& out, const std::string& model) {
 }
 #endif
 
-fs::path default_recording() {
+/// The recordings to try, best first: the project's kernel campaign, then the CPU one.
+std::vector<fs::path> default_recordings() {
   const fs::path root = data_dir() / "docs" / "campaigns";
-  for (const char* name : {"attention-h200", "softmax-cpu"})
-    if (fs::exists(root / name / "trace.jsonl")) return root / name;
-  throw error("no recorded campaign found under " + root.string() + "; pass --recording DIR");
+  return {root / "attention-h200", root / "softmax-cpu"};
 }
 
-int replay(const fs::path& recording_dir, const fs::path& out, const std::vector<std::string>& not_live) {
-  const RecordedCampaign rec = load_recorded_campaign(recording_dir);
+/// Loads a recording, with the goal spec the replay needs. Throws input_error naming the problem.
+RecordedCampaign load_replayable(const fs::path& dir) {
+  RecordedCampaign rec = load_recorded_campaign(dir);
+  if (!rec.description.contains("goal"))
+    throw input_error((dir / "recording.json").string(), {}, "missing (it names the goal spec the replay applies)");
+  return rec;
+}
+
+int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<std::string>& not_live) {
+  const fs::path recording_dir = rec.folder;
   const json& d = rec.description;
-  if (!d.contains("goal"))
-    throw input_error((recording_dir / "recording.json").string(), {}, "missing field \"goal\" (the goal spec replayed)");
   const json started = rec.summary.started.is_object() ? rec.summary.started : json::object();
 
   // A fresh workspace and state folder: the replay is a new campaign, not a resume.
@@ -188,8 +193,19 @@ int demo_command(const std::vector<std::string>& args) {
     for (const auto& b : blockers) std::cerr << "  - " << b << "\n";
     return exit_error;
   }
-  const fs::path recording = a.value("--recording") ? fs::absolute(*a.value("--recording")) : default_recording();
-  return replay(recording, out, blockers);
+  if (auto dir = a.value("--recording")) return replay(load_replayable(fs::absolute(*dir)), out, blockers);
+  std::string skipped;
+  for (const auto& dir : default_recordings()) {
+    if (!fs::exists(dir)) continue;
+    try {
+      const RecordedCampaign rec = load_replayable(dir);
+      if (!skipped.empty()) std::cout << skipped;
+      return replay(rec, out, blockers);
+    } catch (const input_error& e) {
+      skipped += "socratic demo: " + dir.string() + " is not a replayable recording (" + e.what() + "); next one\n";
+    }
+  }
+  throw error(skipped + "no replayable recording found; pass --recording DIR");
 }
 
 const command_registration registration("demo", "a short campaign (live with a GPU and a key, else replayed) and its report",

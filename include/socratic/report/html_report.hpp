@@ -187,11 +187,12 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
          "\">Q" + std::to_string(qi + 1) + " " + trig + "</text><title>" + html_escape(trig + ": " + a.question.text) +
          "</title></g>\n";
   }
-  // Best-so-far step line.
+  // Best-so-far as a step line: flat until the evaluation that improved it.
   std::string path;
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(best_so_far[i])) continue;
-    path += (path.empty() ? "M" : " L") + fmt(x_of(static_cast<double>(i)), "%.1f") + " " + fmt(y_of(best_so_far[i]), "%.1f");
+    const std::string x = fmt(x_of(static_cast<double>(i)), "%.1f"), y = fmt(y_of(best_so_far[i]), "%.1f");
+    path += path.empty() ? "M" + x + " " + y : " H" + x + " V" + y;
   }
   if (!path.empty()) h += "<path id=\"best-line\" d=\"" + path + "\" fill=\"none\" stroke=\"#1f6feb\" stroke-width=\"2\"/>\n";
   for (std::size_t i = 0; i < n; ++i) {

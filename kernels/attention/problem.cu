@@ -122,6 +122,9 @@ class AttentionProblem final : public socratic::harness::Problem {
     return {{"q", q, d, false}, {"k", kv, d, false}, {"v", kv, d, false}, {"o", q, d, true}};
   }
 
+  std::string name() const override { return "attention"; }
+  int input_regimes() const override { return kRegimeCount; }
+
   void generate_inputs(const std::vector<void*>& inputs, std::uint64_t seed, int trial,
                        cudaStream_t stream) override {
     require_configured();

@@ -171,9 +171,42 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
     write_text(ws / "campaign.json", c.dump());
     r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
     const std::string why = json::parse(r.stdout_text)["reason"];
-    CHECK(why.find("evaluator command `/nonexistent/evaluate`") != std::string::npos);
+    CHECK(why.find("evaluator command") != std::string::npos);
+    CHECK(why.find("/nonexistent/evaluate") != std::string::npos);
+    // A candidate that does not compile is a report with its build log, and blocks.
+    c["evaluator"]["command"] = {"bash", (cpu_problem() / "evaluate.sh").string(), "{candidate}", "{scenarios}"};
+    write_text(ws / "campaign.json", c.dump());
+    write_text(ws / "candidate.cpp", "this is not C++");
+    r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
+    const std::string build = json::parse(r.stdout_text)["reason"];
+    CHECK(build.find("built required candidate compiles, measured build failed") != std::string::npos);
+    CHECK(build.find("BUILD FAILED") != std::string::npos);
     r = socratic_run({"hook", "stop", "--campaign", campaign, "--bogus"}, "{}");
     CHECK(json::parse(r.stdout_text)["decision"] == "block");
+  }
+  SECTION("an evaluator that cannot start (the CUDA one, without a GPU) blocks, is recorded, and is capped") {
+    json c = json::parse(read_text(ws / "campaign.json"));
+    c["evaluator"] = {{"kind", "cuda"}};
+    c["hook"]["max_consecutive_blocks"] = 2;
+    write_text(ws / "campaign.json", c.dump());
+    for (int i = 0; i < 3; ++i) {
+      r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("done", i > 0, ws));
+      CHECK(r.exit_code == 0);
+      if (i < 2) {
+        REQUIRE_FALSE(r.stdout_text.empty());
+        const std::string why = json::parse(r.stdout_text)["reason"];
+        CHECK(why.find("could not verify the goal") != std::string::npos);
+        CHECK(why.find("nvidia-smi") != std::string::npos);
+      } else {
+        CHECK(r.stdout_text.empty());  // the cap, said on stderr and recorded
+        CHECK(r.stderr_text.find("NOT met") != std::string::npos);
+      }
+    }
+    const auto recorded = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+    REQUIRE(recorded.size() >= 3);
+    CHECK(recorded[recorded.size() - 3]["kind"] == "error");
+    CHECK(recorded[recorded.size() - 2]["cap_reached"] == true);
+    CHECK(recorded.back()["kind"] == "block_cap");
   }
 }
 

@@ -19,7 +19,9 @@ fi
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 if ! "$cxx" -O2 -std=c++17 -shared -fPIC -o "$work/candidate.so" "$candidate" > "$work/log" 2>&1; then
   log=$(head -c 3000 "$work/log" | sed 's/\\/\\\\/g; s/"/\\"/g; s/\t/ /g' | awk '{printf "%s\\n", $0}')
-  printf '{"schema_version":1,"problem":"softmax_cpu","built":false,"build_log":"%s","expected":[],"scenarios":[]}\n' "$log"
+  # The report still names every scenario it was asked to judge (none of them ran).
+  ids=$(grep -o '"id"[[:space:]]*:[[:space:]]*"[^"]*"' "$scenarios" | sed 's/.*"\([^"]*\)"$/"\1"/' | paste -sd, -)
+  printf '{"schema_version":1,"problem":"softmax_cpu","built":false,"build_log":"%s","expected":[%s],"scenarios":[]}\n' "$log" "$ids"
   exit 0
 fi
 exec "$cache/harness" "$cache/baseline.so" "$work/candidate.so" "$scenarios"

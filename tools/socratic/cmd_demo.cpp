@@ -43,9 +43,7 @@ std::vector<std::string> live_blockers(const std::string& model) {
   const ProcessResult smi = run_process({"nvidia-smi", "-L"}, po);
   if (!smi.ok() || smi.stdout_text.find("GPU") == std::string::npos)
     why.push_back("no GPU (nvidia-smi -L: " + (smi.started ? smi.describe() : smi.error) + ")");
-#ifndef SOCRATIC_TOOL_HAS_CUDA_EVALUATOR
-  why.push_back("the CUDA evaluator (include/socratic/eval/cuda_evaluator.hpp) is not in this build");
-#elif !SOCRATIC_HAS_BAN_SCANNER
+#if !SOCRATIC_HAS_BAN_SCANNER
   why.push_back("the banned-library scanner (include/socratic/eval/scanner.hpp) is not in this build");
 #endif
 #ifndef SOCRATIC_TOOL_HAS_LLM_AGENT
@@ -58,7 +56,7 @@ std::vector<std::string> live_blockers(const std::string& model) {
   return why;
 }
 
-#if defined(SOCRATIC_TOOL_HAS_CUDA_EVALUATOR) && defined(SOCRATIC_TOOL_HAS_LLM_AGENT)
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 /// A short live campaign on the attention problem: every part live.
 int live(const fs::path& out, const std::string& model) {
   const fs::path data = data_dir();
@@ -184,7 +182,7 @@ int demo_command(const std::vector<std::string>& args) {
   const std::vector<std::string> blockers = a.flag("--replay") ? std::vector<std::string>{"--replay was asked for"}
                                                                : live_blockers(model);
   if (blockers.empty()) {
-#if defined(SOCRATIC_TOOL_HAS_CUDA_EVALUATOR) && defined(SOCRATIC_TOOL_HAS_LLM_AGENT)
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
     return live(out, model);
 #endif
   }

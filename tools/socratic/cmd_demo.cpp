@@ -146,9 +146,7 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   config.scenario_ids = started.value("scenario_ids", std::vector<std::string>{});
   config.arch = started.value("arch", std::string());
   config.has_reference = started.value("has_reference", false);
-  // One more than recorded: Campaign counts a turn as spent when it starts, so a budget equal to
-  // the recorded turns would refuse the last turn's tool calls.
-  config.budget.turns = static_cast<int>(rec.turns.size()) + 1;
+  config.budget.turns = static_cast<int>(rec.turns.size());
   config.detectors = make_detectors(settings);
   config.on_progress = terminal_progress();
   config.resume = false;

@@ -221,15 +221,29 @@ TEST_CASE("suspicious gain: a jump past the factor over the previous best", "[qu
   CHECK(e->details["prefer_tags"] == json::array({"cheat", "timing"}));
 }
 
-TEST_CASE("suspicious gain: silent on noise, honest modest gains and the first evaluation", "[questions][detectors][gain]") {
+TEST_CASE("suspicious gain: silent on noise and honest modest gains", "[questions][detectors][gain]") {
   SuspiciousGainDetector d;
   CHECK(fires_after(d, history({1.2, 1.21, 1.19, 1.22, 1.2}, 0.02)).empty());
   CHECK(fires_after(d, history({1.0, 1.2, 1.4, 1.65, 1.9, 2.2, 2.6})).empty());
-  CHECK(fires_after(d, history({3.0})).empty());  // no previous best to jump from
+  CHECK(fires_after(d, history({1.4})).empty());  // a first candidate modestly past the baseline
   // A failed evaluation in between does not count as the previous best.
   CampaignState s = history({1.2, 0.1, 1.4});
   s.evaluations[1].report.scenarios[0].correct = false;
   CHECK(fires_after(d, s).empty());
+}
+
+TEST_CASE("suspicious gain: a first evaluation far past the baseline is a jump from 1x", "[questions][detectors][gain]") {
+  SuspiciousGainDetector d;
+  CHECK(fires_after(d, history({2.1})) == std::vector<int>{0});
+  auto s = history({2.1});
+  auto e = d.detect({Moment::after_evaluation, s, "", nullptr});
+  REQUIRE(e);
+  CHECK(e->details["findings"][0]["previous_best"] == 1.0);
+  CHECK_THAT(e->evidence, Q_CONTAINS("times the baseline (no earlier correct evaluation)"));
+  // A failed first evaluation is no best: the next correct one is still judged against 1x.
+  CampaignState failed = history({0.5, 2.0});
+  failed.evaluations[0].report.scenarios[0].correct = false;
+  CHECK(fires_after(d, failed) == std::vector<int>{1});
 }
 
 TEST_CASE("suspicious gain: one scenario's jump hidden in the geometric mean", "[questions][detectors][gain]") {

@@ -103,6 +103,40 @@ TEST_CASE("init writes a valid workspace and the Claude Code and Codex hook conf
   }
 }
 
+TEST_CASE("init: anchors and a reference implementation go into the campaign file, checked first", "[tool][init]") {
+  const fs::path dir = fresh_dir("init_anchors");
+  write_text(dir / "anchors.json", R"({"r2048_c64": 12.5})");
+  ProcessResult r = init_cpu_campaign(dir / "ws", "none", R"({"all_correct":{}})",
+                                      {"--anchors", (dir / "anchors.json").string(), "--has-reference", "--turns", "4"});
+  INFO(stdout_of(r));
+  REQUIRE(r.ok());
+  const json campaign = json::parse(read_text(dir / "ws" / "campaign.json"));
+  CHECK(campaign["questions"]["has_reference"] == true);
+  CHECK(campaign["budget"]["turns"] == 4);
+  CHECK(fs::path(std::string(campaign["questions"]["anchors"])).filename() == "anchors.json");
+
+  write_text(dir / "bad_anchors.json", R"({"r2048_c64": "fast"})");
+  r = init_cpu_campaign(dir / "bad", "none", R"({"all_correct":{}})", {"--anchors", (dir / "bad_anchors.json").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("bad_anchors.json") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "bad" / "campaign.json"));
+  r = init_cpu_campaign(dir / "id", "none", R"({"all_correct":{}})", {"--anchor-id", "s{s}"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("--anchor-id needs --anchors") != std::string::npos);
+  r = init_cpu_campaign(dir / "turns", "none", R"({"all_correct":{}})", {"--turns", "3x"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("--turns needs a whole number of at least 1, got \"3x\"") != std::string::npos);
+
+  // A campaign whose anchors file went missing blocks with the file named (never lets the agent go).
+  fs::remove(dir / "anchors.json");
+  r = socratic_run({"hook", "stop", "--campaign", (dir / "ws" / "campaign.json").string()},
+                   hook_input("done", false, dir / "ws"));
+  CHECK(r.exit_code == 0);
+  const json block = json::parse(r.stdout_text);
+  CHECK(block["decision"] == "block");
+  CHECK(std::string(block["reason"]).find("anchors.json") != std::string::npos);
+}
+
 TEST_CASE("campaign files are validated with the file and the field named", "[tool][campaign-file]") {
   const fs::path dir = fresh_dir("campaign_file");
   REQUIRE(init_cpu_campaign(dir, "none").ok());

@@ -75,6 +75,19 @@ class parsed_args {
   }
   const std::vector<std::string>& positionals() const { return positionals_; }
 
+  /// A whole-number option at least `min`; a clear usage error on anything else ("3x", "-1").
+  long long integer(const std::string& name, long long fallback, long long min = 0) const {
+    auto v = value(name);
+    if (!v) return fallback;
+    try {
+      std::size_t used = 0;
+      const long long n = std::stoll(*v, &used);
+      if (used == v->size() && n >= min) return n;
+    } catch (const std::exception&) {
+    }
+    throw usage_error(name + " needs a whole number of at least " + std::to_string(min) + ", got \"" + *v + "\"");
+  }
+
  private:
   std::set<std::string> flags_;
   std::map<std::string, std::vector<std::string>> values_;

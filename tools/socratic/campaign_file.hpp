@@ -38,6 +38,10 @@ struct QuestionSettings {
   std::optional<std::filesystem::path> credits;  ///< adaptive mode: the credit table
   double exploration_rate = 0.2;
   bool has_reference = false;  ///< another implementation exists to compare with
+  /// Best known TFLOP/s per scenario (AnchorTable formats): enables the suspicious-gain
+  /// detector's anchor check.
+  std::optional<std::filesystem::path> anchors;
+  std::string anchor_id;  ///< id template for row-shaped anchor files (anchors.hpp)
 };
 
 /// The in-process agent (`socratic run`) and the CLI agent (`socratic agent`).
@@ -139,7 +143,8 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
 
     const json q = optional_field<json>(j, "questions", json::object(), "campaign");
     if (!q.is_object()) throw input_error({}, "questions", "expected an object");
-    detail::reject_unknown(q, "questions", {"bank", "seed", "adaptive", "credits", "exploration_rate", "has_reference"});
+    detail::reject_unknown(q, "questions", {"bank", "seed", "adaptive", "credits", "exploration_rate", "has_reference", "anchors",
+                                           "anchor_id"});
     if (auto bank = optional_value<std::string>(q, "bank", "questions")) c.questions.bank = detail::resolve(base, *bank);
     c.questions.seed = optional_field<std::uint64_t>(q, "seed", 0, "questions");
     c.questions.adaptive = optional_field<bool>(q, "adaptive", false, "questions");
@@ -147,6 +152,9 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
       c.questions.credits = detail::resolve(base, *credits);
     c.questions.exploration_rate = optional_field<double>(q, "exploration_rate", 0.2, "questions");
     c.questions.has_reference = optional_field<bool>(q, "has_reference", false, "questions");
+    if (auto anchors = optional_value<std::string>(q, "anchors", "questions"))
+      c.questions.anchors = detail::resolve(base, *anchors);
+    c.questions.anchor_id = optional_field<std::string>(q, "anchor_id", "", "questions");
     if (c.questions.adaptive && !c.questions.credits)
       throw input_error({}, "questions field \"adaptive\"", "the adaptive mode needs a credit table in \"credits\"");
 
@@ -206,6 +214,8 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
          {"exploration_rate", c.questions.exploration_rate}, {"has_reference", c.questions.has_reference}};
   q["bank"] = c.questions.bank ? json(c.questions.bank->string()) : json(nullptr);
   q["credits"] = c.questions.credits ? json(c.questions.credits->string()) : json(nullptr);
+  if (c.questions.anchors) q["anchors"] = detail::relative_or_absolute(*c.questions.anchors, base);
+  if (!c.questions.anchor_id.empty()) q["anchor_id"] = c.questions.anchor_id;
   json a{{"backend", c.agent.backend}, {"model", c.agent.model}, {"api_key_env", c.agent.api_key_env},
          {"max_turns_per_cli_call", c.agent.max_turns_per_cli_call}, {"cli_timeout_s", c.agent.cli_timeout_s}};
   if (c.agent.base_url) a["base_url"] = *c.agent.base_url;

@@ -102,7 +102,8 @@ inline ToolQuestionSource make_question_source(const CampaignFile& c) {
   if (c.questions.adaptive) options.credits = CreditTable::load(*c.questions.credits);
   return BankQuestionSource(load_bank(bank), options);
 }
-inline std::vector<std::shared_ptr<TriggerDetector>> make_detectors(const CampaignFile&) {
+inline std::vector<std::shared_ptr<TriggerDetector>> make_detectors(const CampaignFile& c) {
+  if (c.questions.anchors) return default_detectors(AnchorTable::load(*c.questions.anchors, c.questions.anchor_id));
   return default_detectors();
 }
 static_assert(QuestionSource<ToolQuestionSource>);

@@ -13,6 +13,7 @@
 #include "campaign_file.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "socratic/questions/anchors.hpp"
 
 namespace {
 
@@ -23,7 +24,8 @@ namespace fs = std::filesystem;
 constexpr const char* init_usage =
     "Usage: socratic init DIR --problem NAME --scenarios FILE [--agent claude-code|codex|none]\n"
     "                     [--baseline FILE] [--evaluator-command 'PROGRAM ARG... {candidate}']\n"
-    "                     [--goal JSON] [--task TEXT] [--turns N] [--arch sm_90] [--force]\n\n"
+    "                     [--goal JSON] [--task TEXT] [--turns N] [--arch sm_90] [--has-reference]\n"
+    "                     [--anchors FILE [--anchor-id TEMPLATE]] [--force]\n\n"
     "Creates a campaign workspace in DIR: the candidate (a copy of the problem's baseline, or of\n"
     "--baseline), DIR/campaign.json (problem, scenarios, goal, budgets, question settings,\n"
     "evaluator) and the state folder DIR/.socratic. With --agent, writes the agent's hook\n"
@@ -31,7 +33,9 @@ constexpr const char* init_usage =
     "`socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
     "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
     "--goal takes a goal spec (docs/tool.md); the default is every scenario correct, at least as\n"
-    "fast as the baseline, and no banned library.\n";
+    "fast as the baseline, and no banned library. --has-reference: another implementation exists\n"
+    "(the bank's comparison questions apply). --anchors: best known TFLOP/s per scenario, for the\n"
+    "suspicious-gain check (formats in docs/question-bank.md).\n";
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -131,9 +135,9 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
 }
 
 int init_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help", "--force"},
+  parsed_args a(args, {"--help", "--force", "--has-reference"},
                 {"--problem", "--scenarios", "--agent", "--baseline", "--evaluator-command", "--goal", "--task",
-                 "--turns", "--arch"});
+                 "--turns", "--arch", "--anchors", "--anchor-id"});
   if (a.flag("--help")) {
     std::cout << init_usage;
     return exit_ok;
@@ -171,7 +175,15 @@ int init_command(const std::vector<std::string>& args) {
     }
     (void)goals::goal_from_spec(c.goal_spec, "--goal");
   }
-  c.budget.turns = std::stoi(a.value_or("--turns", "30"));
+  c.budget.turns = static_cast<int>(a.integer("--turns", 30, 1));
+  c.questions.has_reference = a.flag("--has-reference");
+  if (auto anchors = a.value("--anchors")) {
+    c.questions.anchors = fs::absolute(*anchors).lexically_normal();
+    c.questions.anchor_id = a.value_or("--anchor-id", "");
+    (void)AnchorTable::load(*c.questions.anchors, c.questions.anchor_id);  // validate before writing
+  } else if (a.value("--anchor-id")) {
+    throw usage_error("--anchor-id needs --anchors FILE");
+  }
   if (auto cmd = a.value("--evaluator-command")) {
     c.evaluator.kind = "command";
     c.evaluator.command = parse_command(*cmd);

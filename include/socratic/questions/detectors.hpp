@@ -227,7 +227,7 @@ struct SuspiciousGainConfig {
 };
 
 /// @brief After an evaluation: fires when its gain is too good to trust (priority 40): a jump
-/// over the previous best, a scenario at or under its roofline, a flag such as a side stream,
+/// over the previous best (the baseline's 1x when there is none yet), a scenario at or under its roofline, a flag such as a side stream,
 /// or a throughput past the best known anchors. Only correct scenarios are considered: a wrong
 /// answer is a correctness failure, not a gain.
 class SuspiciousGainDetector : public TriggerDetector {
@@ -250,26 +250,28 @@ class SuspiciousGainDetector : public TriggerDetector {
     std::set<std::string> tags;
     json found = json::array();
     const double score = last.score();
-    if (prev_best && std::isfinite(score) && score >= prev_best->score() * config.jump_factor) {
-      reasons.push_back("score " + num(score) + "x is " + num(score / prev_best->score()) +
-                        " times the previous best " + num(prev_best->score()) + "x (evaluation #" +
-                        std::to_string(prev_best->index) + ")");
-      found.push_back({{"kind", "jump"}, {"score", score}, {"previous_best", prev_best->score()}});
+    // Before any correct evaluation the baseline itself is the best there is (speedup 1): a first
+    // candidate at twice the baseline is as suspicious as a later jump of the same size.
+    const double before_score = prev_best ? prev_best->score() : 1.0;
+    const std::string before_name =
+        prev_best ? "the previous best " + num(before_score) + "x (evaluation #" + std::to_string(prev_best->index) + ")"
+                  : std::string("the baseline (no earlier correct evaluation)");
+    if (std::isfinite(score) && score >= before_score * config.jump_factor) {
+      reasons.push_back("score " + num(score) + "x is " + num(score / before_score) + " times " + before_name);
+      found.push_back({{"kind", "jump"}, {"score", score}, {"previous_best", before_score}});
       tags.insert({"timing", "cheat"});
     }
     for (const auto& s : last.report.scenarios) {
       if (!s.correct) continue;
-      if (prev_best) {
-        const ScenarioResult* before = prev_best->report.find(s.id);
-        if (before && std::isfinite(before->speedup) && before->speedup > 0 && std::isfinite(s.speedup) &&
-            s.speedup >= before->speedup * config.scenario_jump_factor) {
-          reasons.push_back(s.id + " speedup " + num(s.speedup) + "x is " + num(s.speedup / before->speedup) +
-                            " times its " + num(before->speedup) + "x in evaluation #" +
-                            std::to_string(prev_best->index));
-          found.push_back({{"kind", "scenario_jump"}, {"scenario", s.id}, {"speedup", s.speedup},
-                           {"previous", before->speedup}});
-          tags.insert("cheat");
-        }
+      const ScenarioResult* before_result = prev_best ? prev_best->report.find(s.id) : nullptr;
+      const double before = prev_best ? (before_result ? before_result->speedup : NAN) : 1.0;
+      if (std::isfinite(before) && before > 0 && std::isfinite(s.speedup) &&
+          s.speedup >= before * config.scenario_jump_factor) {
+        reasons.push_back(s.id + " speedup " + num(s.speedup) + "x is " + num(s.speedup / before) + " times its " +
+                          num(before) + "x in " +
+                          (prev_best ? "evaluation #" + std::to_string(prev_best->index) : std::string("the baseline")));
+        found.push_back({{"kind", "scenario_jump"}, {"scenario", s.id}, {"speedup", s.speedup}, {"previous", before}});
+        tags.insert("cheat");
       }
       for (const auto& flag : config.suspicious_flags)
         if (s.has_flag(flag)) {

@@ -10,17 +10,13 @@
 
 #include "scripted_server.hpp"
 #include "socratic/agents/openai_backend.hpp"
+#include "test_util.hpp"
 
 using namespace socratic;
 using namespace socratic::testing;
 using namespace std::chrono_literals;
 
 namespace {
-
-struct Recorder {
-  std::vector<std::chrono::milliseconds> sleeps;
-  std::vector<std::string> log;
-};
 
 OpenAiOptions local_options(const ScriptedServer& server, Recorder& rec, bool stream = false) {
   OpenAiOptions o = OpenAiOptions::compatible(server.url() + "/v1");
@@ -32,17 +28,6 @@ OpenAiOptions local_options(const ScriptedServer& server, Recorder& rec, bool st
   o.sleep = [&rec](std::chrono::milliseconds d) { rec.sleeps.push_back(d); };
   o.log = [&rec](std::string_view line) { rec.log.emplace_back(line); };
   return o;
-}
-
-ChatMessage msg(ChatRole role, std::string content, std::string tool_call_id = {},
-                std::vector<ToolCall> calls = {}, bool is_error = false) {
-  ChatMessage m;
-  m.role = role;
-  m.content = std::move(content);
-  m.tool_call_id = std::move(tool_call_id);
-  m.tool_calls = std::move(calls);
-  m.is_error = is_error;
-  return m;
 }
 
 LlmRequest sample_request() {
@@ -76,17 +61,6 @@ json text_completion(const std::string& text) {
           {"choices", {{{"index", 0}, {"finish_reason", "stop"},
                         {"message", {{"role", "assistant"}, {"content", text}}}}}},
           {"usage", {{"prompt_tokens", 10}, {"completion_tokens", 5}}}};
-}
-
-template <class F>
-llm_error catch_llm(F&& f) {
-  try {
-    f();
-  } catch (const llm_error& e) {
-    return e;
-  }
-  FAIL("no llm_error was thrown");
-  return llm_error(LlmErrorKind::http, "");
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ enum class StopReason {
   wall_time_budget,
   cost_budget,
   agent_error,
+  evaluator_error,  ///< the evaluator threw on several evaluations in a row
   cancelled,
 };
 
@@ -56,6 +57,7 @@ constexpr std::string_view to_string(StopReason r) noexcept {
     case StopReason::wall_time_budget: return "wall_time_budget";
     case StopReason::cost_budget: return "cost_budget";
     case StopReason::agent_error: return "agent_error";
+    case StopReason::evaluator_error: return "evaluator_error";
     case StopReason::cancelled: return "cancelled";
   }
   return "unknown";
@@ -65,7 +67,7 @@ inline std::optional<StopReason> parse_stop_reason(std::string_view s) noexcept 
   for (auto r : {StopReason::goal_met, StopReason::turn_budget, StopReason::tool_call_budget,
                  StopReason::evaluation_budget, StopReason::token_budget,
                  StopReason::wall_time_budget, StopReason::cost_budget, StopReason::agent_error,
-                 StopReason::cancelled})
+                 StopReason::evaluator_error, StopReason::cancelled})
     if (to_string(r) == s) return r;
   return std::nullopt;
 }

@@ -1,0 +1,86 @@
+#pragma once
+/// @file
+/// @brief Rebuilds a campaign's state from its trace events: what resume, `socratic detect` and
+/// reports read. Pure: no I/O.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "socratic/core/budget.hpp"
+#include "socratic/core/campaign_state.hpp"
+#include "socratic/core/json.hpp"
+#include "socratic/core/message.hpp"
+#include "socratic/core/verdict.hpp"
+
+namespace socratic {
+
+/// @brief What a trace says about its campaign.
+struct TraceSummary {
+  CampaignState state;                  ///< evaluations, questions, triggers, spending, turn
+  json started;                         ///< the `campaign_started` event, or null
+  std::optional<Verdict> last_verdict;  ///< the last goal check at a turn end
+  std::optional<Message> last_message;  ///< the last message that opened a turn
+  bool ended = false;                   ///< a `campaign_ended` event was written
+  std::string end_reason;               ///< its reason
+  int turns_started = 0;
+};
+
+/// @brief Folds trace events (as read by read_trace) into a TraceSummary. Events of unknown
+/// type are ignored (forward compatibility); malformed known events throw input_error naming
+/// the event's seq.
+inline TraceSummary summarize_trace(const std::vector<json>& events) {
+  TraceSummary out;
+  CampaignState& st = out.state;
+  for (const json& e : events) {
+    const std::string type = e.value("type", "");
+    const std::string where = "trace event seq " + std::to_string(e.value("seq", -1)) + " (" + type + ")";
+    try {
+      if (e.contains("elapsed_s") && e["elapsed_s"].is_number())
+        st.elapsed_s = std::max(st.elapsed_s, e["elapsed_s"].get<double>());
+      if (type == "campaign_started") {
+        out.started = e;
+        st.campaign_id = e.value("campaign_id", "");
+        st.arch = e.value("arch", "");
+        st.has_reference = e.value("has_reference", false);
+      } else if (type == "turn_started") {
+        st.turn = required<int>(e, "turn", where);
+        ++st.spent.turns;
+        ++out.turns_started;
+        out.last_message = optional_value<Message>(e, "message", where);
+      } else if (type == "tool_call") {
+        ++st.spent.tool_calls;
+      } else if (type == "usage") {
+        const Usage u = required<Usage>(e, "usage", where);
+        st.spent.tokens += u.total_tokens();
+        st.spent.cost_usd += u.cost_usd;
+      } else if (type == "evaluation") {
+        EvaluationRecord rec = required<EvaluationRecord>(e, "record", where);
+        ++st.spent.evaluations;
+        if (rec.origin == "agent") ++st.spent.agent_evaluations;
+        st.evaluations.push_back(std::move(rec));
+      } else if (type == "trigger") {
+        st.triggers.push_back(required<TriggerEvent>(e, "event", where));
+      } else if (type == "question") {
+        st.asked.push_back(required<AskedQuestion>(e, "asked", where));
+      } else if (type == "verdict") {
+        out.last_verdict = required<Verdict>(e, "verdict", where);
+      } else if (type == "turn_ended") {
+        const TurnResult r = required<TurnResult>(e, "result", where);
+        st.last_agent_message = r.final_message;
+        const Usage extra = optional_field<Usage>(e, "unreported_usage", {});
+        st.spent.tokens += extra.total_tokens();
+        st.spent.cost_usd += extra.cost_usd;
+      } else if (type == "campaign_ended") {
+        out.ended = true;
+        out.end_reason = e.value("reason", "");
+      }
+    } catch (const input_error& err) {
+      throw input_error({}, where, err.message());
+    }
+  }
+  st.spent.wall_seconds = st.elapsed_s;
+  return out;
+}
+
+}  // namespace socratic

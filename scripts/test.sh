@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sets up (Debian 12 packages, agent CLIs for the end-to-end hook tests), builds everything and
+# runs the whole test suite. Usage: scripts/test.sh   (BUILD_DIR=... to choose the build folder)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh --tests
+if [[ -x scripts/install-agent-clis.sh ]]; then
+  scripts/install-agent-clis.sh
+fi
+
+build_dir=${BUILD_DIR:-build}
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build_dir" -j"$(nproc)"
+ctest --test-dir "$build_dir" --output-on-failure --timeout 1800

@@ -1,66 +1,20 @@
 #pragma once
 /// @file
 /// @brief ApiKey: a credential read from the environment or a file (never from the command
-/// line), which cannot be printed or serialised; and the process-wide list of loaded secrets
-/// that every log line, trace event and child environment is scrubbed of. Light.
+/// line), which cannot be printed or serialised. Every key loaded is registered with
+/// register_secret(), so the Redactor removes it from traces, logs and child environments. Light.
 
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <vector>
 
+#include "socratic/campaign/redact.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/http/detail/text.hpp"
-#include "socratic/process/environment.hpp"
 
 namespace socratic {
-
-namespace detail {
-
-struct secret_registry {
-  std::mutex mutex;
-  std::vector<std::string> values;
-  static secret_registry& instance() {
-    static secret_registry r;
-    return r;
-  }
-};
-
-}  // namespace detail
-
-/// @brief Adds a value to the secrets that redact_secrets() removes (keys loaded from files,
-/// proxy passwords, ...). Values shorter than 8 characters are ignored: redacting them would
-/// mangle ordinary text.
-inline void register_secret(std::string_view value) {
-  if (value.size() < 8) return;
-  auto& r = detail::secret_registry::instance();
-  std::lock_guard lock(r.mutex);
-  for (const auto& v : r.values)
-    if (v == value) return;
-  r.values.emplace_back(value);
-}
-
-/// @brief Every secret known to the process: registered values and the values of the
-/// environment's secret variables (see is_secret_variable()).
-inline std::vector<std::string> known_secrets() {
-  std::vector<std::string> out = secret_values_from_environment();
-  auto& r = detail::secret_registry::instance();
-  std::lock_guard lock(r.mutex);
-  out.insert(out.end(), r.values.begin(), r.values.end());
-  return out;
-}
-
-/// @brief `text` with every known secret replaced by `[REDACTED]`.
-inline std::string redact_secrets(std::string text) {
-  for (const auto& secret : known_secrets()) {
-    for (auto pos = text.find(secret); pos != std::string::npos; pos = text.find(secret, pos))
-      text.replace(pos, secret.size(), "[REDACTED]");
-  }
-  return text;
-}
 
 /// @brief An API key. It has no stream operator and no JSON conversion: the only way to read
 /// it is reveal(), which the transport calls when it builds a request header.

@@ -159,7 +159,7 @@ class retrying_caller {
       err.billed.requests += 1;
       err.billed.failed_requests += 1;
       failed += err.billed;
-      const std::string message = redact_secrets(err.message);
+      const std::string message = Redactor().redact(err.message);
       if (!err.retryable || n >= options_.retry.max_retries) {
         const std::string attempts =
             n == 0 ? "" : " (after " + std::to_string(n + 1) + " attempts)";

@@ -168,7 +168,9 @@ class LlmAgent {
     if (!budget_left || tools.exhausted()) {
       outcome.output = "not run: a budget is spent; end your turn";
       outcome.is_error = true;
-    } else if (call.name != "evaluate" && call.parse_error.empty() && !tools.charge(call.name)) {
+    } else if (!call.parse_error.empty()) {
+      outcome = toolbox.call(call, tools);  // explains the unreadable arguments; not charged
+    } else if (call.name != "evaluate" && !tools.charge(call.name)) {
       outcome.output = "not run: the tool-call budget is spent; end your turn";
       outcome.is_error = true;
     } else {

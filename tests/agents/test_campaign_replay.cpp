@@ -59,6 +59,8 @@ struct PreparedEvaluator {
   }
 };
 static_assert(Evaluator<PreparedEvaluator>);
+static_assert(Agent<LlmAgent<OpenAiBackend>>);
+static_assert(Agent<LlmAgent<ReplayBackend>>);
 
 struct FixedQuestions {
   std::optional<Question> ask(const TriggerEvent& e, const CampaignState&) {

@@ -270,6 +270,19 @@ TEST_CASE("agent: a backend failure ends the turn with the error and its billed 
   CHECK(ex[0]["error"]["billed"]["input_tokens"] == 700);
 }
 
+TEST_CASE("agent: a backend that cannot even send (bad configuration) ends the turn, not the process",
+          "[agents][agent]") {
+  Harness h;
+  ScriptedBackend backend;
+  backend.script = {[](const LlmRequest&) -> LlmResponse {
+    throw input_error({}, "HTTPS_PROXY", "unsupported scheme \"socks5\"");
+  }};
+  LlmAgent agent(std::move(backend), options());
+  Tools tools = h.tools();
+  TurnResult r = agent.turn(message(0, "go"), tools);
+  CHECK_THAT(r.error, Catch::Matchers::Contains("HTTPS_PROXY") && Catch::Matchers::Contains("socks5"));
+}
+
 namespace {
 
 void write_big_file(const fs::path& p, char c) {
@@ -375,4 +388,48 @@ TEST_CASE("agent: a turn that never ends on its own is ended at the step limit",
   TurnResult r = agent.turn(message(0, "go"), tools);
   CHECK(r.tool_calls == 3);
   CHECK_THAT(r.final_message, Catch::Matchers::Contains("3 model calls"));
+}
+
+TEST_CASE("agent: a judge edited through the shell ends the turn; a writable judge is refused",
+          "[agents][agent][judge]") {
+  Harness h;
+  const fs::path judge = h.dir.path / "judge";
+  fs::create_directories(judge);
+  std::ofstream(judge / "reference.cu") << "the reference";
+  auto o = options();
+  o.judge_paths = {judge};
+
+  SECTION("tampering is detected after the turn") {
+    ScriptedBackend backend;
+    backend.script = {answer("", {tc("1", "run_shell", {{"command", "echo faster >> ../judge/reference.cu"}})}),
+                      answer("Done.")};
+    LlmAgent agent(std::move(backend), o);
+    Tools tools = h.tools();
+    TurnResult r = agent.turn(message(0, "go"), tools);
+    CHECK_THAT(r.error, Catch::Matchers::Contains("judge's files changed") &&
+                            Catch::Matchers::Contains("modified: " + (judge / "reference.cu").string()));
+    REQUIRE(h.records_of("judge_modified").size() == 1);
+  }
+  SECTION("an untouched judge passes") {
+    ScriptedBackend backend;
+    backend.script = {answer("", {tc("1", "run_shell", {{"command", "cat ../judge/reference.cu"}})}), answer("Done.")};
+    LlmAgent agent(std::move(backend), o);
+    Tools tools = h.tools();
+    CHECK(agent.turn(message(0, "go"), tools).error.empty());
+  }
+  SECTION("a judge inside the workspace must be read-only") {
+    fs::create_directories(h.ws / "harness");
+    std::ofstream(h.ws / "harness" / "runner.cu") << "runner";
+    o.judge_paths = {h.ws / "harness"};
+    ScriptedBackend backend;
+    backend.script = {answer("Done.")};
+    LlmAgent agent(backend, o);
+    Tools tools = h.tools();
+    TurnResult r = agent.turn(message(0, "go"), tools);
+    CHECK_THAT(r.error, Catch::Matchers::Contains("inside the workspace and is not read-only"));
+    o.tools.read_only = {"harness"};
+    LlmAgent guarded(backend, o);
+    Tools t2 = h.tools();
+    CHECK(guarded.turn(message(0, "go"), t2).error.empty());
+  }
 }

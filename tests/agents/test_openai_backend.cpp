@@ -244,17 +244,21 @@ TEST_CASE("openai: retries honour retry-after and stop at the right errors", "[a
   Recorder rec;
   OpenAiBackend backend(local_options(server, rec));
 
-  SECTION("429 with retry-after-ms, then success") {
+  SECTION("429 with retry-after, then retry-after-ms, then success") {
     auto limited = ScriptedReply::json_reply(429, {{"error", {{"message", "Rate limit reached"}, {"type", "requests"}, {"code", "rate_limit_exceeded"}}}});
-    limited.headers.push_back({"retry-after-ms", "1234"});
+    limited.headers.push_back({"retry-after", "2"});
+    server.push(limited);
+    limited.headers = {{"Content-Type", "application/json"}, {"retry-after-ms", "1234"}, {"retry-after", "2"}};
     server.push(limited);
     server.push(ScriptedReply::json_reply(200, text_completion("done")));
     auto r = backend.complete(sample_request());
     CHECK(r.text == "done");
-    CHECK(rec.sleeps == std::vector<std::chrono::milliseconds>{1234ms});
-    CHECK(r.usage.requests == 2);
-    CHECK(r.usage.failed_requests == 1);
-    REQUIRE(rec.log.size() == 1);
+    CHECK(rec.sleeps == std::vector<std::chrono::milliseconds>{2000ms, 1234ms});
+    CHECK(r.usage.requests == 3);
+    CHECK(r.usage.failed_requests == 2);
+    REQUIRE(rec.log.size() == 2);
+    CHECK_THAT(rec.log[0], Catch::Matchers::Contains("2000 ms"));
+    rec.log.erase(rec.log.begin());
     CHECK_THAT(rec.log[0], Catch::Matchers::Contains("rate_limited") && Catch::Matchers::Contains("1234 ms"));
   }
   SECTION("500 then success, with backoff") {

@@ -13,6 +13,7 @@
 
 #include "socratic/agents/agent_tools.hpp"
 #include "socratic/agents/detail/utf8.hpp"
+#include "socratic/agents/judge_guard.hpp"
 #include "socratic/agents/llm_types.hpp"
 #include "socratic/agents/request_hash.hpp"
 #include "socratic/agents/sandbox.hpp"
@@ -52,6 +53,11 @@ struct LlmAgentOptions {
   std::size_t keep_recent_tool_outputs = 6;  ///< the newest tool outputs are never shortened
   std::size_t shortened_keep_chars = 600;    ///< head plus tail kept of a shortened output
   AgentToolOptions tools;
+  /// The judge's files and folders (harness, scenarios, references, bank, goal). Each must lie
+  /// outside the workspace or be read-only; their hashes are taken at the first turn and checked
+  /// after every turn, and a change ends the turn with an error (shell commands are not confined
+  /// by the operating system, so this is the agent's own backstop).
+  std::vector<std::filesystem::path> judge_paths;
   /// Tools offered to the model; default AgentToolbox::specs(tools).
   std::optional<std::vector<ToolSpec>> tool_specs;
 };
@@ -84,10 +90,34 @@ class LlmAgent {
 
   /// @brief One turn; see the class description. Errors end the turn in TurnResult::error.
   TurnResult turn(const Message& message, Tools& tools) {
+    TurnResult result = run_turn(message, tools);
+    if (judge_) {
+      const auto changes = judge_->changes();
+      if (!changes.empty()) {
+        tools.record({{"type", "judge_modified"}, {"changes", changes}});
+        std::string list;
+        for (const auto& c : changes) list += (list.empty() ? "" : "; ") + c;
+        result.error = "the judge's files changed during the turn (" + list + ")";
+      }
+    }
+    return result;
+  }
+
+  /// @brief The whole conversation, tool outputs unshortened.
+  const std::vector<ChatMessage>& conversation() const noexcept { return conversation_; }
+  Backend& backend() noexcept { return backend_; }
+  const LlmAgentOptions& options() const noexcept { return options_; }
+
+ private:
+  TurnResult run_turn(const Message& message, Tools& tools) {
     TurnResult result;
     std::optional<AgentToolbox> toolbox;
     try {
       toolbox.emplace(Sandbox(tools.workspace(), options_.tools.read_only), options_.tools);
+      if (!options_.judge_paths.empty()) {
+        if (!judge_) judge_.emplace(options_.judge_paths);
+        judge_->check_placement(toolbox->sandbox());
+      }
     } catch (const std::exception& e) {
       result.error = std::string("LlmAgent: ") + e.what();
       return result;
@@ -112,6 +142,9 @@ class LlmAgent {
           retried_overflow = true;
           continue;
         }
+        result.error = std::string("model call failed: ") + e.what();
+        return result;
+      } catch (const std::exception& e) {  // a configuration error (bad URL, proxy, CA file)
         result.error = std::string("model call failed: ") + e.what();
         return result;
       }
@@ -143,12 +176,6 @@ class LlmAgent {
     return result;
   }
 
-  /// @brief The whole conversation, tool outputs unshortened.
-  const std::vector<ChatMessage>& conversation() const noexcept { return conversation_; }
-  Backend& backend() noexcept { return backend_; }
-  const LlmAgentOptions& options() const noexcept { return options_; }
-
- private:
   void push(ChatRole role, std::string content) {
     ChatMessage m;
     m.role = role;
@@ -295,6 +322,7 @@ class LlmAgent {
   std::vector<ChatMessage> conversation_;
   std::vector<bool> shortened_;
   double chars_per_token_ = 3.5;
+  std::optional<JudgeGuard> judge_;
 };
 
 }  // namespace socratic

@@ -3,7 +3,9 @@
 # Usage: scripts/install-deps.sh [--tests]   (--tests adds what the test suite needs: chromium)
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libboost1.81-dev nlohmann-json3-dev catch2 libssl-dev openssl binutils)
+# binutils: strip and readelf (scanner tests); zstd: the scanner decompresses zstd-compressed
+# fatbin entries with it.
+packages=(cmake g++ make pkg-config libboost1.81-dev nlohmann-json3-dev catch2 libssl-dev openssl binutils zstd)
 if [[ "${1:-}" == "--tests" ]]; then
   packages+=(chromium)
 fi

@@ -63,6 +63,18 @@ class Problem {
   /// the reference), and a hard cap on the max absolute error whatever the baseline does.
   virtual double rounding_floor(double reference_max_abs) const = 0;
   virtual double max_error_cap(double reference_max_abs) const = 0;
+
+  // ---- Added members (each with a default definition; see the stability rule above) ----
+
+  /// The problem's name as kernels/problems.json spells it ("rmsnorm"), written in the
+  /// runner's `hello` line and checked against a scenario set's "problem". Default: empty,
+  /// and the runner derives the name from the entry point ("socratic_NAME_forward" -> NAME).
+  virtual std::string name() const { return {}; }
+
+  /// How many input regimes generate_inputs cycles through by `trial` (scales, outliers, ...).
+  /// The runner runs max(--trials, this) correctness trials, so that every regime is checked,
+  /// and rotates timed samples over as many. Default: 1.
+  virtual int input_regimes() const { return 1; }
 };
 
 }  // namespace socratic::harness

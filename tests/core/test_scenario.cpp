@@ -19,12 +19,14 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
 
 TEST_CASE("scenario sets load with defaults and validate", "[core][scenario]") {
   auto path = write_temp("ok.json", R"({"name":"s","problem":"attention","defaults":{"dtype":"bf16"},
-    "scenarios":[{"id":"a","batch":2},{"id":"b","batch":1,"dtype":"fp16"}]})");
+    "scenarios":[{"id":"a","batch":2,"description":"Llama-3-8B prefill"},{"id":"b","batch":1,"dtype":"fp16"}]})");
   ScenarioSet set = load_scenario_set(path);
   CHECK(set.ids() == std::vector<std::string>{"a", "b"});
   CHECK(set.scenarios[0].params["dtype"] == "bf16");
   CHECK(set.scenarios[1].params["dtype"] == "fp16");
   CHECK(set.find("b")->params["batch"] == 1);
+  CHECK(set.scenarios[0].description == "Llama-3-8B prefill");
+  CHECK_FALSE(set.scenarios[0].params.contains("description"));
   CHECK(json(set).get<ScenarioSet>() == set);
 }
 

@@ -3,6 +3,15 @@
 #if __has_include(<catch2/catch_all.hpp>)
 #include <catch2/catch_all.hpp>
 #define SOCRATIC_CATCH3 1
+// v3 renamed v2's string matcher Contains to ContainsSubstring (its Contains matches elements
+// of a range) and moved Approx into namespace Catch; the tests use v2's names. A non-template
+// overload wins over v3's Contains(T&&) for a string literal.
+namespace Catch::Matchers {
+inline auto Contains(const char* text, CaseSensitive sensitivity = CaseSensitive::Yes) {
+  return ContainsSubstring(text, sensitivity);
+}
+}  // namespace Catch::Matchers
+using Catch::Approx;
 #else
 #include <catch2/catch.hpp>
 #endif

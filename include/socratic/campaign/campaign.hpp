@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
@@ -250,8 +251,11 @@ class Campaign {
     return extra;
   }
 
+  // Tools may be used from several threads (an agent running tool calls in parallel): every
+  // callback takes the campaign's lock, so state and trace see one call at a time.
   Tools make_tools() {
     auto charge = [this](std::string_view tool) {
+      std::lock_guard lock(tools_mutex_);
       if (budget_reason()) return false;
       if (config_.cancelled && config_.cancelled()) return false;
       ++state_.spent.tool_calls;
@@ -259,15 +263,18 @@ class Campaign {
       return true;
     };
     auto usage = [this](const Usage& u) {
+      std::lock_guard lock(tools_mutex_);
       turn_live_usage_ += u;
       add_spending(u);
       emit("usage", {{"turn", state_.turn}, {"usage", u}});
       return !budget_reason().has_value();
     };
     auto record = [this](const json& event) {
+      std::lock_guard lock(tools_mutex_);
       emit("agent_event", {{"turn", state_.turn}, {"event", event}});
     };
     auto evaluate_tool = [this]() {
+      std::lock_guard lock(tools_mutex_);
       EvaluateResult out;
       if (config_.budget.evaluations && state_.spent.agent_evaluations >= *config_.budget.evaluations) {
         out.refused = true;
@@ -532,6 +539,7 @@ class Campaign {
   Usage turn_live_usage_;
   std::optional<Verdict> last_verdict_;
   int evaluator_failures_ = 0;
+  std::mutex tools_mutex_;
 };
 
 }  // namespace socratic

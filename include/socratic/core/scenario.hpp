@@ -21,6 +21,7 @@ namespace socratic {
 struct Scenario {
   std::string id;  ///< stable, unique within its set; used in reports and verdicts
   json params = json::object();  ///< problem-specific parameters
+  std::string description;       ///< optional note (e.g. the model a shape comes from)
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
@@ -33,8 +34,8 @@ struct Scenario {
 ///   "defaults": { "dtype": "bf16" },
 ///   "scenarios": [ { "id": "tiny", "batch": 1, "seqlen_q": 1, ... } ] }
 /// @endcode
-/// Every member of a scenario object other than `id` is a parameter; `defaults` fill the ones
-/// a scenario leaves out.
+/// Every member of a scenario object other than `id` and `description` is a parameter;
+/// `defaults` fill the ones a scenario leaves out.
 struct ScenarioSet {
   std::string name;
   std::string problem;
@@ -60,14 +61,17 @@ struct ScenarioSet {
 inline void to_json(json& j, const Scenario& s) {
   j = s.params.is_object() ? s.params : json::object();
   j["id"] = s.id;
+  if (!s.description.empty()) j["description"] = s.description;
 }
 
 inline void from_json(const json& j, Scenario& s) {
   if (!j.is_object()) throw input_error({}, "scenario", "expected an object, found " + std::string(j.type_name()));
   s.id = required<std::string>(j, "id", "scenario");
   if (s.id.empty()) throw input_error({}, "scenario", "field \"id\" is empty");
+  s.description = optional_field<std::string>(j, "description", "", "scenario \"" + s.id + "\"");
   s.params = j;
   s.params.erase("id");
+  s.params.erase("description");
 }
 
 inline void to_json(json& j, const ScenarioSet& s) {

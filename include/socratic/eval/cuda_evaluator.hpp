@@ -1,0 +1,420 @@
+#pragma once
+/// @file
+/// @brief CudaEvaluator: the reference Evaluator. One `evaluate(candidate)` = integrity check ->
+/// build the candidate (and, cached, the baseline and the runner) -> banned-library scan -> the
+/// runner on every scenario -> EvalReport. docs/evaluator.md explains each step and what it
+/// catches. Heavy (processes).
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "socratic/concepts.hpp"
+#include "socratic/core/candidate.hpp"
+#include "socratic/core/error.hpp"
+#include "socratic/core/report.hpp"
+#include "socratic/core/scenario.hpp"
+#include "socratic/detail/sha256.hpp"
+#include "socratic/eval/detail/atomic_file.hpp"
+#include "socratic/eval/gpu_target.hpp"
+#include "socratic/eval/integrity.hpp"
+#include "socratic/eval/nvcc_build.hpp"
+#include "socratic/eval/problem_registry.hpp"
+#include "socratic/eval/report_table.hpp"
+#include "socratic/eval/roofline.hpp"
+#include "socratic/eval/runner_client.hpp"
+
+namespace socratic {
+
+/// @brief The banned-library checks the evaluator delegates. `binary` scans a built shared
+/// object; `mapped` judges the shared objects the runner process mapped at run time. The
+/// scanner (eval/scanner.hpp) implements both: eval/default_ban_scan.hpp wires it in.
+struct BanScan {
+  std::function<std::vector<BannedFinding>(const std::filesystem::path& binary)> binary;
+  std::function<std::vector<BannedFinding>(const std::vector<std::string>& mapped)> mapped;
+  explicit operator bool() const noexcept { return binary && mapped; }
+};
+
+/// @brief How a CudaEvaluator is set up. Only `data_dir`, `problem` and `scenarios` are required.
+struct CudaEvaluatorConfig {
+  std::filesystem::path data_dir;   ///< holds `kernels/` (problems.json, harness/, problem folders)
+  std::string problem;              ///< a name listed in kernels/problems.json
+  std::filesystem::path scenarios;  ///< the scenario-set file
+  std::optional<std::filesystem::path> baseline;  ///< baseline source instead of the problem's
+  std::filesystem::path cache_dir;  ///< build cache; empty: default_cache_dir()
+  std::string arch;                 ///< e.g. `sm_90a` or `9.0`; empty: ask nvidia-smi
+  std::filesystem::path nvcc = "nvcc";
+  std::filesystem::path nvidia_smi = "nvidia-smi";
+  std::vector<std::string> nvcc_flags;           ///< extra flags for the candidate
+  std::vector<std::string> baseline_nvcc_flags;  ///< extra flags for the baseline
+  double k = 2.0;  ///< FA-style tolerance: candidate error <= k x baseline error + floor
+  RunnerOptions runner;       ///< seed, sample counts, noise target, timing on/off
+  RunnerLimits runner_limits; ///< watchdog, overall time, output caps
+  std::chrono::milliseconds candidate_build_timeout{std::chrono::minutes(2)};
+  std::chrono::milliseconds harness_build_timeout{std::chrono::minutes(10)};
+  BanScan ban_scan;              ///< required unless `allow_unscanned`
+  /// Evaluate without a banned-library scan: an explicit opt-out for problems without bans
+  /// (reports then carry no findings; the `socratic eval` tool warns).
+  bool allow_unscanned = false;
+  /// A manifest recorded at campaign start (save_integrity_manifest); empty: record one now.
+  std::optional<std::filesystem::path> integrity_manifest;
+  std::function<void(const RunnerProgress&)> on_progress;  ///< scenario begin/end, for progress lines
+};
+
+/// @brief `$SOCRATIC_CACHE_DIR`, else `$XDG_CACHE_HOME/socratic`, else `~/.cache/socratic`,
+/// else a folder under the system's temporary folder.
+inline std::filesystem::path default_cache_dir() {
+  auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v && *v ? v : "";
+  };
+  if (auto d = env("SOCRATIC_CACHE_DIR"); !d.empty()) return d;
+  if (auto d = env("XDG_CACHE_HOME"); !d.empty()) return std::filesystem::path(d) / "socratic";
+  if (auto d = env("HOME"); !d.empty()) return std::filesystem::path(d) / ".cache" / "socratic";
+  return std::filesystem::temp_directory_path() / "socratic-cache";
+}
+
+namespace detail {
+
+inline void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+inline std::string join_sentences(const std::vector<std::string>& items, std::size_t max_items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < max_items; ++i) out += (out.empty() ? "" : "; ") + items[i];
+  if (items.size() > max_items) out += "; (" + std::to_string(items.size() - max_items) + " more)";
+  return out;
+}
+
+}  // namespace detail
+
+/// @brief The reference Evaluator for CUDA kernels.
+///
+/// Construction loads the problem, validates the scenario set against its parameters, resolves
+/// the GPU target and records (or loads) the integrity manifest; it throws input_error or error
+/// when the configuration cannot work. `evaluate` never throws for the candidate's faults: a
+/// compile error, a crash, a hang or a wrong answer is in the report. Not thread-safe; several
+/// evaluators (threads or processes) may share one cache folder.
+class CudaEvaluator {
+ public:
+  explicit CudaEvaluator(CudaEvaluatorConfig config) : config_(std::move(config)) {
+    namespace fs = std::filesystem;
+    if (config_.data_dir.empty()) throw error("CudaEvaluator: no data folder (with kernels/) configured");
+    if (config_.problem.empty()) throw error("CudaEvaluator: no problem configured");
+    if (config_.scenarios.empty()) throw error("CudaEvaluator: no scenario-set file configured");
+    if (!(config_.k > 0) || !std::isfinite(config_.k))
+      throw error("CudaEvaluator: the tolerance factor k must be a positive number, got " + std::to_string(config_.k));
+    if (!config_.ban_scan && !config_.allow_unscanned)
+      throw error("CudaEvaluator: no banned-library scanner configured (set ban_scan, e.g. from "
+                  "eval/default_ban_scan.hpp, or allow_unscanned)");
+    config_.data_dir = fs::absolute(config_.data_dir).lexically_normal();
+    config_.scenarios = fs::absolute(config_.scenarios).lexically_normal();
+    if (config_.cache_dir.empty()) config_.cache_dir = default_cache_dir();
+    config_.cache_dir = fs::absolute(config_.cache_dir).lexically_normal();
+
+    const fs::path kernels = config_.data_dir / "kernels";
+    const ProblemRegistry registry = ProblemRegistry::load(kernels);
+    problem_ = registry.get(config_.problem);
+    scenarios_ = load_scenarios_for(problem_, config_.scenarios);
+    baseline_source_ = config_.baseline ? fs::absolute(*config_.baseline).lexically_normal()
+                                        : problem_.baseline_path();
+    if (!fs::is_regular_file(baseline_source_))
+      throw input_error(baseline_source_.string(), {}, "baseline source does not exist");
+    if (!fs::is_regular_file(kernels / "harness" / "runner.cu"))
+      throw input_error((kernels / "harness" / "runner.cu").string(), {}, "the runner's source does not exist");
+
+    target_ = config_.arch.empty() ? detect_gpu_target(config_.nvidia_smi) : parse_gpu_target(config_.arch);
+
+    // What the evaluation trusts: the harness, the problem, the registry, the scenarios.
+    std::vector<fs::path> files = {registry.index_file(), config_.scenarios, baseline_source_};
+    std::vector<fs::path> folders = {kernels / "harness", problem_.folder};
+    if (config_.integrity_manifest) {
+      manifest_ = load_integrity_manifest(*config_.integrity_manifest);
+      for (const auto& f : files)
+        if (!manifest_.covers(f))
+          throw input_error(config_.integrity_manifest->string(), {},
+                            "the manifest does not cover " + f.string() + ", which the evaluation trusts");
+      for (const auto& d : folders)
+        if (std::find(manifest_.folders.begin(), manifest_.folders.end(), detail::normal_path(d)) ==
+            manifest_.folders.end())
+          throw input_error(config_.integrity_manifest->string(), {},
+                            "the manifest does not record the folder " + d.string());
+    } else {
+      manifest_ = record_integrity(files, folders, config_.data_dir);
+    }
+
+    // The runner reads the scenarios with the problem's declared defaults filled in, so the host
+    // and the runner judge exactly the same parameters. Content-addressed: shared safely.
+    const std::string resolved = json(scenarios_).dump(1) + "\n";
+    resolved_scenarios_ = config_.cache_dir / "scenarios" / (detail::sha256_hex(resolved) + ".json");
+    detail::write_file_atomically(resolved_scenarios_, resolved);
+    artifacts_[resolved_scenarios_.string()] = detail::sha256_hex(resolved);
+
+    NvccOptions nvcc;
+    nvcc.nvcc = config_.nvcc;
+    nvcc.cache_dir = config_.cache_dir / "builds";
+    nvcc.target = target_;
+    builder_.emplace(std::move(nvcc));
+  }
+
+  /// @brief Judges `candidate` on every scenario. See the class comment for what it throws.
+  EvalReport evaluate(const Candidate& candidate) {
+    namespace fs = std::filesystem;
+    using clock = std::chrono::steady_clock;
+    const auto began = clock::now();
+    EvalReport report;
+    report.problem = problem_.name;
+    report.scenario_set = scenarios_.name;
+    report.candidate = candidate;
+    report.arch = target_.base_sm();
+    report.expected = scenarios_.ids();
+    auto finish = [&]() -> EvalReport {
+      report.timings.total_s = std::chrono::duration<double>(clock::now() - began).count();
+      return std::move(report);
+    };
+
+    // 1. The judge's own files first: an edited harness must never produce a verdict.
+    std::vector<std::string> tampered = verify_integrity(manifest_);
+    for (const auto& [path, digest] : artifacts_) {
+      std::string now;
+      try {
+        now = detail::sha256_file(path);
+      } catch (const std::exception&) {
+        now = "unreadable";
+      }
+      if (now != digest) tampered.push_back("built harness file " + path + " changed after it was built");
+    }
+    if (!tampered.empty()) {
+      report.error = "integrity check failed: " + detail::join_sentences(tampered, 10) +
+                     " (restore the files or start a new campaign)";
+      return finish();
+    }
+
+    // 2. The candidate: read once, snapshot by content, build the snapshot (so an edit during
+    // the evaluation cannot split what was hashed from what was compiled).
+    std::string bytes;
+    try {
+      bytes = detail::read_file_bytes(candidate.source);
+    } catch (const std::exception& e) {
+      report.build_log = std::string("cannot read the candidate: ") + e.what();
+      return finish();
+    }
+    report.candidate.content_hash = detail::sha256_hex(bytes);
+    const fs::path original = fs::absolute(candidate.source).lexically_normal();
+    const fs::path snapshot = config_.cache_dir / "candidates" / report.candidate.content_hash /
+                              (original.extension() == ".cu" ? original.filename() : fs::path("candidate.cu"));
+    try {
+      // Content-addressed, so an existing snapshot is reused, unless it no longer holds its bytes.
+      std::error_code ec;
+      if (!fs::exists(snapshot, ec) || detail::sha256_file(snapshot) != report.candidate.content_hash)
+        detail::write_file_atomically(snapshot, bytes);
+
+      const auto build_began = clock::now();
+      if (auto harness_error = ensure_harness_built(); !harness_error.empty()) {
+        report.error = harness_error;
+        report.timings.build_s = std::chrono::duration<double>(clock::now() - build_began).count();
+        return finish();
+      }
+      BuildRequest request;
+      request.kind = BuildKind::shared_object;
+      request.sources = {snapshot};
+      // The problem's folder first, so its headers win over same-named files of the candidate's.
+      request.include_dirs = {problem_.folder, original.parent_path()};
+      request.hashed_inputs = {problem_.args_header_path()};
+      request.flags = config_.nvcc_flags;
+      request.output_name = "candidate.so";
+      request.timeout = config_.candidate_build_timeout;
+      BuildResult built = builder_->build(request);
+      report.timings.build_s = std::chrono::duration<double>(clock::now() - build_began).count();
+      report.timings.build_cached = built.cached;
+      report.built = built.ok;
+      report.build_log = built.log;
+      detail::replace_all(report.build_log, snapshot.string(), original.string());
+      if (!built.ok) {
+        if (built.timed_out) report.build_log = "candidate build timed out\n" + report.build_log;
+        return finish();
+      }
+
+      // 3. Banned libraries in the binary.
+      if (config_.ban_scan.binary) {
+        try {
+          report.banned = config_.ban_scan.binary(built.output);
+          for (auto& f : report.banned)
+            if (f.file.empty()) f.file = built.output.string();
+        } catch (const std::exception& e) {
+          report.error = std::string("banned-library scan failed: ") + e.what();
+          return finish();
+        }
+      }
+
+      // 4. The runner, on every scenario.
+      RunnerJob job;
+      job.runner = runner_binary_;
+      job.baseline = baseline_binary_;
+      job.candidate = built.output;
+      job.scenarios = resolved_scenarios_;
+      job.expected = report.expected;
+      job.problem = problem_.name;
+      job.k = config_.k;
+      job.options = config_.runner;
+      job.limits = config_.runner_limits;
+      job.working_dir = config_.cache_dir;
+      RunnerOutcome outcome = run_runner(job, config_.on_progress);
+      // A runner that never said hello never reached the GPU (no driver, no device, not
+      // startable): nothing was judged, so no scenario gets a result; `error` says why.
+      if (outcome.hello) report.scenarios = std::move(outcome.results);
+      else outcome.problems.insert(outcome.problems.begin(), "the runner did not start on the GPU");
+      report.timings.check_s = outcome.check_s;
+      report.timings.timing_s = outcome.timing_s;
+      std::vector<std::string> problems = std::move(outcome.problems);
+      if (outcome.hello) {
+        report.gpu = outcome.hello->device;
+        if (!outcome.hello->arch.empty()) report.arch = outcome.hello->arch;
+        check_plausibility(report, *outcome.hello, problems);
+      }
+
+      // 5. Libraries the runner process actually mapped (a name built at run time shows only here).
+      if (config_.ban_scan.mapped && !outcome.mapped_libraries.empty()) {
+        try {
+          for (auto f : scan_mapped(outcome.mapped_libraries)) {
+            if (f.file.empty()) f.file = "process";
+            report.banned.push_back(std::move(f));
+          }
+        } catch (const std::exception& e) {
+          problems.push_back(std::string("run-time library check failed: ") + e.what());
+        }
+      }
+      if (!problems.empty()) report.error = detail::join_sentences(problems, 12);
+    } catch (const std::exception& e) {
+      // The harness itself failed (nvcc missing, cache not writable): no verdict.
+      report.error = std::string("evaluator failure: ") + e.what();
+    }
+    return finish();
+  }
+
+  const ProblemSpec& problem() const noexcept { return problem_; }
+  /// @brief The scenarios judged, with the problem's defaults filled in.
+  const ScenarioSet& scenarios() const noexcept { return scenarios_; }
+  const GpuTarget& target() const noexcept { return target_; }
+  const IntegrityManifest& integrity_manifest() const noexcept { return manifest_; }
+  const CudaEvaluatorConfig& config() const noexcept { return config_; }
+
+ private:
+  /// Builds (or finds) the runner and the baseline once; empty on success, else why not.
+  std::string ensure_harness_built() {
+    namespace fs = std::filesystem;
+    if (!runner_binary_.empty() && !baseline_binary_.empty()) return {};
+    const fs::path harness = config_.data_dir / "kernels" / "harness";
+
+    if (runner_binary_.empty()) {
+      BuildRequest runner;
+      runner.kind = BuildKind::executable;
+      runner.sources = {harness / "runner.cu"};
+      for (const auto& s : problem_.runner_sources) runner.sources.push_back(problem_.folder / s);
+      runner.include_dirs = {harness, problem_.folder};
+      for (const auto& f : detail::files_under(harness.string())) runner.hashed_inputs.push_back(f);
+      for (const auto& f : detail::files_under(problem_.folder.string())) runner.hashed_inputs.push_back(f);
+      runner.link_flags = {"-ldl"};
+      runner.output_name = "socratic-runner-" + problem_.name;
+      runner.timeout = config_.harness_build_timeout;
+      const BuildResult r = builder_->build(runner);
+      if (!r.ok)
+        return "harness build failed: the runner for \"" + problem_.name + "\" did not compile (" +
+               r.command + "):\n" + detail::log_excerpt(r.log, 30);
+      runner_binary_ = r.output;
+      artifacts_[r.output.string()] = detail::sha256_file(r.output);
+    }
+    BuildRequest baseline;
+    baseline.kind = BuildKind::shared_object;
+    baseline.sources = {baseline_source_};
+    baseline.include_dirs = {problem_.folder};
+    baseline.hashed_inputs = {problem_.args_header_path()};
+    baseline.flags = config_.baseline_nvcc_flags;
+    baseline.output_name = "baseline.so";
+    baseline.timeout = config_.harness_build_timeout;
+    const BuildResult b = builder_->build(baseline);
+    if (!b.ok)
+      return "harness build failed: the baseline " + baseline_source_.string() + " did not compile:\n" +
+             detail::log_excerpt(b.log, 30);
+    baseline_binary_ = b.output;
+    artifacts_[b.output.string()] = detail::sha256_file(b.output);
+    return {};
+  }
+
+  /// The mapped-library check, remembered per file (path, size, modification time): the runner
+  /// maps the same driver and system libraries on every evaluation, and reading a large one
+  /// (libcuda) each time would cost seconds.
+  std::vector<BannedFinding> scan_mapped(const std::vector<std::string>& mapped) {
+    std::vector<BannedFinding> out;
+    for (const auto& path : mapped) {
+      std::error_code ec;
+      std::string key = path;
+      const auto size = std::filesystem::file_size(path, ec);
+      const bool identified = !ec;
+      const auto mtime = std::filesystem::last_write_time(path, ec);
+      if (identified && !ec)
+        key += "|" + std::to_string(size) + "|" + std::to_string(mtime.time_since_epoch().count());
+      else
+        key.clear();  // unreadable or vanished: judge it each time
+      auto it = key.empty() ? mapped_scans_.end() : mapped_scans_.find(key);
+      if (it == mapped_scans_.end()) {
+        auto findings = config_.ban_scan.mapped({path});
+        if (key.empty()) {
+          out.insert(out.end(), findings.begin(), findings.end());
+          continue;
+        }
+        it = mapped_scans_.emplace(key, std::move(findings)).first;
+      }
+      out.insert(out.end(), it->second.begin(), it->second.end());
+    }
+    return out;
+  }
+
+  /// Defence in depth: a time below the roofline floor or a throughput above the device's peak
+  /// cannot be honest, whatever the runner concluded; such a speedup never counts.
+  static void check_plausibility(EvalReport& report, const RunnerHello& hello,
+                                 std::vector<std::string>& problems) {
+    const roofline::Peaks peaks{hello.peak_tflops, hello.peak_gbps};
+    for (auto& s : report.scenarios) {
+      auto add_flag = [&](const char* flag) {
+        if (!s.has_flag(flag)) s.flags.push_back(flag);
+      };
+      if (std::isnan(s.roofline_fraction))
+        s.roofline_fraction = roofline::fraction(s.roofline_ms, s.candidate_ms);
+      if (roofline::below_floor(s.candidate_ms, s.roofline_ms) && !s.has_flag("below_roofline")) {
+        add_flag("below_roofline");
+        problems.push_back("scenario \"" + s.id + "\": candidate time below the roofline floor was not flagged by the runner");
+      }
+      if (roofline::above_peak(s.tflops, peaks)) {
+        add_flag("above_peak");
+        problems.push_back("scenario \"" + s.id + "\": reported throughput above the device's peak");
+      }
+      if (s.has_flag("below_roofline") || s.has_flag("above_peak")) s.speedup = std::nan("");
+    }
+  }
+
+  CudaEvaluatorConfig config_;
+  ProblemSpec problem_;
+  ScenarioSet scenarios_;
+  std::filesystem::path baseline_source_;
+  GpuTarget target_;
+  IntegrityManifest manifest_;
+  std::filesystem::path resolved_scenarios_;
+  std::map<std::string, std::string> artifacts_;  ///< built files we trust: path -> SHA-256
+  std::map<std::string, std::vector<BannedFinding>> mapped_scans_;  ///< file identity -> findings
+  std::optional<NvccBuilder> builder_;
+  std::filesystem::path runner_binary_, baseline_binary_;
+};
+
+static_assert(Evaluator<CudaEvaluator>, "CudaEvaluator must satisfy the Evaluator concept");
+
+}  // namespace socratic

@@ -1,0 +1,394 @@
+#pragma once
+/// @file
+/// @brief run_runner: starts the runner process, reads its JSON lines as they arrive, and turns
+/// them into one ScenarioResult per expected scenario. When the runner dies (signal, nonzero
+/// exit, watchdog, timeout) the scenario in progress fails with a reason naming what happened,
+/// the results before it are kept, and a new runner is started for the scenarios after it
+/// (`--only`), so one broken scenario does not hide the others. Heavy (stream_process).
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "socratic/core/report.hpp"
+#include "socratic/eval/runner_protocol.hpp"
+#include "socratic/process/stream_process.hpp"
+
+namespace socratic {
+
+/// @brief What the runner is told on its command line (docs/runner-protocol.md, "Running").
+/// Unset optionals are left to the runner's defaults.
+struct RunnerOptions {
+  std::optional<std::uint64_t> seed;
+  bool no_timing = false;
+  std::optional<int> min_samples, max_samples;
+  std::optional<double> target_noise;
+  std::optional<int> max_ms_per_scenario;
+  std::vector<std::string> extra_args;  ///< appended as given
+};
+
+/// @brief How long the runner may take and how much it may print.
+struct RunnerLimits {
+  /// Over all runs of one evaluation (restarts included).
+  std::chrono::milliseconds timeout{std::chrono::minutes(30)};
+  /// Longest silence (no complete stdout line) before the watchdog kills the runner.
+  std::chrono::milliseconds watchdog{std::chrono::seconds(60)};
+  std::size_t max_line_bytes = 1 << 20;
+  std::size_t max_stdout_bytes = std::size_t(64) << 20;
+  std::size_t max_stderr_bytes = 64 * 1024;
+};
+
+/// @brief One evaluation's worth of runner work.
+struct RunnerJob {
+  std::filesystem::path runner;     ///< the runner executable
+  std::filesystem::path baseline;   ///< baseline shared object
+  std::filesystem::path candidate;  ///< candidate shared object
+  std::filesystem::path scenarios;  ///< scenario-set file the runner reads
+  std::vector<std::string> expected;  ///< ids to judge, in report order
+  std::string problem;              ///< when set, `hello.problem` must match
+  double k = 2.0;                   ///< the FA-style tolerance factor (`--k`)
+  RunnerOptions options;
+  RunnerLimits limits;
+  std::filesystem::path working_dir;  ///< empty: the caller's
+  std::optional<std::vector<std::string>> environment;  ///< nullopt: the caller's, scrubbed
+};
+
+/// @brief A scenario started or finished, for progress lines.
+struct RunnerProgress {
+  bool finished = false;     ///< false: scenario_begin; true: a result is in
+  std::size_t position = 0;  ///< 0-based position of the scenario in `expected`
+  std::size_t done = 0;      ///< results so far
+  std::size_t total = 0;     ///< expected.size()
+  std::string id;
+  const ScenarioResult* result = nullptr;  ///< when finished
+};
+
+/// @brief What the runner runs found.
+struct RunnerOutcome {
+  /// One result per expected id, in `expected` order. A scenario the runner never reported gets
+  /// a failed result whose reason says why.
+  std::vector<ScenarioResult> results;
+  std::optional<RunnerHello> hello;          ///< from the first run that sent one
+  std::vector<std::string> mapped_libraries; ///< every path the runner reported, deduplicated
+  /// Harness-level findings, one sentence each: crashes, restarts, protocol errors.
+  std::vector<std::string> problems;
+  std::string stderr_tail;  ///< stderr of the last run (capped)
+  int runs = 0;             ///< runner processes started
+  double seconds = 0;       ///< wall time of all runs
+  double timing_s = 0;      ///< time the runner reported as timing
+  double check_s = 0;       ///< the rest of the runner's time (start-up, inputs, reference, checks)
+};
+
+namespace detail {
+
+inline std::string cap_text(std::string_view s, std::size_t n = 200) {
+  if (s.size() <= n) return std::string(s);
+  return std::string(s.substr(0, n)) + "...";
+}
+
+inline std::string last_nonempty_line(const std::string& text) {
+  std::size_t end = text.size();
+  while (end > 0) {
+    std::size_t begin = text.rfind('\n', end - 1);
+    begin = begin == std::string::npos ? 0 : begin + 1;
+    std::string line = text.substr(begin, end - begin);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) return line;
+    if (begin == 0) break;
+    end = begin - 1;
+  }
+  return {};
+}
+
+inline ScenarioResult failed_result(const std::string& id, std::string reason) {
+  ScenarioResult r;
+  r.id = id;
+  r.correct = false;
+  r.reason = std::move(reason);
+  return r;
+}
+
+inline std::string join_ids(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const auto& id : ids) out += (out.empty() ? "" : ",") + id;
+  return out;
+}
+
+/// The runner's command line for the scenarios in `only` (all of the file when empty).
+inline std::vector<std::string> runner_command(const RunnerJob& job, const std::vector<std::string>& only) {
+  std::vector<std::string> argv = {job.runner.string(),       "--baseline",  job.baseline.string(),
+                                   "--candidate",             job.candidate.string(),
+                                   "--scenarios",             job.scenarios.string()};
+  if (!only.empty()) {
+    argv.push_back("--only");
+    argv.push_back(join_ids(only));
+  }
+  const RunnerOptions& o = job.options;
+  char buf[64];
+  if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
+  std::snprintf(buf, sizeof buf, "%.17g", job.k);
+  argv.insert(argv.end(), {"--k", buf});
+  if (o.no_timing) argv.push_back("--no-timing");
+  if (o.min_samples) argv.insert(argv.end(), {"--min-samples", std::to_string(*o.min_samples)});
+  if (o.max_samples) argv.insert(argv.end(), {"--max-samples", std::to_string(*o.max_samples)});
+  if (o.target_noise) {
+    std::snprintf(buf, sizeof buf, "%.17g", *o.target_noise);
+    argv.insert(argv.end(), {"--target-noise", buf});
+  }
+  if (o.max_ms_per_scenario)
+    argv.insert(argv.end(), {"--max-ms-per-scenario", std::to_string(*o.max_ms_per_scenario)});
+  argv.insert(argv.end(), o.extra_args.begin(), o.extra_args.end());
+  return argv;
+}
+
+}  // namespace detail
+
+/// @brief Runs the runner until every expected scenario has a result (restarting it after a
+/// crash, as long as each run makes progress). Never throws for the runner's or the candidate's
+/// faults; `on_progress` (optional) sees each scenario begin and end.
+inline RunnerOutcome run_runner(const RunnerJob& job,
+                                const std::function<void(const RunnerProgress&)>& on_progress = {}) {
+  using clock = std::chrono::steady_clock;
+  RunnerOutcome outcome;
+  const auto began = clock::now();
+  const auto deadline = began + job.limits.timeout;
+  std::map<std::string, std::size_t> position;  // id -> index in expected
+  for (std::size_t i = 0; i < job.expected.size(); ++i) position.emplace(job.expected[i], i);
+  std::vector<std::optional<ScenarioResult>> results(job.expected.size());
+  std::size_t done_count = 0;
+  std::set<std::string> mapped_seen;
+  double reported_timing = 0;
+
+  auto record = [&](std::size_t pos, ScenarioResult r) {
+    if (!results[pos]) ++done_count;
+    results[pos] = std::move(r);
+    if (on_progress)
+      on_progress({true, pos, done_count, job.expected.size(), job.expected[pos], &*results[pos]});
+  };
+  auto remaining = [&] {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < job.expected.size(); ++i)
+      if (!results[i]) out.push_back(job.expected[i]);
+    return out;
+  };
+
+  bool stop_all = false;  // the runner cannot be trusted to run anything (wrong protocol/problem)
+  std::string not_run_reason;
+  while (!stop_all) {
+    const std::vector<std::string> todo = remaining();
+    if (todo.empty()) break;
+    const auto now = clock::now();
+    if (now >= deadline) {
+      not_run_reason = "not run: the evaluation's runner time limit of " +
+                       detail::format_seconds(job.limits.timeout) + " s was reached";
+      break;
+    }
+    // Every run names its scenarios, so a runner never judges one it was not asked for.
+    const std::vector<std::string> argv = detail::runner_command(job, todo);
+    ++outcome.runs;
+    const int run_number = outcome.runs;
+
+    StreamOptions so;
+    so.working_dir = job.working_dir;
+    so.environment = job.environment;
+    so.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    so.no_output_timeout = job.limits.watchdog;
+    so.max_line_bytes = job.limits.max_line_bytes;
+    so.max_stdout_bytes = job.limits.max_stdout_bytes;
+    so.max_stderr_bytes = job.limits.max_stderr_bytes;
+
+    std::optional<std::size_t> current;  // position of the scenario in progress
+    auto current_began = clock::now();
+    std::string current_taint;           // a protocol error seen during the current scenario
+    std::string fatal_message;
+    bool saw_done = false;
+    bool progressed = false;
+    std::set<std::size_t> ended_this_run;
+    std::size_t line_number = 0;
+    auto protocol_problem = [&](const std::string& what) {
+      outcome.problems.push_back("runner protocol error (run " + std::to_string(run_number) + "): " + what);
+      if (current && current_taint.empty()) current_taint = what;
+    };
+
+    const StreamResult sr = stream_process(
+        argv,
+        [&](std::string_view line, bool truncated) {
+          ++line_number;
+          if (line.find_first_not_of(" \t\r") == std::string_view::npos) return StreamAction::proceed;
+          const std::string where = "stdout line " + std::to_string(line_number);
+          if (truncated) {
+            protocol_problem(where + " is longer than " + std::to_string(job.limits.max_line_bytes) +
+                             " bytes: \"" + detail::cap_text(line) + "\"");
+            return StreamAction::proceed;
+          }
+          RunnerEvent ev = parse_runner_event(line);
+          switch (ev.kind) {
+            case RunnerEvent::Kind::malformed:
+              protocol_problem(where + " is not a protocol event (" + ev.message + "): \"" +
+                               detail::cap_text(line) + "\"");
+              break;
+            case RunnerEvent::Kind::hello:
+              if (ev.hello.protocol != runner_protocol_version) {
+                outcome.problems.push_back("the runner speaks protocol " + std::to_string(ev.hello.protocol) +
+                                           ", this host speaks " + std::to_string(runner_protocol_version) +
+                                           ": rebuild the runner");
+                not_run_reason = "not run: runner protocol mismatch";
+                stop_all = true;
+                return StreamAction::stop;
+              }
+              if (!job.problem.empty() && !ev.hello.problem.empty() && ev.hello.problem != job.problem) {
+                outcome.problems.push_back("the runner is for problem \"" + ev.hello.problem +
+                                           "\", expected \"" + job.problem + "\"");
+                not_run_reason = "not run: the runner is for another problem";
+                stop_all = true;
+                return StreamAction::stop;
+              }
+              if (!outcome.hello) outcome.hello = ev.hello;
+              break;
+            case RunnerEvent::Kind::scenario_begin: {
+              auto it = position.find(ev.id);
+              if (it == position.end() || results[it->second]) {
+                protocol_problem(where + ": scenario_begin for \"" + ev.id + "\", which " +
+                                 (it == position.end() ? "was not asked for" : "already has a result"));
+                break;
+              }
+              if (current) {
+                record(*current, detail::failed_result(
+                                     job.expected[*current],
+                                     "the runner began scenario \"" + ev.id + "\" before ending this one"));
+                progressed = true;
+              }
+              current = it->second;
+              current_began = clock::now();
+              current_taint.clear();
+              if (on_progress) on_progress({false, *current, done_count, job.expected.size(), ev.id, nullptr});
+              break;
+            }
+            case RunnerEvent::Kind::scenario_end: {
+              if (!current || ev.result.id != job.expected[*current]) {
+                // Not believed: only the scenario the runner announced can end.
+                protocol_problem(where + ": scenario_end for \"" + ev.result.id +
+                                 "\" without a matching scenario_begin (ignored)");
+                // A second end for a scenario this run already ended means one of them was forged
+                // (the candidate runs inside the runner): neither is believed.
+                auto it = position.find(ev.result.id);
+                if (it != position.end() && ended_this_run.count(it->second) && results[it->second]->correct)
+                  record(it->second, detail::failed_result(
+                                         ev.result.id, "conflicting results: the runner reported this scenario "
+                                                       "twice (" + where + "); neither is believed"));
+                break;
+              }
+              const double elapsed = std::chrono::duration<double>(clock::now() - current_began).count();
+              if (std::isfinite(ev.timing_s) && ev.timing_s >= 0)
+                reported_timing += std::min(ev.timing_s, elapsed);
+              ScenarioResult r = std::move(ev.result);
+              if (!current_taint.empty()) {
+                r.correct = false;
+                r.reason = "protocol error during this scenario: " + current_taint +
+                           (r.reason.empty() ? "" : "; runner's verdict: " + r.reason);
+              } else if (!r.correct && r.reason.empty()) {
+                r.reason = "failed (the runner gave no reason)";
+              }
+              const std::size_t pos = *current;
+              current.reset();
+              progressed = true;
+              ended_this_run.insert(pos);
+              record(pos, std::move(r));
+              break;
+            }
+            case RunnerEvent::Kind::libraries:
+              for (auto& path : ev.mapped)
+                if (mapped_seen.insert(path).second) outcome.mapped_libraries.push_back(path);
+              break;
+            case RunnerEvent::Kind::fatal:
+              fatal_message = ev.message.empty() ? "(no message)" : ev.message;
+              break;
+            case RunnerEvent::Kind::done:
+              saw_done = true;
+              break;
+            case RunnerEvent::Kind::log:
+            case RunnerEvent::Kind::unknown:
+              break;
+          }
+          return StreamAction::proceed;
+        },
+        so);
+    outcome.seconds += sr.seconds;
+    outcome.stderr_tail = sr.stderr_text;
+
+    if (!sr.started) {
+      outcome.problems.push_back("cannot start the runner: " + sr.error);
+      not_run_reason = "not run: the runner could not be started";
+      break;
+    }
+    if (stop_all) break;
+
+    // How the run ended, in words, for the scenario it broke.
+    std::string how;
+    if (sr.watchdog_fired)
+      how = "no output for " + detail::format_seconds(job.limits.watchdog) + " s: watchdog killed the runner";
+    else if (sr.timed_out)
+      how = "the runner ran past the evaluation's time limit of " +
+            detail::format_seconds(job.limits.timeout) + " s and was killed";
+    else if (sr.output_limit)
+      how = "the runner printed more than " + std::to_string(job.limits.max_stdout_bytes) +
+            " bytes and was killed";
+    else if (sr.signal)
+      how = "runner killed by signal " + describe_signal(sr.signal);
+    else if (sr.exit_code != 0)
+      how = "runner exited with code " + std::to_string(sr.exit_code);
+    else if (!saw_done)
+      how = "runner exited (code 0) without finishing";
+    std::string detail_text;
+    if (!fatal_message.empty()) detail_text += "; runner reported: " + detail::cap_text(fatal_message, 500);
+    if (!how.empty()) {
+      const std::string last = detail::last_nonempty_line(sr.stderr_text);
+      if (!last.empty()) detail_text += "; last stderr line: " + detail::cap_text(last);
+    }
+
+    if (current) {
+      const std::string id = job.expected[*current];
+      const std::string reason =
+          (how.empty() ? std::string("runner stopped") : how) + " during this scenario" + detail_text;
+      outcome.problems.push_back("scenario \"" + id + "\": " + reason);
+      record(*current, detail::failed_result(id, reason));
+      progressed = true;
+    }
+    const std::vector<std::string> left = remaining();
+    if (left.empty()) break;
+    if (!how.empty() && progressed) {
+      outcome.problems.push_back("restarting the runner for the " + std::to_string(left.size()) +
+                                 " remaining scenario(s) after: " + how + detail_text);
+      continue;
+    }
+    // No progress (it died before any scenario), or it finished without reporting some.
+    if (!how.empty() || !fatal_message.empty()) {
+      const std::string cause = (how.empty() ? std::string("fatal error") : how) + detail_text;
+      not_run_reason = "not run: the runner stopped before this scenario (" + cause + ")";
+      outcome.problems.push_back("the runner stopped before " + std::to_string(left.size()) +
+                                 " scenario(s) without progress: " + cause);
+    } else {
+      not_run_reason = "no result: the runner finished without reporting this scenario";
+      outcome.problems.push_back("the runner finished without reporting " + std::to_string(left.size()) +
+                                 " scenario(s): " + detail::join_ids(left));
+    }
+    break;
+  }
+
+  if (not_run_reason.empty()) not_run_reason = "not run";
+  for (std::size_t i = 0; i < job.expected.size(); ++i)
+    if (!results[i]) results[i] = detail::failed_result(job.expected[i], not_run_reason);
+  outcome.results.reserve(results.size());
+  for (auto& r : results) outcome.results.push_back(std::move(*r));
+  outcome.timing_s = std::min(reported_timing, outcome.seconds);
+  outcome.check_s = outcome.seconds - outcome.timing_s;
+  return outcome;
+}
+
+}  // namespace socratic

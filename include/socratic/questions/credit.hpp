@@ -1,0 +1,178 @@
+#pragma once
+/// @file
+/// @brief Credit per question, learned from recorded campaigns, for BankQuestionSource's adaptive
+/// mode.
+///
+/// The rule: a question asked after evaluation `a` (`AskedQuestion::after_evaluation`, -1 before
+/// any) is *credited* when one of the next `window_evaluations` evaluations (indices a+1 ..
+/// a+window) improves, by the ImprovementRule (beyond noise), on the best score known when it
+/// was asked; when no score was known yet, on the baseline's parity (speedup 1.0). Several
+/// questions asked before the same gain are all credited: the trace cannot tell them apart. A
+/// question whose window the campaign never filled counts as asked and not credited.
+///
+/// The table is a JSON file: `{"schema_version":1, "rule":{...}, "campaigns":[ids],
+/// "questions":{"ID":{"asked":N,"credited":M}}}`. A campaign is counted once (by its id).
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "socratic/core/campaign_state.hpp"
+#include "socratic/core/error.hpp"
+#include "socratic/core/json.hpp"
+#include "socratic/core/scenario.hpp"  // read_json_file
+#include "socratic/questions/improvement.hpp"
+
+namespace socratic {
+
+/// @brief How credit is given (see the file comment).
+struct CreditRule {
+  int window_evaluations = 3;  ///< N: how many evaluations after the question may show its gain
+  ImprovementRule improvement;
+};
+
+/// @brief The credit outcome of one asked question.
+struct CreditOutcome {
+  std::string question_id;
+  int after_evaluation = -1;  ///< the evaluation it followed
+  double reference_score = 1;  ///< the best score when it was asked (1.0: the baseline)
+  bool credited = false;
+  int credited_by = -1;       ///< the evaluation that showed the gain
+  double gain = 0;            ///< that evaluation's score / reference_score - 1
+};
+
+/// @brief Applies the rule to one campaign's history.
+inline std::vector<CreditOutcome> credit_questions(const CampaignState& state, const CreditRule& rule) {
+  std::vector<CreditOutcome> out;
+  const auto& evals = state.evaluations;
+  for (const auto& asked : state.asked) {
+    if (asked.question.id.empty()) continue;  // ad-hoc questions have no entry to credit
+    CreditOutcome o;
+    o.question_id = asked.question.id;
+    o.after_evaluation = asked.after_evaluation;
+    // The best evaluation up to and including `after_evaluation`.
+    const EvaluationRecord* ref = nullptr;
+    for (const auto& e : evals)
+      if (e.index <= asked.after_evaluation && std::isfinite(e.score()) && (!ref || e.score() > ref->score()))
+        ref = &e;
+    o.reference_score = ref ? ref->score() : 1.0;
+    for (const auto& e : evals) {
+      if (e.index <= asked.after_evaluation || e.index > asked.after_evaluation + rule.window_evaluations) continue;
+      if (rule.improvement.improves(e, o.reference_score, ref)) {
+        o.credited = true;
+        o.credited_by = e.index;
+        o.gain = e.score() / o.reference_score - 1;
+        break;
+      }
+    }
+    out.push_back(o);
+  }
+  return out;
+}
+
+/// @brief How many times a question was asked and credited.
+struct QuestionCredit {
+  int asked = 0;
+  int credited = 0;
+  friend bool operator==(const QuestionCredit&, const QuestionCredit&) = default;
+};
+
+/// @brief The prior of the credit estimate: a Beta(successes, failures) pseudo-count. With the
+/// default (1, 1) a never-asked question scores 0.5, above a question asked four times without
+/// credit (1/6) and below one credited three times in four (4/6): new entries get asked, proven
+/// ones get preferred.
+struct CreditPrior {
+  double successes = 1;
+  double failures = 1;
+};
+
+/// @brief Credits per question, accumulated over campaigns; saved as JSON.
+class CreditTable {
+ public:
+  CreditRule rule;
+  std::map<std::string, QuestionCredit> questions;
+  std::set<std::string> campaigns;  ///< ids of the campaigns already counted
+
+  /// @brief Counts one campaign's questions. Returns false (and counts nothing) when a campaign
+  /// with this id was already counted; campaigns without an id are always counted.
+  bool add_campaign(const CampaignState& state) {
+    if (!state.campaign_id.empty() && !campaigns.insert(state.campaign_id).second) return false;
+    for (const auto& o : credit_questions(state, rule)) {
+      auto& q = questions[o.question_id];
+      ++q.asked;
+      if (o.credited) ++q.credited;
+    }
+    return true;
+  }
+
+  /// @brief The estimated chance that asking `id` precedes a gain (posterior mean under `prior`).
+  double estimate(const std::string& id, const CreditPrior& prior = {}) const {
+    const auto it = questions.find(id);
+    const double s = it == questions.end() ? 0 : it->second.credited;
+    const double n = it == questions.end() ? 0 : it->second.asked;
+    return (s + prior.successes) / (n + prior.successes + prior.failures);
+  }
+
+  /// @brief Reads a table; errors name the file and the field.
+  static CreditTable from_json(const json& j, const std::string& file = {}) {
+    CreditTable t;
+    try {
+      check_schema_version(j, "credit table");
+      if (auto r = j.find("rule"); r != j.end()) {
+        t.rule.window_evaluations = optional_field<int>(*r, "window_evaluations", 3, "rule");
+        t.rule.improvement.noise_multiple = optional_field<double>(*r, "noise_multiple", 2.0, "rule");
+        t.rule.improvement.min_relative = optional_field<double>(*r, "min_relative", 0.005, "rule");
+        t.rule.improvement.default_noise = optional_field<double>(*r, "default_noise", 0.01, "rule");
+      }
+      t.campaigns = optional_field<std::set<std::string>>(j, "campaigns", {}, "credit table");
+      const json qs = optional_field<json>(j, "questions", json::object());
+      if (!qs.is_object()) throw input_error({}, "questions", "expected an object of id -> {asked, credited}");
+      for (auto it = qs.begin(); it != qs.end(); ++it) {
+        const std::string where = "question \"" + it.key() + "\"";
+        QuestionCredit c;
+        c.asked = required<int>(*it, "asked", where);
+        c.credited = required<int>(*it, "credited", where);
+        if (c.asked < 0 || c.credited < 0 || c.credited > c.asked)
+          throw input_error({}, where, "needs 0 <= credited <= asked");
+        t.questions[it.key()] = c;
+      }
+    } catch (const input_error& e) {
+      throw input_error(file, e.where(), e.message());
+    }
+    return t;
+  }
+  json to_json() const {
+    json qs = json::object();
+    for (const auto& [id, c] : questions) qs[id] = {{"asked", c.asked}, {"credited", c.credited}};
+    return {{"schema_version", schema_version},
+            {"rule", {{"window_evaluations", rule.window_evaluations},
+                      {"noise_multiple", rule.improvement.noise_multiple},
+                      {"min_relative", rule.improvement.min_relative},
+                      {"default_noise", rule.improvement.default_noise}}},
+            {"campaigns", campaigns},
+            {"questions", qs}};
+  }
+
+  /// @brief Loads a table file.
+  static CreditTable load(const std::filesystem::path& path) {
+    return from_json(read_json_file(path), path.string());
+  }
+  /// @brief Writes the table (through a temporary file, so a crash never leaves half a table).
+  void save(const std::filesystem::path& path) const {
+    const auto tmp = std::filesystem::path(path.string() + ".tmp");
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      if (!out) throw input_error(tmp.string(), {}, "cannot write");
+      out << to_json().dump(2) << "\n";
+      if (!out) throw input_error(tmp.string(), {}, "write failed");
+    }
+    std::filesystem::rename(tmp, path);
+  }
+};
+
+}  // namespace socratic

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Compile-time checks of kernels/attention/hopper.cu, no GPU needed: builds it the way the
+# evaluator does and fails when ptxas reports a spill, a stack frame, serialised wgmma (C7512) or
+# an ignored setmaxnreg (C7508) in any instance. Each of these once cost a device run's worth of
+# speed (see docs/campaigns/attention-h200/log.md, v0).
+#   usage: kernels/attention/tools/check_build.sh [extra nvcc flags]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+nvcc=${NVCC:-nvcc}
+command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC -I "$here" \
+  "$here/hopper.cu" -o "$out/hopper.so" -Xptxas -v "$@" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+instances=$(grep -c "Compiling entry function '_ZN11hopper_attn20attention_fwd_kernel" "$out/log" || true)
+bad=$(grep -E "C7512|C7508|[1-9][0-9]* bytes spill|[1-9][0-9]* bytes stack frame" "$out/log" || true)
+echo "hopper.cu: $instances fast-path kernel instances compiled"
+if [[ -n $bad ]]; then
+  echo "FAIL: ptxas reports spills, stack frames or serialised wgmma:"
+  echo "$bad"
+  exit 1
+fi
+if ((instances < 6)); then
+  echo "FAIL: expected at least 6 fast-path instances (3 head dims x 2 dtypes), got $instances"
+  exit 1
+fi
+echo "OK: no spills, no stack frames, no wgmma serialisation, setmaxnreg honoured"

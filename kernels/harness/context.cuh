@@ -1,0 +1,148 @@
+// What every step of a scenario needs: options, the problem, the two implementations, the
+// device helpers, and the scenario's buffers; plus the calls that touch process-wide state
+// (persisting L2, synchronisation with errors attributed to whoever ran last).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "cuda_check.hpp"
+#include "device_buffers.cuh"
+#include "device_ops.cuh"
+#include "emitter.hpp"
+#include "nvml_clock.hpp"
+#include "peaks.hpp"
+#include "problem.cuh"
+#include "proc_self.hpp"
+
+namespace socratic::harness {
+
+/// A loaded implementation: the entry point resolved with dlsym.
+struct Implementation {
+  std::string role;  ///< "candidate" or "baseline"
+  void* entry = nullptr;
+};
+
+struct RunnerContext {
+  RunnerContext(const RunnerOptions& o, Problem& p, DeviceOps& d, cudaStream_t s, Emitter& e,
+                const SmClock& c)
+      : options(o), problem(p), ops(d), stream(s), emit(e), clock(c) {}
+
+  const RunnerOptions& options;
+  Problem& problem;
+  DeviceOps& ops;
+  cudaStream_t stream;
+  Emitter& emit;
+  const SmClock& clock;
+  Implementation candidate{"candidate", nullptr};
+  Implementation baseline{"baseline", nullptr};
+  DevicePeaks peaks;
+  double l2_bytes = 0;
+  bool persisting_l2_supported = false;
+  /// Threads that are the runner's own: those alive before either implementation was loaded,
+  /// plus any the trusted baseline's first call started (its CUDA runtime instance).
+  std::vector<ThreadInfo> threads_at_start;
+  bool baseline_warmed = false;
+  /// Threads the baseline's first call started (its CUDA runtime instance): the candidate's
+  /// first call may start as many (its own instance) without being accused; 0 in practice.
+  std::size_t first_call_thread_allowance = 0;
+  bool candidate_called = false;
+  cudaEvent_t start_event = nullptr, stop_event = nullptr;
+};
+
+/// One scenario's device memory. Inputs and both outputs carry guard bands; the rest is the
+/// runner's scratch (fp32 copies for comparison, the previous output, a snapshot).
+struct ScenarioBuffers {
+  std::vector<GuardedTensor> inputs;
+  std::vector<GuardedTensor> outputs;  ///< [0] the candidate's output, [1] the baseline's
+  std::size_t out_elements = 0;
+  Dtype out_dtype = Dtype::bf16;
+  DeviceBuffer reference_f32, candidate_f32, baseline_f32, rerun_f32, previous_raw, snapshot_raw;
+
+  GuardedTensor& candidate_out() { return outputs[0]; }
+  GuardedTensor& baseline_out() { return outputs[1]; }
+  std::size_t out_bytes() const { return out_elements * dtype_bytes(out_dtype); }
+  std::vector<void*> input_pointers() const {
+    std::vector<void*> p;
+    for (const auto& t : inputs) p.push_back(t.data());
+    return p;
+  }
+};
+
+/// Correctness trials of a scenario: --trials, or more when the problem has more input regimes.
+inline int correctness_trials(const RunnerContext& ctx) {
+  return std::max(ctx.options.trials, ctx.problem.input_regimes());
+}
+
+/// Waits for everything on the device; a failure is attributed to `who` (the implementation
+/// that ran last) and `when`, and ends the run (CudaError).
+inline void sync_device(const std::string& who, const std::string& when) {
+  cuda_check(cudaDeviceSynchronize(), who + " (" + when + "): cudaDeviceSynchronize");
+}
+
+/// A CUDA call whose failure must not end the run (a driver or a virtualised GPU may refuse the
+/// persisting-L2 controls): the error is cleared and logged once per call site.
+inline bool soft_cuda(RunnerContext& ctx, cudaError_t result, const char* what) {
+  if (result == cudaSuccess) return true;
+  cudaGetLastError();
+  static std::vector<std::string> told;
+  if (std::find(told.begin(), told.end(), what) == told.end()) {
+    told.push_back(what);
+    ctx.emit.log(std::string(what) + " failed: " + cudaGetErrorString(result) +
+                 " (logged once; the run goes on)");
+  }
+  return false;
+}
+
+/// Clears every persisting-L2 setting: the carve-out limit, the stream's access-policy window
+/// and lines already marked persisting. Called before every timed launch and after each
+/// candidate call, so a window set by anyone cannot survive the flush.
+inline void reset_persisting_l2(RunnerContext& ctx) {
+  if (!ctx.persisting_l2_supported) return;
+  soft_cuda(ctx, cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0),
+            "cudaDeviceSetLimit (persisting L2 = 0)");
+  cudaStreamAttrValue none{};
+  none.accessPolicyWindow.base_ptr = nullptr;
+  none.accessPolicyWindow.num_bytes = 0;
+  none.accessPolicyWindow.hitRatio = 0;
+  none.accessPolicyWindow.hitProp = cudaAccessPropertyNormal;
+  none.accessPolicyWindow.missProp = cudaAccessPropertyNormal;
+  soft_cuda(ctx, cudaStreamSetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &none),
+            "cudaStreamSetAttribute (clear the access-policy window)");
+  soft_cuda(ctx, cudaCtxResetPersistingL2Cache(), "cudaCtxResetPersistingL2Cache");
+}
+
+/// Empty when the candidate left no persisting-L2 setting behind, else what it set.
+inline std::string persisting_l2_left_behind(RunnerContext& ctx) {
+  if (!ctx.persisting_l2_supported) return {};
+  std::string found;
+  std::size_t limit = 0;
+  if (soft_cuda(ctx, cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize),
+                "cudaDeviceGetLimit (persisting L2)") &&
+      limit > 0)
+    found = "cudaLimitPersistingL2CacheSize was set to " + std::to_string(limit) + " bytes";
+  cudaStreamAttrValue window{};
+  if (soft_cuda(ctx,
+                cudaStreamGetAttribute(ctx.stream, cudaStreamAttributeAccessPolicyWindow, &window),
+                "cudaStreamGetAttribute (access-policy window)") &&
+      window.accessPolicyWindow.num_bytes > 0) {
+    if (!found.empty()) found += " and ";
+    found += "an access-policy window of " + std::to_string(window.accessPolicyWindow.num_bytes) +
+             " bytes was set on the runner's stream";
+  }
+  return found;
+}
+
+/// Formats a number for messages (6 significant digits).
+inline std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace socratic::harness

@@ -1,0 +1,258 @@
+// Correctness of one scenario: several trials with fresh inputs at several scales, the
+// candidate run first on poisoned outputs and garbage-filled shared memory, every per-call
+// check (guards, input checksums, unwritten outputs, side streams, threads, persisting L2),
+// a second call in the same buffers (memoisation), a re-run under other garbage
+// (determinism), then the reference and the baseline, and the FA-style tolerance rule.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "context.cuh"
+#include "result.hpp"
+
+namespace socratic::harness {
+
+/// Hashes of the input tensors' contents, in order.
+inline std::vector<unsigned long long> hash_inputs(RunnerContext& ctx, const ScenarioBuffers& b) {
+  std::vector<unsigned long long> h;
+  for (const auto& t : b.inputs) h.push_back(ctx.ops.hash(t.data(), t.bytes()));
+  return h;
+}
+
+/// Guard bands of every tensor and (when `before` is given) the input checksums.
+inline void check_memory(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                         const std::string& when, const std::vector<unsigned long long>* before) {
+  for (auto* list : {&b.inputs, &b.outputs})
+    for (const auto& t : *list) {
+      const std::string broken = t.check_guards(ctx.ops);
+      if (!broken.empty()) r.fail("out_of_bounds", "out_of_bounds", broken + " (" + when + ")");
+    }
+  if (!before) return;
+  const auto after = hash_inputs(ctx, b);
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (after[i] != (*before)[i])
+      r.fail("inputs_modified", "inputs_modified",
+             "input tensor \"" + b.inputs[i].spec().name +
+                 "\" changed during the candidate's call (" + when + ")");
+}
+
+/// How many output elements still hold the poison written before the call.
+inline void check_unwritten(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                            std::uint64_t poison_seed, const std::string& when) {
+  const unsigned long long left = ctx.ops.count_poison(b.candidate_out().data(), b.out_elements,
+                                                       b.out_dtype, PoisonMode::nan, poison_seed);
+  if (left > 0)
+    r.fail("unwritten", "unwritten",
+           std::to_string(left) + " of " + std::to_string(b.out_elements) +
+               " output elements were not written: they still hold the NaN poison written before "
+               "the call (" +
+               when + ")");
+}
+
+/// One candidate call with every per-call check; the output is converted into `out_f32`.
+/// Returns false when the candidate declined (then there is no output to look at).
+inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                                   const std::string& when, PoisonMode mode, std::uint64_t seed,
+                                   const std::vector<unsigned long long>& input_hashes,
+                                   const DeviceBuffer& out_f32) {
+  GuardedTensor& out = b.candidate_out();
+  ctx.ops.poison(out.data(), b.out_elements, b.out_dtype, mode, seed);
+  ctx.ops.smem_garbage(mix64(seed ^ 0x5A5A5A5Aull));
+  cuda_check(cudaStreamSynchronize(ctx.stream),
+             "cudaStreamSynchronize (before the candidate's call)");
+  const auto threads_before = list_threads();
+  const int ret =
+      ctx.problem.launch(ctx.candidate.entry, b.input_pointers(), {out.data()}, ctx.stream);
+  if (ret != 0) {
+    sync_device("candidate", when);
+    r.fail("declined", "declined",
+           "the candidate's entry point returned " + std::to_string(ret) + " (" + when + ")");
+    return false;
+  }
+  cuda_check(cudaStreamSynchronize(ctx.stream), "candidate (" + when + "): cudaStreamSynchronize");
+  // Snapshot as soon as the runner's stream is done: anything that still changes the output
+  // afterwards ran somewhere else (another stream, another thread).
+  cuda_check(cudaMemcpyAsync(b.snapshot_raw.get(), out.data(), b.out_bytes(),
+                             cudaMemcpyDeviceToDevice, ctx.stream),
+             "cudaMemcpyAsync (output snapshot)");
+  cuda_check(cudaStreamSynchronize(ctx.stream),
+             "candidate (" + when + "): cudaStreamSynchronize (snapshot)");
+  sync_device("candidate", when);
+  const auto strangers = foreign_new_threads(threads_before, list_threads());
+  const bool first_call = !ctx.candidate_called;
+  ctx.candidate_called = true;
+  if (first_call && !strangers.empty() && strangers.size() <= ctx.first_call_thread_allowance) {
+    ctx.emit.log(
+        "the candidate's first call started " + describe_threads(strangers) +
+        ", no more than the baseline's first call did (its CUDA runtime instance); not flagged");
+    ctx.threads_at_start.insert(ctx.threads_at_start.end(), strangers.begin(), strangers.end());
+  } else if (!strangers.empty()) {
+    r.fail("extra_threads", "extra_threads",
+           "the candidate's call started thread(s) " + describe_threads(strangers) + " (" + when +
+               ")");
+  }
+  const std::string l2 = persisting_l2_left_behind(ctx);
+  if (!l2.empty())
+    r.fail("persisting_l2", "persisting_l2", l2 + " during the candidate's call (" + when + ")");
+  reset_persisting_l2(ctx);
+  const unsigned long long words = b.out_bytes() / 2;
+  const unsigned long long same =
+      ctx.ops.count_equal(b.snapshot_raw.get(), out.data(), b.out_bytes());
+  if (same != words)
+    r.fail("side_stream", "side_stream",
+           std::to_string(words - same) + " of " + std::to_string(words) +
+               " output words changed after the runner's stream had finished: work ran outside the "
+               "stream it was given (" +
+               when + ")");
+  check_memory(ctx, b, r, when, &input_hashes);
+  if (mode == PoisonMode::nan) check_unwritten(ctx, b, r, seed, when);
+  ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, out_f32.as<float>());
+  return true;
+}
+
+/// The baseline on the current inputs, into baseline_f32. False (and a failure) if it declines.
+inline bool baseline_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                          const std::string& when, std::uint64_t seed) {
+  GuardedTensor& out = b.baseline_out();
+  ctx.ops.poison(out.data(), b.out_elements, b.out_dtype, PoisonMode::nan, seed);
+  cuda_check(cudaStreamSynchronize(ctx.stream),
+             "cudaStreamSynchronize (before the baseline's call)");
+  const int ret =
+      ctx.problem.launch(ctx.baseline.entry, b.input_pointers(), {out.data()}, ctx.stream);
+  sync_device("baseline", when);
+  if (ret != 0) {
+    r.fail(
+        "", "baseline",
+        "the baseline declined this scenario (returned " + std::to_string(ret) + ", " + when + ")");
+    return false;
+  }
+  ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, b.baseline_f32.as<float>());
+  return true;
+}
+
+/// The tolerance verdict of one compared output, remembered for the report.
+struct ErrorVerdict {
+  Comparison candidate, baseline;
+  double tolerance = 0, cap = 0;
+};
+
+/// Compares candidate_f32 and baseline_f32 with reference_f32 and applies the FA-style rule:
+/// candidate error <= k x baseline error + rounding floor, and <= the hard cap.
+inline ErrorVerdict judge_outputs(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                                  const std::string& when) {
+  ErrorVerdict v;
+  const float* ref = b.reference_f32.as<float>();
+  v.baseline = ctx.ops.compare(b.baseline_f32.as<float>(), ref, b.out_elements);
+  v.candidate = ctx.ops.compare(b.candidate_f32.as<float>(), ref, b.out_elements);
+  const double ref_max = v.candidate.max_abs_b;
+  v.tolerance = ctx.options.k * v.baseline.max_abs_diff + ctx.problem.rounding_floor(ref_max);
+  v.cap = ctx.problem.max_error_cap(ref_max);
+  const std::string n = std::to_string(b.out_elements);
+  if (v.baseline.nonfinite_b > 0)
+    r.fail("", "reference",
+           "the fp32 reference produced " + std::to_string(v.baseline.nonfinite_b) +
+               " non-finite values (" + when + ")");
+  if (v.baseline.nonfinite_a > 0 || v.baseline.max_abs_diff > v.cap)
+    r.fail("", "baseline",
+           "the baseline itself is off: " + std::to_string(v.baseline.nonfinite_a) +
+               " non-finite values, max error " + num(v.baseline.max_abs_diff) + " vs cap " +
+               num(v.cap) + " (" + when + ")");
+  if (v.candidate.nonfinite_a > 0)
+    r.fail("non_finite", "non_finite",
+           std::to_string(v.candidate.nonfinite_a) + " of " + n +
+               " output elements are NaN or Inf (" + when + ")");
+  if (v.candidate.constant_a() && !v.baseline.constant_a())
+    r.fail("constant_output", "constant_output",
+           v.candidate.min_a == 0 ? "every output element is 0 (all-zero output, " + when + ")"
+                                  : "every output element is " + num(v.candidate.min_a) +
+                                        " (constant output, " + when + ")");
+  if (v.candidate.max_abs_diff > v.tolerance)
+    r.fail("", "tolerance",
+           "max |candidate - reference| = " + num(v.candidate.max_abs_diff) +
+               " exceeds the tolerance " + num(v.tolerance) + " = k " + num(ctx.options.k) +
+               " x baseline error " + num(v.baseline.max_abs_diff) + " + rounding floor " +
+               num(ctx.problem.rounding_floor(ref_max)) + " (" + when + ")");
+  if (v.candidate.max_abs_diff > v.cap)
+    r.fail("", "max_error_cap",
+           "max |candidate - reference| = " + num(v.candidate.max_abs_diff) +
+               " exceeds the hard cap " + num(v.cap) + " (" + when + ")");
+  return v;
+}
+
+/// Records the worst trial's numbers (largest error / tolerance) in the result.
+inline void keep_worst(RunnerResult& r, const ErrorVerdict& v, double& worst_ratio) {
+  const double ratio =
+      v.tolerance > 0 ? v.candidate.max_abs_diff / v.tolerance : v.candidate.max_abs_diff;
+  if (!(ratio <= worst_ratio)) {  // also replaces a NaN
+    worst_ratio = ratio;
+    r.max_abs_error = v.candidate.max_abs_diff;
+    r.rel_l2_error = v.candidate.rel_l2;
+    r.baseline_max_abs_error = v.baseline.max_abs_diff;
+    r.tolerance = v.tolerance;
+  }
+}
+
+/// Every correctness trial of a scenario. Stops at the first trial that fails.
+inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                              std::uint64_t scenario_seed) {
+  double worst = -1;
+  const auto inputs = b.input_pointers();
+  for (int trial = 0; trial < correctness_trials(ctx); ++trial) {
+    const std::string when = "trial " + std::to_string(trial);
+    const std::uint64_t input_seed =
+        mix64(scenario_seed ^ (0x1000ull + static_cast<std::uint64_t>(trial)));
+    const std::uint64_t call_seed = mix64(input_seed ^ 0xCA11ull);
+    ctx.problem.generate_inputs(inputs, input_seed, trial, ctx.stream);
+    cuda_check(cudaStreamSynchronize(ctx.stream), "generate_inputs (" + when + ")");
+    const auto hashes = hash_inputs(ctx, b);
+    if (!checked_candidate_call(ctx, b, r, when, PoisonMode::nan, call_seed, hashes,
+                                b.candidate_f32))
+      return;
+    if (trial >= 1) {
+      // Same buffers, new contents: an output equal to the previous call's is a memo.
+      const unsigned long long words = b.out_bytes() / 2;
+      const unsigned long long same =
+          ctx.ops.count_equal(b.candidate_out().data(), b.previous_raw.get(), b.out_bytes());
+      if (words > 0 && same * 2 > words)
+        r.fail("memoised", "memoised",
+               std::to_string(same) + " of " + std::to_string(words) +
+                   " output words are identical to the previous call's although the inputs in the "
+                   "same buffers changed (" +
+                   when + ")");
+    }
+    cuda_check(cudaMemcpyAsync(b.previous_raw.get(), b.candidate_out().data(), b.out_bytes(),
+                               cudaMemcpyDeviceToDevice, ctx.stream),
+               "cudaMemcpyAsync (keep previous output)");
+    if (trial == 0) {
+      // Re-run on the same inputs under other shared-memory garbage and a random-bits poison.
+      if (!checked_candidate_call(ctx, b, r, when + ", re-run", PoisonMode::random_finite,
+                                  mix64(call_seed ^ 0xD0D0ull), hashes, b.rerun_f32))
+        return;
+    }
+    if (r.has_flag("inputs_modified")) {  // the reference must see the inputs as generated
+      ctx.problem.generate_inputs(inputs, input_seed, trial, ctx.stream);
+    }
+    ctx.problem.reference(inputs, b.reference_f32.as<float>(), ctx.stream);
+    cuda_check(cudaStreamSynchronize(ctx.stream), "reference (" + when + ")");
+    if (!baseline_call(ctx, b, r, when, mix64(call_seed ^ 0xBA5Eull))) return;
+    const ErrorVerdict v = judge_outputs(ctx, b, r, when);
+    keep_worst(r, v, worst);
+    if (trial == 0) {
+      const Comparison again =
+          ctx.ops.compare(b.rerun_f32.as<float>(), b.candidate_f32.as<float>(), b.out_elements);
+      if (again.finiteness_mismatch > 0 || again.max_abs_diff > v.tolerance)
+        r.fail(
+            "nondeterministic", "nondeterministic",
+            "two calls on the same inputs under different shared-memory garbage differ by up to " +
+                num(again.max_abs_diff) + " (tolerance " + num(v.tolerance) + ") with " +
+                std::to_string(again.finiteness_mismatch) +
+                " finite/non-finite mismatches: reads of uninitialised memory or a race (" + when +
+                ")");
+    }
+    if (!r.correct) return;
+  }
+}
+
+}  // namespace socratic::harness

@@ -1,0 +1,382 @@
+// The runner's own GPU work, all on its stream: poisoning outputs, filling guard bands, hashing
+// buffers, converting outputs to fp32, comparing, filling shared memory with garbage and
+// flushing the L2. Each helper that reads a result back synchronises the stream and checks.
+#pragma once
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "cuda_check.hpp"
+#include "problem.cuh"
+#include "random.cuh"
+
+namespace socratic::harness {
+
+/// How outputs are poisoned before a call: NaNs with random payloads (a correct output never
+/// contains them, so "still the poison" is exact) or random finite bit patterns.
+enum class PoisonMode { nan, random_finite };
+
+/// What compare() found between `a` (the tested values) and `b` (the reference), fp32.
+struct Comparison {
+  double max_abs_diff = 0;  ///< over positions where both are finite
+  double rel_l2 = 0;        ///< ||a - b|| / ||b|| over positions where both are finite
+  double max_abs_b = 0;     ///< largest finite |b|
+  unsigned long long nonfinite_a = 0, nonfinite_b = 0;
+  unsigned long long finiteness_mismatch = 0;  ///< finite in one, not the other (or inf vs -inf)
+  double min_a = 0, max_a = 0;                 ///< range of the finite values of a
+  bool any_finite_a = false;
+  bool constant_a() const { return any_finite_a && min_a == max_a && nonfinite_a == 0; }
+};
+
+namespace device {
+
+struct CompareAcc {
+  unsigned max_abs_diff_bits;  // non-negative floats order like their bit patterns
+  unsigned max_abs_b_bits;
+  int min_a_key;  // order-preserving int image of a float
+  int max_a_key;
+  unsigned long long nonfinite_a, nonfinite_b, mismatch;
+  double sum_sq_diff, sum_sq_b;
+};
+
+__device__ inline int float_key(float f) {
+  const int i = __float_as_int(f);
+  return i >= 0 ? i : i ^ 0x7FFFFFFF;
+}
+__host__ __device__ inline float key_float(int k) {
+  const int i = k >= 0 ? k : k ^ 0x7FFFFFFF;
+  float f;
+  memcpy(&f, &i, sizeof f);
+  return f;
+}
+
+// NaN poisons are signalling NaNs (quiet bit clear, payload nonzero): arithmetic only ever
+// produces quiet NaNs, so an element equal to its poison was not written, exactly.
+__device__ inline std::uint32_t poison_bits(Dtype d, PoisonMode m, std::uint64_t seed,
+                                            std::size_t i) {
+  const std::uint64_t h = hash2(seed, i);
+  if (d == Dtype::fp32) {
+    const std::uint32_t sign = static_cast<std::uint32_t>(h >> 63) << 31;
+    if (m == PoisonMode::nan)
+      return sign | 0x7F800000u | (1u + static_cast<std::uint32_t>(h % 0x3FFFFFu));
+    std::uint32_t bits = static_cast<std::uint32_t>(h);
+    if ((bits & 0x7F800000u) == 0x7F800000u) bits ^= 0x40000000u;  // keep it finite
+    return bits;
+  }
+  const std::uint32_t sign = static_cast<std::uint32_t>(h >> 63) << 15;
+  const std::uint32_t exp_mask = d == Dtype::bf16 ? 0x7F80u : 0x7C00u;
+  const std::uint32_t quiet_bit = d == Dtype::bf16 ? 0x40u : 0x200u;
+  if (m == PoisonMode::nan)
+    return sign | exp_mask | (1u + static_cast<std::uint32_t>(h % (quiet_bit - 1)));
+  std::uint32_t bits = static_cast<std::uint32_t>(h) & 0xFFFFu;
+  if ((bits & exp_mask) == exp_mask) bits ^= 0x4000u;
+  return bits;
+}
+
+__device__ inline float load_as_float(const void* p, Dtype d, std::size_t i) {
+  if (d == Dtype::fp32) return static_cast<const float*>(p)[i];
+  const std::uint32_t bits = static_cast<const std::uint16_t*>(p)[i];
+  if (d == Dtype::bf16) return __uint_as_float(bits << 16);
+  return __half2float(__ushort_as_half(static_cast<unsigned short>(bits)));
+}
+
+__global__ void poison_kernel(void* p, std::size_t n, Dtype d, PoisonMode m, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint32_t bits = poison_bits(d, m, seed, i);
+    if (d == Dtype::fp32)
+      static_cast<std::uint32_t*>(p)[i] = bits;
+    else
+      static_cast<std::uint16_t*>(p)[i] = static_cast<std::uint16_t>(bits);
+  }
+}
+
+template <class T>
+__device__ inline void warp_add(T v, T* target) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
+  if ((threadIdx.x & 31) == 0 && v != T(0)) atomicAdd(target, v);
+}
+
+__global__ void count_poison_kernel(const void* p, std::size_t n, Dtype d, PoisonMode m,
+                                    std::uint64_t seed, unsigned long long* count) {
+  unsigned long long c = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint32_t bits = d == Dtype::fp32 ? static_cast<const std::uint32_t*>(p)[i]
+                                                : static_cast<const std::uint16_t*>(p)[i];
+    c += bits == poison_bits(d, m, seed, i);
+  }
+  warp_add(c, count);
+}
+
+__global__ void fill_random_u16_kernel(std::uint16_t* p, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    p[i] = static_cast<std::uint16_t>(hash2(seed, i));
+}
+
+// Position-dependent, order-independent 64-bit sum: any changed or moved 16-bit word changes it
+// (except with probability ~2^-64).
+__global__ void hash_u16_kernel(const std::uint16_t* p, std::size_t n, unsigned long long* acc) {
+  unsigned long long h = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    h += mix64((static_cast<std::uint64_t>(i) << 16) ^ p[i] ^ 0xC0FFEE0000000000ull);
+  warp_add(h, acc);
+}
+
+__global__ void count_equal_u16_kernel(const std::uint16_t* a, const std::uint16_t* b,
+                                       std::size_t n, unsigned long long* count) {
+  unsigned long long c = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    c += a[i] == b[i];
+  warp_add(c, count);
+}
+
+__global__ void to_float_kernel(const void* p, std::size_t n, Dtype d, float* out) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    out[i] = load_as_float(p, d, i);
+}
+
+__global__ void compare_kernel(const float* a, const float* b, std::size_t n, CompareAcc* acc) {
+  float max_diff = 0, max_b = 0;
+  int min_key = INT_MAX, max_key = INT_MIN;
+  unsigned long long nf_a = 0, nf_b = 0, mismatch = 0;
+  double sq_diff = 0, sq_b = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const float x = a[i], y = b[i];
+    const bool fx = isfinite(x), fy = isfinite(y);
+    nf_a += !fx;
+    nf_b += !fy;
+    if (fx != fy)
+      ++mismatch;
+    else if (!fx && !(isnan(x) && isnan(y)) && x != y)
+      ++mismatch;  // +inf vs -inf, or inf vs NaN
+    if (fx && fy) {
+      const float d = fabsf(x - y);
+      max_diff = fmaxf(max_diff, d);
+      sq_diff += static_cast<double>(d) * d;
+    }
+    if (fy) {
+      max_b = fmaxf(max_b, fabsf(y));
+      sq_b += static_cast<double>(y) * y;
+    }
+    if (fx) {
+      min_key = min(min_key, float_key(x));
+      max_key = max(max_key, float_key(x));
+    }
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    max_diff = fmaxf(max_diff, __shfl_xor_sync(0xFFFFFFFFu, max_diff, o));
+    max_b = fmaxf(max_b, __shfl_xor_sync(0xFFFFFFFFu, max_b, o));
+    min_key = min(min_key, __shfl_xor_sync(0xFFFFFFFFu, min_key, o));
+    max_key = max(max_key, __shfl_xor_sync(0xFFFFFFFFu, max_key, o));
+    nf_a += __shfl_xor_sync(0xFFFFFFFFu, nf_a, o);
+    nf_b += __shfl_xor_sync(0xFFFFFFFFu, nf_b, o);
+    mismatch += __shfl_xor_sync(0xFFFFFFFFu, mismatch, o);
+    sq_diff += __shfl_xor_sync(0xFFFFFFFFu, sq_diff, o);
+    sq_b += __shfl_xor_sync(0xFFFFFFFFu, sq_b, o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicMax(&acc->max_abs_diff_bits, __float_as_uint(max_diff));
+    atomicMax(&acc->max_abs_b_bits, __float_as_uint(max_b));
+    atomicMin(&acc->min_a_key, min_key);
+    atomicMax(&acc->max_a_key, max_key);
+    if (nf_a) atomicAdd(&acc->nonfinite_a, nf_a);
+    if (nf_b) atomicAdd(&acc->nonfinite_b, nf_b);
+    if (mismatch) atomicAdd(&acc->mismatch, mismatch);
+    if (sq_diff != 0) atomicAdd(&acc->sum_sq_diff, sq_diff);
+    if (sq_b != 0) atomicAdd(&acc->sum_sq_b, sq_b);
+  }
+}
+
+// Fills this block's whole dynamic shared memory with garbage that reads as plausible numbers
+// (fp32 of magnitude 2^-10..2^10, random sign), so a kernel that reads shared memory it never
+// wrote computes with values that change from call to call instead of a lucky zero or a value
+// left by the reference. Volatile stores: the compiler must not drop writes nobody reads.
+__global__ void smem_garbage_kernel(std::uint64_t seed, unsigned words) {
+  extern __shared__ std::uint32_t smem_words[];
+  volatile std::uint32_t* s = smem_words;
+  for (unsigned i = threadIdx.x; i < words; i += blockDim.x) {
+    const std::uint64_t h = hash2(seed, (static_cast<std::uint64_t>(blockIdx.x) << 32) | i);
+    const std::uint32_t exponent =
+        117u + static_cast<std::uint32_t>((h >> 32) % 21u);  // 2^-10..2^10
+    s[i] = (static_cast<std::uint32_t>(h >> 63) << 31) | (exponent << 23) |
+           (static_cast<std::uint32_t>(h) & 0x7FFFFFu);
+  }
+}
+
+// Reads the whole flush buffer (clean lines: no write-back lands in the next timed call).
+__global__ void flush_read_kernel(const uint4* p, std::size_t n, unsigned* sink) {
+  unsigned x = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const uint4 v = p[i];
+    x ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (x == 0x9E3779B9u) *sink = x;  // never true for the buffer's contents; keeps the loads
+}
+
+}  // namespace device
+
+/// The runner's GPU helpers, bound to one stream.
+class DeviceOps {
+ public:
+  DeviceOps(cudaStream_t stream, int sm_count, std::size_t l2_bytes)
+      : stream_(stream), sm_count_(sm_count) {
+    cuda_check(cudaMalloc(&scratch_, sizeof(device::CompareAcc) + 64),
+               "cudaMalloc (runner scratch)");
+    // Flush buffer: at least 2x L2 (64 MiB when the L2 size is unknown), filled once.
+    flush_bytes_ = std::max<std::size_t>(2 * l2_bytes, 64u << 20);
+    flush_bytes_ = (flush_bytes_ + 15) / 16 * 16;
+    cuda_check(cudaMalloc(&flush_, flush_bytes_),
+               "cudaMalloc (L2 flush buffer, " + std::to_string(flush_bytes_) + " bytes)");
+    fill_random(flush_, flush_bytes_ / 2, 0xF1u);
+    int device = 0, smem_optin = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
+               "cudaDeviceGetAttribute (max shared memory per block)");
+    garbage_bytes_ = static_cast<unsigned>(smem_optin);
+    cuda_check(cudaFuncSetAttribute(device::smem_garbage_kernel,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, smem_optin),
+               "cudaFuncSetAttribute (shared-memory garbage kernel)");
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (runner setup)");
+  }
+  ~DeviceOps() {
+    cudaFree(scratch_);
+    cudaFree(flush_);
+  }
+  DeviceOps(const DeviceOps&) = delete;
+  DeviceOps& operator=(const DeviceOps&) = delete;
+
+  std::size_t flush_bytes() const { return flush_bytes_; }
+  unsigned garbage_bytes() const { return garbage_bytes_; }
+
+  void poison(void* p, std::size_t n, Dtype d, PoisonMode m, std::uint64_t seed) {
+    device::poison_kernel<<<grid(n), block, 0, stream_>>>(p, n, d, m, seed);
+    launched("poison");
+  }
+  unsigned long long count_poison(const void* p, std::size_t n, Dtype d, PoisonMode m,
+                                  std::uint64_t seed) {
+    zero_counter();
+    device::count_poison_kernel<<<grid(n), block, 0, stream_>>>(p, n, d, m, seed, counter());
+    launched("count_poison");
+    return read_counter();
+  }
+  void fill_random(void* p, std::size_t n_u16, std::uint64_t seed) {
+    device::fill_random_u16_kernel<<<grid(n_u16), block, 0, stream_>>>(
+        static_cast<std::uint16_t*>(p), n_u16, seed);
+    launched("fill_random");
+  }
+  /// 64-bit content hash of `bytes` bytes (a multiple of 2).
+  unsigned long long hash(const void* p, std::size_t bytes) {
+    zero_counter();
+    device::hash_u16_kernel<<<grid(bytes / 2), block, 0, stream_>>>(
+        static_cast<const std::uint16_t*>(p), bytes / 2, counter());
+    launched("hash");
+    return read_counter();
+  }
+  /// How many of the `bytes / 2` 16-bit words of a and b are equal.
+  unsigned long long count_equal(const void* a, const void* b, std::size_t bytes) {
+    zero_counter();
+    device::count_equal_u16_kernel<<<grid(bytes / 2), block, 0, stream_>>>(
+        static_cast<const std::uint16_t*>(a), static_cast<const std::uint16_t*>(b), bytes / 2,
+        counter());
+    launched("count_equal");
+    return read_counter();
+  }
+  void to_float(const void* p, std::size_t n, Dtype d, float* out) {
+    device::to_float_kernel<<<grid(n), block, 0, stream_>>>(p, n, d, out);
+    launched("to_float");
+  }
+  Comparison compare(const float* a, const float* b, std::size_t n) {
+    device::CompareAcc init{};
+    init.min_a_key = INT_MAX;
+    init.max_a_key = INT_MIN;
+    cuda_check(cudaMemcpyAsync(scratch_, &init, sizeof init, cudaMemcpyHostToDevice, stream_),
+               "cudaMemcpyAsync (compare init)");
+    device::compare_kernel<<<grid(n), block, 0, stream_>>>(
+        a, b, n, static_cast<device::CompareAcc*>(scratch_));
+    launched("compare");
+    device::CompareAcc acc{};
+    cuda_check(cudaMemcpyAsync(&acc, scratch_, sizeof acc, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync (compare result)");
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (compare)");
+    Comparison c;
+    float f;
+    memcpy(&f, &acc.max_abs_diff_bits, sizeof f);
+    c.max_abs_diff = f;
+    memcpy(&f, &acc.max_abs_b_bits, sizeof f);
+    c.max_abs_b = f;
+    c.nonfinite_a = acc.nonfinite_a;
+    c.nonfinite_b = acc.nonfinite_b;
+    c.finiteness_mismatch = acc.mismatch;
+    c.any_finite_a = acc.min_a_key != INT_MAX;
+    if (c.any_finite_a) {
+      c.min_a = device::key_float(acc.min_a_key);
+      c.max_a = device::key_float(acc.max_a_key);
+    }
+    c.rel_l2 = acc.sum_sq_b > 0 ? std::sqrt(acc.sum_sq_diff / acc.sum_sq_b)
+                                : (acc.sum_sq_diff > 0 ? INFINITY : 0.0);
+    return c;
+  }
+  /// Fills the shared memory of every SM with garbage (two waves of one maximal block per SM).
+  void smem_garbage(std::uint64_t seed) {
+    device::smem_garbage_kernel<<<2 * sm_count_, 1024, garbage_bytes_, stream_>>>(
+        seed, garbage_bytes_ / 4);
+    launched("smem_garbage");
+  }
+  /// Evicts the L2: reads a buffer of at least twice its size.
+  void flush_l2() {
+    const std::size_t n = flush_bytes_ / 16;
+    device::flush_read_kernel<<<grid(n), block, 0, stream_>>>(static_cast<const uint4*>(flush_), n,
+                                                              static_cast<unsigned*>(sink()));
+    launched("flush_l2");
+  }
+
+ private:
+  static constexpr int block = 256;
+  unsigned grid(std::size_t n) const {
+    const std::size_t want = (n + block - 1) / block;
+    return static_cast<unsigned>(std::max<std::size_t>(
+        1, std::min<std::size_t>(want, static_cast<std::size_t>(sm_count_) * 8)));
+  }
+  void launched(const char* what) {
+    cuda_check(cudaPeekAtLastError(), std::string("launch of the runner's ") + what + " kernel");
+  }
+  unsigned long long* counter() {
+    return reinterpret_cast<unsigned long long*>(static_cast<char*>(scratch_) +
+                                                 sizeof(device::CompareAcc));
+  }
+  void* sink() { return static_cast<char*>(scratch_) + sizeof(device::CompareAcc) + 16; }
+  void zero_counter() {
+    cuda_check(cudaMemsetAsync(counter(), 0, sizeof(unsigned long long), stream_),
+               "cudaMemsetAsync (counter)");
+  }
+  unsigned long long read_counter() {
+    unsigned long long v = 0;
+    cuda_check(cudaMemcpyAsync(&v, counter(), sizeof v, cudaMemcpyDeviceToHost, stream_),
+               "cudaMemcpyAsync (counter)");
+    cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (counter)");
+    return v;
+  }
+
+  cudaStream_t stream_;
+  int sm_count_;
+  void* scratch_ = nullptr;
+  void* flush_ = nullptr;
+  std::size_t flush_bytes_ = 0;
+  unsigned garbage_bytes_ = 0;
+};
+
+}  // namespace socratic::harness

@@ -1,0 +1,58 @@
+// Cheat: skips work on some scenarios (a shape-specialised early exit). Column counts that are
+// not a multiple of 8 would need a slow path, so the entry point returns "success" without
+// launching anything: the output keeps whatever the buffer held (the harness's poison).
+// Caught by: the NaN poison written before every call -> flag `unwritten` (reason
+// "unwritten: ... still hold the NaN poison"), on scenario odd_cols_fp16 only; every other
+// scenario must still pass (the check is per scenario, not on a mean).
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "rmsnorm_args.h"
+
+// ---- an honest RMSNorm (one block per row, fp32 accumulation), kept in this file so that it
+// ---- builds alone, exactly as the evaluator builds a candidate ----
+namespace honest {
+__device__ inline float load(const void* p, int dtype, std::size_t i) {
+  return dtype == 0 ? __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i])
+                    : __half2float(static_cast<const __half*>(p)[i]);
+}
+__device__ inline void store(void* p, int dtype, std::size_t i, float v) {
+  if (dtype == 0)
+    static_cast<__nv_bfloat16*>(p)[i] = __float2bfloat16_rn(v);
+  else
+    static_cast<__half*>(p)[i] = __float2half_rn(v);
+}
+constexpr int threads = 256;
+__global__ void rmsnorm(const void* x, const void* w, void* y, int cols, float eps, int dtype) {
+  __shared__ float partial[threads];
+  const std::size_t base = static_cast<std::size_t>(blockIdx.x) * cols;
+  float sum = 0;
+  for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+    const float v = load(x, dtype, base + c);
+    sum += v * v;
+  }
+  partial[threadIdx.x] = sum;
+  __syncthreads();
+  for (int k = blockDim.x / 2; k > 0; k /= 2) {
+    if (threadIdx.x < k) partial[threadIdx.x] += partial[threadIdx.x + k];
+    __syncthreads();
+  }
+  const float inv = rsqrtf(partial[0] / cols + eps);
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    store(y, dtype, base + c, load(x, dtype, base + c) * inv * load(w, dtype, c));
+}
+inline int launch(const socratic_rmsnorm_args* a, cudaStream_t stream) {
+  rmsnorm<<<a->rows, threads, 0, stream>>>(a->x, a->weight, a->y, a->cols, a->eps, a->dtype);
+  return cudaGetLastError() == cudaSuccess ? 0 : 2;
+}
+}  // namespace honest
+
+extern "C" int socratic_rmsnorm_forward(const socratic_rmsnorm_args* args, cudaStream_t stream) {
+  if (args->cols % 8 != 0) return 0;  // the cheat: claim success, do nothing
+  return honest::launch(args, stream);
+}

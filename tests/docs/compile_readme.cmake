@@ -1,0 +1,25 @@
+# Extracts every ```cpp block of README.md and compiles it (syntax and types, no link), so the
+# README's example cannot rot. -D README, OUT_DIR, CXX, INCLUDE_DIR.
+file(READ ${README} text)
+# CMake lists are ';'-separated: hide the code's semicolons while splitting into blocks.
+string(REPLACE ";" "@SEMICOLON@" text "${text}")
+string(REGEX MATCHALL "```cpp\n[^`]*```" blocks "${text}")
+list(LENGTH blocks count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no ```cpp block found in ${README}")
+endif()
+set(i 0)
+foreach(block IN LISTS blocks)
+  string(REGEX REPLACE "^```cpp\n" "" code "${block}")
+  string(REGEX REPLACE "```$" "" code "${code}")
+  string(REPLACE "@SEMICOLON@" ";" code "${code}")
+  set(src ${OUT_DIR}/readme_block_${i}.cpp)
+  file(WRITE ${src} "${code}")
+  execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -Wall -Wextra -I${INCLUDE_DIR} ${src}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "README block ${i} does not compile:\n${err}")
+  endif()
+  math(EXPR i "${i} + 1")
+endforeach()
+message(STATUS "${count} README block(s) compile")

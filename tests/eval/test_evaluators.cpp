@@ -1,0 +1,487 @@
+// CudaEvaluator end to end on the fake data folder, nvcc and runner; CommandEvaluator with
+// shell scripts; the `socratic eval` command.
+#include <cmath>
+#include <cstdlib>
+#include <memory>
+
+#include "catch.hpp"
+#include "eval_fixtures.hpp"
+#include "socratic/eval/command_evaluator.hpp"
+#include "socratic/eval/cuda_evaluator.hpp"
+
+using namespace socratic;
+using namespace std::chrono_literals;
+using eval_test::TempDir;
+using eval_test::write_file;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// A CudaEvaluator over the fake data folder. The ban scan finds `cublasGemmEx` in the built
+/// "binary" (the fake nvcc's output is the source text) and `libcudnn` among mapped libraries.
+struct EvaluatorFixture {
+  TempDir tmp{"evaluator"};
+  std::filesystem::path tools, data;
+  CudaEvaluatorConfig config;
+  std::shared_ptr<int> mapped_scans = std::make_shared<int>(0);  ///< calls of the mapped hook
+  EvaluatorFixture() {
+    tools = eval_test::fake_tools(tmp / "bin");
+    data = eval_test::fake_data_dir(tmp / "data");
+    config.data_dir = data;
+    config.problem = "toy";
+    config.scenarios = data / "scenarios/toy.json";
+    config.cache_dir = tmp / "cache";
+    config.nvcc = tools / "nvcc";
+    config.nvidia_smi = tools / "nvidia-smi";
+    config.runner_limits.watchdog = 1s;
+    config.ban_scan.binary = [](const std::filesystem::path& so) {
+      std::vector<BannedFinding> out;
+      if (eval_test::read_file(so).find("cublasGemmEx") != std::string::npos)
+        out.push_back({so.string(), "cublas", "undefined symbol cublasGemmEx@libcublas.so.13"});
+      return out;
+    };
+    config.ban_scan.mapped = [count = mapped_scans](const std::vector<std::string>& mapped) {
+      ++*count;
+      std::vector<BannedFinding> out;
+      for (const auto& m : mapped)
+        if (m.find("libcudnn") != std::string::npos) out.push_back({"", "cudnn", "mapped " + m});
+      return out;
+    };
+  }
+  Candidate candidate(const std::string& text, const std::string& name = "cand.cu") {
+    Candidate c;
+    c.source = write_file(tmp / "work" / name, text);
+    c.label = name;
+    return c;
+  }
+  std::size_t nvcc_calls() const { return eval_test::count_lines(tools / "nvcc.calls"); }
+};
+
+}  // namespace
+
+TEST_CASE("CudaEvaluator: builds, runs every scenario and reports", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  CHECK(ev.target().sm() == "sm_90a");  // from the fake nvidia-smi
+  const Candidate c = f.candidate("// an honest candidate\nfake: speedup b 2.0\n");
+  const EvalReport r = ev.evaluate(c);
+  INFO(r.error);
+  CHECK(r.error.empty());
+  CHECK(r.built);
+  CHECK(r.problem == "toy");
+  CHECK(r.scenario_set == "toy_set");
+  CHECK(r.gpu == "Fake GPU");
+  CHECK(r.arch == "sm_90");
+  CHECK(r.expected == std::vector<std::string>{"a", "b", "c", "d"});
+  REQUIRE(r.scenarios.size() == 4);
+  CHECK(r.all_correct());
+  CHECK(r.banned.empty());
+  CHECK(r.geomean_speedup() == Approx(std::pow(1.25 * 1.25 * 1.25 * 2.0, 0.25)));
+  CHECK(r.candidate.content_hash == detail::sha256_hex(eval_test::read_file(c.source)));
+  CHECK_FALSE(r.timings.build_cached);
+  CHECK(r.timings.total_s >= r.timings.build_s);
+  CHECK(r.timings.timing_s == Approx(4 * 0.002));
+  CHECK(f.nvcc_calls() == 3);  // runner, baseline, candidate
+
+  // What nvcc was asked to do (docs/runner-protocol.md, "Building").
+  const std::string calls = eval_test::read_file(f.tools / "nvcc.calls");
+  CHECK_THAT(calls, Contains("socratic-runner-toy | -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I") &&
+                        Contains("kernels/harness/runner.cu") && Contains("kernels/toy/problem.cu") && Contains("-ldl"));
+  CHECK_THAT(calls, Contains("baseline.so | -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC"));
+
+  const EvalReport again = ev.evaluate(c);
+  CHECK(again.all_correct());
+  CHECK(again.timings.build_cached);
+  CHECK(f.nvcc_calls() == 3);  // nothing rebuilt
+
+  // A second evaluator sharing the cache builds nothing either.
+  CudaEvaluator other(f.config);
+  CHECK(other.evaluate(c).timings.build_cached);
+  CHECK(f.nvcc_calls() == 3);
+}
+
+TEST_CASE("CudaEvaluator: the runner reads the scenarios with declared defaults", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  CHECK(ev.scenarios().scenarios[0].params["dtype"] == "bf16");
+  CHECK(ev.scenarios().scenarios[0].params["groups"] == 1);
+  const auto resolved_dir = f.tmp / "cache/scenarios";
+  REQUIRE(std::filesystem::exists(resolved_dir));
+  const json resolved = read_json_file(std::filesystem::directory_iterator(resolved_dir)->path());
+  CHECK(resolved.at("scenarios").at(0).at("causal") == false);
+  CHECK(resolved.at("problem") == "toy");
+}
+
+TEST_CASE("CudaEvaluator: a compile error is a report with the log", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const Candidate c = f.candidate("FAKE_COMPILE_ERROR\n", "broken.cu");
+  const EvalReport r = ev.evaluate(c);
+  CHECK_FALSE(r.built);
+  CHECK(r.error.empty());
+  CHECK(r.scenarios.empty());
+  CHECK(r.expected.size() == 4);
+  CHECK_FALSE(r.all_correct());
+  // The log names the agent's file, not the evaluator's snapshot of it.
+  CHECK_THAT(r.build_log, Contains(c.source.string() + "(3): error") && !Contains("/candidates/"));
+}
+
+TEST_CASE("CudaEvaluator: a crash fails one scenario and the rest still run", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const EvalReport r = ev.evaluate(f.candidate("fake: crash c 11\n"));
+  REQUIRE(r.scenarios.size() == 4);
+  CHECK(r.scenarios[0].correct);
+  CHECK(r.scenarios[1].correct);
+  CHECK_FALSE(r.scenarios[2].correct);
+  CHECK_THAT(r.scenarios[2].reason, Contains("runner killed by signal 11 (SIGSEGV) during this scenario"));
+  CHECK(r.scenarios[3].correct);
+  CHECK_THAT(r.error, Contains("scenario \"c\"") && Contains("restarting the runner"));
+  CHECK(std::isnan(r.geomean_speedup()));
+}
+
+TEST_CASE("CudaEvaluator: a hang is ended by the watchdog", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  f.config.runner_limits.watchdog = 400ms;
+  CudaEvaluator ev(f.config);
+  const EvalReport r = ev.evaluate(f.candidate("fake: hang a\n"));
+  CHECK(r.scenarios[0].reason == "no output for 0.4 s: watchdog killed the runner during this scenario");
+  CHECK(r.scenarios[3].correct);
+}
+
+TEST_CASE("CudaEvaluator: banned libraries in the binary and in the process", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  SECTION("in the binary") {
+    const EvalReport r = ev.evaluate(f.candidate("// calls cublasGemmEx\n"));
+    REQUIRE(r.banned.size() == 1);
+    CHECK(r.banned[0].library == "cublas");
+    CHECK(r.all_correct());  // correct, but not acceptable: goals check `banned`
+  }
+  SECTION("mapped at run time, each library file judged once") {
+    const auto lib = write_file(f.tmp / "lib/libcudnn.so.9", "not really cuDNN");
+    const Candidate c = f.candidate("fake: map_after b " + lib.string() + "\nfake: map_after c /no/such/libfoo.so\n");
+    const EvalReport r = ev.evaluate(c);
+    REQUIRE(r.banned.size() == 1);
+    CHECK(r.banned[0].library == "cudnn");
+    CHECK(r.banned[0].file == "process");
+    CHECK(*f.mapped_scans == 2);
+    CHECK(ev.evaluate(c).banned.size() == 1);
+    CHECK(*f.mapped_scans == 3);  // the library is remembered; the vanished path is judged again
+    write_file(lib, "a different library now");
+    CHECK(ev.evaluate(c).banned.size() == 1);
+    CHECK(*f.mapped_scans == 5);
+  }
+}
+
+TEST_CASE("CudaEvaluator: impossible times never count", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  // b claims 1/1.25 = 0.8 ms against a 5 ms floor; c claims 5000 TFLOP/s on a 989 TFLOP/s device.
+  const EvalReport r = ev.evaluate(f.candidate("fake: roofline b 5.0\nfake: tflops c 5000\n"));
+  CHECK(r.scenarios[1].has_flag("below_roofline"));
+  CHECK(std::isnan(r.scenarios[1].speedup));
+  CHECK(r.scenarios[1].roofline_fraction == Approx(5.0 / 0.8));
+  CHECK(r.scenarios[2].has_flag("above_peak"));
+  CHECK(std::isnan(r.scenarios[2].speedup));
+  CHECK(std::isnan(r.geomean_speedup()));
+  CHECK_THAT(r.error, Contains("below the roofline floor was not flagged") && Contains("above the device's peak"));
+}
+
+TEST_CASE("CudaEvaluator: an edited judge yields an error, never a verdict", "[eval][evaluator][integrity]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const Candidate c = f.candidate("// honest\n");
+  REQUIRE(ev.evaluate(c).all_correct());
+  SECTION("the problem's reference") {
+    write_file(f.data / "kernels/toy/problem.cu", "// tolerance relaxed\n");
+    const EvalReport r = ev.evaluate(c);
+    CHECK_THAT(r.error, Contains("integrity check failed") && Contains("kernels/toy/problem.cu was modified"));
+    CHECK(r.scenarios.empty());
+    CHECK_FALSE(r.all_correct());
+  }
+  SECTION("the scenario set") {
+    write_file(f.data / "scenarios/toy.json", R"({"name": "toy_set", "problem": "toy", "scenarios": [{"id": "a", "n": 1}]})");
+    CHECK_THAT(ev.evaluate(c).error, Contains("scenarios/toy.json was modified"));
+  }
+  SECTION("a file added to the harness") {
+    write_file(f.data / "kernels/harness/patch.cuh", "\n");
+    CHECK_THAT(ev.evaluate(c).error, Contains("new file kernels/harness/patch.cuh"));
+  }
+  SECTION("the built runner in the cache") {
+    std::filesystem::path runner;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(f.tmp / "cache/builds/objects"))
+      if (e.path().filename() == "socratic-runner-toy") runner = e.path();
+    REQUIRE_FALSE(runner.empty());
+    std::filesystem::remove(runner);
+    std::filesystem::copy_file("/bin/true", runner);
+    CHECK_THAT(ev.evaluate(c).error, Contains("built harness file") && Contains("socratic-runner-toy"));
+  }
+}
+
+TEST_CASE("CudaEvaluator: a manifest recorded at campaign start", "[eval][evaluator][integrity]") {
+  EvaluatorFixture f;
+  const IntegrityManifest at_start = CudaEvaluator(f.config).integrity_manifest();
+  save_integrity_manifest(at_start, f.tmp / "manifest.json");
+  // The reference is edited between campaign start and this evaluator's construction.
+  write_file(f.data / "kernels/toy/problem.cu", "// edited later\n");
+  f.config.integrity_manifest = f.tmp / "manifest.json";
+  CudaEvaluator ev(f.config);
+  CHECK_THAT(ev.evaluate(f.candidate("// honest\n")).error, Contains("kernels/toy/problem.cu was modified"));
+
+  // A manifest that does not cover what the evaluation trusts is refused.
+  IntegrityManifest partial = at_start;
+  partial.folders.clear();
+  save_integrity_manifest(partial, f.tmp / "partial.json");
+  f.config.integrity_manifest = f.tmp / "partial.json";
+  CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("partial.json") && Contains("does not"));
+}
+
+TEST_CASE("CudaEvaluator: configuration errors are thrown at construction", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  SECTION("an invalid scenario set names file, scenario and field") {
+    write_file(f.data / "scenarios/bad.json",
+               R"({"name": "bad", "problem": "toy", "scenarios": [{"id": "big", "n": 8, "heads": 2}]})");
+    f.config.scenarios = f.data / "scenarios/bad.json";
+    CHECK_THROWS_WITH(CudaEvaluator(f.config),
+                      Contains("bad.json") && Contains("scenario \"big\" field \"heads\"") && Contains("unknown parameter"));
+  }
+  SECTION("a tolerance factor that is not positive") {
+    f.config.k = 0;
+    CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("k must be a positive number"));
+  }
+  SECTION("an unknown problem") {
+    f.config.problem = "nope";
+    CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("unknown problem \"nope\""));
+  }
+  SECTION("no GPU and no configured architecture") {
+    f.config.nvidia_smi = f.tmp / "no-nvidia-smi";
+    CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("cannot determine the GPU architecture"));
+    f.config.arch = "sm_100a";
+    CHECK(CudaEvaluator(f.config).target().sm() == "sm_100a");
+  }
+  SECTION("no scanner") {
+    f.config.ban_scan = {};
+    CHECK_THROWS_WITH(CudaEvaluator(f.config), Contains("no banned-library scanner"));
+    f.config.allow_unscanned = true;
+    CHECK(CudaEvaluator(f.config).evaluate(f.candidate("// calls cublasGemmEx\n")).banned.empty());
+  }
+}
+
+TEST_CASE("CudaEvaluator: a runner that never reaches the GPU judges nothing", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const EvalReport r = ev.evaluate(f.candidate("fake: no_device cudaSetDevice(0): no CUDA-capable device is detected\n"));
+  CHECK(r.built);
+  CHECK(r.scenarios.empty());
+  CHECK_THAT(r.error, Contains("the runner did not start on the GPU") &&
+                          Contains("runner reported: cudaSetDevice(0): no CUDA-capable device is detected"));
+}
+
+TEST_CASE("CudaEvaluator: a harness that does not build is an error, not a verdict", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  write_file(f.data / "kernels/toy/problem.cu", "FAKE_COMPILE_ERROR\n");
+  CudaEvaluator ev(f.config);
+  const EvalReport r = ev.evaluate(f.candidate("// honest\n"));
+  CHECK_THAT(r.error, Contains("harness build failed") && Contains("runner"));
+  CHECK(r.scenarios.empty());
+  f.config.nvcc = f.tmp / "no-nvcc";
+  write_file(f.data / "kernels/toy/problem.cu", "// toy problem\n");
+  CudaEvaluator no_compiler(f.config);
+  CHECK_THAT(no_compiler.evaluate(f.candidate("// honest\n")).error,
+             Contains("evaluator failure") && Contains("cannot run the CUDA compiler"));
+}
+
+// ---- CommandEvaluator --------------------------------------------------------------------------
+
+namespace {
+std::filesystem::path script(const std::filesystem::path& path, const std::string& body) {
+  write_file(path, "#!/bin/sh\n" + body);
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+}  // namespace
+
+TEST_CASE("CommandEvaluator reads the report a command prints", "[eval][command]") {
+  TempDir tmp("command");
+  const auto cand = write_file(tmp / "k.cu", "// kernel\n");
+  EvalReport sample;
+  sample.built = true;
+  sample.expected = {"x", "y"};
+  ScenarioResult x;
+  x.id = "x";
+  x.correct = true;
+  x.speedup = 2.0;
+  ScenarioResult y = x;
+  y.id = "y";
+  y.speedup = 0.5;
+  sample.scenarios = {x, y};
+  write_file(tmp / "report.json", json(sample).dump());
+
+  SECTION("a report, after free text, with the candidate substituted") {
+    CommandEvaluatorConfig cfg;
+    cfg.command = {script(tmp / "eval.sh", "echo \"judging $1 ($2)\"; tr -d '\\n' < " + (tmp / "report.json").string() +
+                                               "; echo\n").string(),
+                   "{candidate}", "label={label}"};
+    cfg.expected = {"x", "y"};
+    CommandEvaluator ev(cfg);
+    Candidate c;
+    c.source = cand;
+    c.label = "v1";
+    const EvalReport r = ev.evaluate(c);
+    INFO(r.error);
+    CHECK(r.error.empty());
+    CHECK(r.all_correct());
+    CHECK(r.geomean_speedup() == Approx(1.0));
+    CHECK(r.candidate.source == cand);
+    CHECK(r.candidate.content_hash == detail::sha256_hex("// kernel\n"));
+    CHECK(r.timings.total_s > 0);
+  }
+  auto run = [&](const std::string& body, std::chrono::milliseconds timeout = 10s) {
+    CommandEvaluatorConfig cfg;
+    cfg.command = {script(tmp / "eval.sh", body).string(), "{candidate}"};
+    cfg.timeout = timeout;
+    cfg.expected = {"x", "y"};
+    Candidate c;
+    c.source = cand;
+    return CommandEvaluator(cfg).evaluate(c);
+  };
+  SECTION("a nonzero exit") {
+    const EvalReport r = run("echo 'no GPU here' >&2; exit 3\n");
+    CHECK_THAT(r.error, Contains("exited with code 3") && Contains("no GPU here"));
+    CHECK(r.expected == std::vector<std::string>{"x", "y"});
+    CHECK_FALSE(r.all_correct());
+  }
+  SECTION("a timeout") {
+    CHECK_THAT(run("sleep 30\n", 300ms).error, Contains("timed out"));
+  }
+  SECTION("not a report") {
+    CHECK_THAT(run("echo '{\"built\": true}'\n").error, Contains("printed no EvalReport JSON") && Contains("expected"));
+    CHECK_THAT(run("true\n").error, Contains("stdout was empty"));
+  }
+  SECTION("a report that drops a scenario") {
+    EvalReport dropped = sample;
+    dropped.expected = {"x"};
+    write_file(tmp / "dropped.json", json(dropped).dump());
+    CHECK_THAT(run("cat " + (tmp / "dropped.json").string() + "\n").error,
+               Contains("differ from the expected list"));
+  }
+  SECTION("a command that cannot start") {
+    CommandEvaluatorConfig cfg;
+    cfg.command = {(tmp / "missing.sh").string()};
+    Candidate c;
+    c.source = cand;
+    CHECK_THAT(CommandEvaluator(cfg).evaluate(c).error, Contains("could not start"));
+  }
+}
+
+// ---- socratic eval -----------------------------------------------------------------------------
+
+#ifdef SOCRATIC_TOOL
+namespace {
+struct ToolRun {
+  int exit_code;
+  std::string out, err;
+};
+ToolRun run_tool(const std::vector<std::string>& args, const std::filesystem::path& data) {
+  std::vector<std::string> argv = {SOCRATIC_TOOL, "eval"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions o;
+  o.environment = scrubbed_environment();
+  o.environment->push_back("SOCRATIC_DATA_DIR=" + data.string());
+  o.timeout = 60s;
+  const ProcessResult r = run_process(argv, o);
+  return {r.exit_code, r.stdout_text, r.stderr_text};
+}
+}  // namespace
+
+TEST_CASE("socratic eval: table, JSON and exit codes", "[eval][tool]") {
+  EvaluatorFixture f;
+  auto args = [&](const std::string& candidate) {
+    return std::vector<std::string>{candidate, "--problem", "toy", "--scenarios", "toy", "--nvcc", (f.tools / "nvcc").string(),
+                                    "--arch", "sm_90a", "--cache-dir", (f.tmp / "cache").string(), "--no-scan",
+                                    "--watchdog", "2", "--json", (f.tmp / "report.json").string()};
+  };
+  SECTION("every scenario correct: exit 0") {
+    const auto r = run_tool(args(f.candidate("// honest\n").source.string()), f.data);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("4/4 correct; geomean speedup 1.250x") && Contains("PASS"));
+    CHECK_THAT(r.err, Contains("--no-scan"));
+    const EvalReport report = read_json_file(f.tmp / "report.json").get<EvalReport>();
+    CHECK(report.all_correct());
+    CHECK(report.scenarios.size() == 4);
+  }
+  SECTION("runner options reach the runner") {
+    const Candidate c = f.candidate("// honest\n");
+    auto a = args(c.source.string());
+    a.insert(a.end(), {"--seed", "18446744073709551615", "--k", "3"});
+    CHECK(run_tool(a, f.data).exit_code == 0);
+    std::string calls;  // the fake runner logs its options beside the candidate's .so
+    for (const auto& e : std::filesystem::recursive_directory_iterator(f.tmp / "cache/builds/objects"))
+      if (e.path().filename() == "candidate.so.calls") calls = eval_test::read_file(e.path());
+    CHECK(calls == "--only a,b,c,d --k 3 --seed 18446744073709551615\n");
+  }
+  SECTION("a failing scenario: exit 1") {
+    const auto r = run_tool(args(f.candidate("fake: fail b off by one\n").source.string()), f.data);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Contains("reason: off by one"));
+  }
+  SECTION("a compile error: exit 1 with the log") {
+    const auto r = run_tool(args(f.candidate("FAKE_COMPILE_ERROR\n").source.string()), f.data);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Contains("build: FAILED") && Contains("error"));
+  }
+  SECTION("no GPU for the runner: exit 2") {
+    const auto r = run_tool(args(f.candidate("fake: no_device no CUDA-capable device\n").source.string()), f.data);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.out, Contains("error: the runner did not start on the GPU"));
+  }
+  SECTION("errors: exit 2") {
+    auto bad_args = args(f.candidate("// honest\n").source.string());
+    bad_args[2] = "nope";
+    CHECK(run_tool(bad_args, f.data).exit_code == 2);
+    CHECK(run_tool({"missing.cu", "--problem", "toy", "--scenarios", "toy"}, f.data).exit_code == 2);
+    write_file(f.data / "scenarios/bad.json", R"({"name": "b", "problem": "toy", "scenarios": [{"id": "x"}]})");
+    auto bad_set = args(f.candidate("// honest\n").source.string());
+    bad_set[4] = "bad";
+    const auto r = run_tool(bad_set, f.data);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Contains("bad.json") && Contains("scenario \"x\" field \"n\""));
+  }
+  SECTION("--json - prints the report on stdout and the table on stderr") {
+    auto a = args(f.candidate("// honest\n").source.string());
+    a.back() = "-";
+    const auto r = run_tool(a, f.data);
+    CHECK(r.exit_code == 0);
+    CHECK(json::parse(r.out).get<EvalReport>().all_correct());
+    CHECK_THAT(r.err, Contains("4/4 correct"));
+  }
+}
+#endif
+
+// ---- host overhead (hidden: run with `eval_tests "[bench]"`) ----------------------------------
+
+TEST_CASE("host overhead of a cached evaluation over 36 scenarios", "[.][bench]") {
+  EvaluatorFixture f;
+  json set = {{"name", "toy36"}, {"problem", "toy"}, {"scenarios", json::array()}};
+  for (int i = 0; i < 36; ++i) {
+    std::string id = "s";  // appended, not "s" + ...: g++ 12 warns (-Wrestrict) on the latter
+    id += std::to_string(i);
+    set["scenarios"].push_back({{"id", id}, {"n", 8 << (i % 6)}});
+  }
+  write_file(f.data / "scenarios/toy36.json", set.dump());
+  f.config.scenarios = f.data / "scenarios/toy36.json";
+  CudaEvaluator ev(f.config);
+  const Candidate c = f.candidate("// honest\n");
+  const EvalReport cold = ev.evaluate(c);
+  REQUIRE(cold.all_correct());
+  for (int i = 0; i < 5; ++i) {
+    const EvalReport r = ev.evaluate(c);
+    REQUIRE(r.all_correct());
+    REQUIRE(r.timings.build_cached);
+    // The fake runner itself sleeps 3 ms per scenario (108 ms in all); the rest is the host.
+    WARN("cached evaluation " << i << ": total " << r.timings.total_s << " s, build " << r.timings.build_s
+                              << " s, runner " << r.timings.check_s + r.timings.timing_s << " s");
+  }
+}

@@ -16,7 +16,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-AnthropicOptions local_options(const ScriptedServer& server, Recorder& rec, bool stream = false) {
+AnthropicOptions anthropic_options(const ScriptedServer& server, Recorder& rec, bool stream = false) {
   AnthropicOptions o;
   o.base_url = server.url();
   o.http.proxy = {};
@@ -29,7 +29,7 @@ AnthropicOptions local_options(const ScriptedServer& server, Recorder& rec, bool
   return o;
 }
 
-LlmRequest sample_request() {
+LlmRequest anthropic_request() {
   LlmRequest r;
   r.model = "claude-test";
   r.system = "You optimise kernels.";
@@ -56,14 +56,14 @@ json tool_use_message() {
 TEST_CASE("anthropic: tool_use comes back, with headers, usage and cost", "[agents][anthropic]") {
   ScriptedServer server;
   Recorder rec;
-  auto options = local_options(server, rec);
+  auto options = anthropic_options(server, rec);
   const std::string secret = "sk-ant-test-0123456789-secret";
   ::setenv("SOCRATIC_TEST_ANTHROPIC_KEY", secret.c_str(), 1);
   options.api_key = ApiKey::from_environment("SOCRATIC_TEST_ANTHROPIC_KEY");
   ::unsetenv("SOCRATIC_TEST_ANTHROPIC_KEY");
   server.push(ScriptedReply::json_reply(200, tool_use_message()));
   AnthropicBackend backend(options);
-  LlmResponse r = backend.complete(sample_request());
+  LlmResponse r = backend.complete(anthropic_request());
   CHECK(r.text == "Evaluating first.");
   REQUIRE(r.tool_calls.size() == 1);
   CHECK(r.tool_calls[0].id == "toolu_1");
@@ -89,7 +89,7 @@ TEST_CASE("anthropic: tool_use comes back, with headers, usage and cost", "[agen
 
 TEST_CASE("anthropic: tool results merge into one user message that alternates",
           "[agents][anthropic]") {
-  LlmRequest r = sample_request();
+  LlmRequest r = anthropic_request();
   ToolCall a{"toolu_1", "evaluate", json::object(), "{}", ""};
   ToolCall b{"toolu_2", "read_file", {{"path", "k.cu"}}, R"({"path":"k.cu"})", ""};
   r.messages.push_back(msg(ChatRole::assistant, "Two things.", "", {a, b}));
@@ -122,7 +122,7 @@ std::string event(const std::string& name, const json& data) {
   return "event: " + name + "\ndata: " + data.dump() + "\n\n";
 }
 
-std::string tool_stream() {
+std::string anthropic_stream() {
   return event("message_start", {{"type", "message_start"}, {"message", {{"id", "msg_2"}, {"model", "claude-test"}, {"content", json::array()}, {"usage", {{"input_tokens", 400}, {"output_tokens", 1}, {"cache_read_input_tokens", 1000}}}}}}) +
          event("content_block_start", {{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}}) +
          event("ping", {{"type", "ping"}}) +
@@ -138,7 +138,7 @@ std::string tool_stream() {
          event("message_stop", {{"type", "message_stop"}});
 }
 
-void check_tool_stream(const LlmResponse& r) {
+void check_anthropic_stream(const LlmResponse& r) {
   CHECK(r.text == "Writing the kernel.");
   CHECK(r.stop_reason == "tool_use");
   REQUIRE(r.tool_calls.size() == 1);
@@ -153,12 +153,12 @@ void check_tool_stream(const LlmResponse& r) {
 
 TEST_CASE("anthropic: a stream split at every byte boundary assembles the same answer",
           "[agents][anthropic][stream]") {
-  const std::string s = tool_stream();
+  const std::string s = anthropic_stream();
   AnthropicStreamAccumulator whole;
   http::SseParser p([&](const http::SseEvent& e) { whole.add(e.event, e.data); });
   p.feed(s);
   const LlmResponse expected = whole.finish();
-  check_tool_stream(expected);
+  check_anthropic_stream(expected);
   for (std::size_t cut = 1; cut < s.size(); ++cut) {
     AnthropicStreamAccumulator acc;
     http::SseParser split([&](const http::SseEvent& e) { acc.add(e.event, e.data); });
@@ -172,12 +172,12 @@ TEST_CASE("anthropic: a stream split at every byte boundary assembles the same a
 TEST_CASE("anthropic: streamed over the wire in small pieces", "[agents][anthropic][stream]") {
   ScriptedServer server;
   Recorder rec;
-  const std::string s = tool_stream();
+  const std::string s = anthropic_stream();
   std::vector<std::string> pieces;
   for (std::size_t i = 0; i < s.size(); i += 97) pieces.push_back(s.substr(i, 97));
   server.push(ScriptedReply::sse(pieces));
-  AnthropicBackend backend(local_options(server, rec, true));
-  check_tool_stream(backend.complete(sample_request()));
+  AnthropicBackend backend(anthropic_options(server, rec, true));
+  check_anthropic_stream(backend.complete(anthropic_request()));
   CHECK(server.requests().at(0).json_body()["stream"] == true);
 }
 
@@ -186,13 +186,13 @@ TEST_CASE("anthropic: 529 and a mid-stream overload are retried; the failed stre
   ScriptedServer server;
   Recorder rec;
   server.push(ScriptedReply::json_reply(529, {{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}}));
-  const std::string s = tool_stream();
+  const std::string s = anthropic_stream();
   const std::string broken = s.substr(0, s.find("event: content_block_start")) +
                              event("error", {{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}});
   server.push(ScriptedReply::sse({broken}));
   server.push(ScriptedReply::sse({s}));
-  AnthropicBackend backend(local_options(server, rec, true));
-  LlmResponse r = backend.complete(sample_request());
+  AnthropicBackend backend(anthropic_options(server, rec, true));
+  LlmResponse r = backend.complete(anthropic_request());
   CHECK(r.tool_calls.size() == 1);
   CHECK(r.usage.requests == 3);
   CHECK(r.usage.failed_requests == 2);
@@ -211,12 +211,12 @@ TEST_CASE("anthropic: overload that persists ends as `overloaded` with the bille
           "[agents][anthropic][retry]") {
   ScriptedServer server;
   Recorder rec;
-  auto o = local_options(server, rec);
+  auto o = anthropic_options(server, rec);
   o.retry.max_retries = 1;
   for (int i = 0; i < 2; ++i)
     server.push(ScriptedReply::json_reply(529, {{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}}));
   AnthropicBackend backend(o);
-  auto e = catch_llm([&] { backend.complete(sample_request()); });
+  auto e = catch_llm([&] { backend.complete(anthropic_request()); });
   CHECK(e.kind() == LlmErrorKind::overloaded);
   CHECK(e.status() == 529);
   CHECK(e.billed().requests == 2);
@@ -226,17 +226,17 @@ TEST_CASE("anthropic: spend limits and long prompts are named and not retried",
           "[agents][anthropic]") {
   ScriptedServer server;
   Recorder rec;
-  AnthropicBackend backend(local_options(server, rec));
+  AnthropicBackend backend(anthropic_options(server, rec));
   server.push(ScriptedReply::json_reply(400, {{"type", "error"}, {"error", {{"type", "invalid_request_error"}, {"message", "Your credit balance is too low to access the Anthropic API."}}}}));
   server.push(ScriptedReply::json_reply(429, {{"type", "error"}, {"error", {{"type", "rate_limit_error"}, {"message", "You have reached your specified API usage limits."}}}}));
   server.push(ScriptedReply::json_reply(400, {{"type", "error"}, {"error", {{"type", "invalid_request_error"}, {"message", "prompt is too long: 210000 tokens > 200000 maximum"}}}}));
   server.push(ScriptedReply::json_reply(401, {{"type", "error"}, {"error", {{"type", "authentication_error"}, {"message", "invalid x-api-key"}}}}));
-  CHECK(catch_llm([&] { backend.complete(sample_request()); }).kind() == LlmErrorKind::spend_limit);
-  CHECK(catch_llm([&] { backend.complete(sample_request()); }).kind() == LlmErrorKind::spend_limit);
-  auto overflow = catch_llm([&] { backend.complete(sample_request()); });
+  CHECK(catch_llm([&] { backend.complete(anthropic_request()); }).kind() == LlmErrorKind::spend_limit);
+  CHECK(catch_llm([&] { backend.complete(anthropic_request()); }).kind() == LlmErrorKind::spend_limit);
+  auto overflow = catch_llm([&] { backend.complete(anthropic_request()); });
   CHECK(overflow.kind() == LlmErrorKind::context_overflow);
   CHECK_THAT(overflow.what(), Catch::Matchers::Contains("210000 tokens"));
-  auto auth = catch_llm([&] { backend.complete(sample_request()); });
+  auto auth = catch_llm([&] { backend.complete(anthropic_request()); });
   CHECK(auth.kind() == LlmErrorKind::authentication);
   CHECK_THAT(auth.what(), Catch::Matchers::Contains("no API key was sent"));
   CHECK(server.requests().size() == 4);

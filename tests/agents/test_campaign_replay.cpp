@@ -237,7 +237,7 @@ TEST_CASE("replay: a recorded campaign is reproduced exactly, without a server; 
     CHECK_THAT(detail, Catch::Matchers::Contains("replay_miss") &&
                            Catch::Matchers::Contains("no recorded answer for request") &&
                            Catch::Matchers::Contains("#2 in turn 0") &&
-                           Catch::Matchers::Contains(agent_events(live.trace(), "llm_exchange")[2]["request_hash"].get<std::string>()));
+                           Catch::Matchers::Contains(agent_events(live.trace(), "llm_exchange")[2]["request_hash"].get<std::string>().c_str()));
   }
 }
 

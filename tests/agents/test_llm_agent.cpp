@@ -407,7 +407,7 @@ TEST_CASE("agent: a judge edited through the shell ends the turn; a writable jud
     Tools tools = h.tools();
     TurnResult r = agent.turn(message(0, "go"), tools);
     CHECK_THAT(r.error, Catch::Matchers::Contains("judge's files changed") &&
-                            Catch::Matchers::Contains("modified: " + (judge / "reference.cu").string()));
+                            Catch::Matchers::Contains(("modified: " + (judge / "reference.cu").string()).c_str()));
     REQUIRE(h.records_of("judge_modified").size() == 1);
   }
   SECTION("an untouched judge passes") {

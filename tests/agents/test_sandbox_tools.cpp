@@ -196,7 +196,7 @@ TEST_CASE("tools: shell commands run in the workspace, capped, timed, without se
   auto pwd = box.call(call("run_shell", {{"command", "pwd; echo $SOCRATIC_EXTRA; exit 3"}}), tools);
   CHECK(pwd.is_error);
   CHECK_THAT(pwd.output, Catch::Matchers::StartsWith("exited with code 3") &&
-                             Catch::Matchers::Contains(fs::canonical(l.ws).string()) &&
+                             Catch::Matchers::Contains(fs::canonical(l.ws).string().c_str()) &&
                              Catch::Matchers::Contains("visible"));
   CHECK(pwd.details["exit_code"] == 3);
 

@@ -7,7 +7,10 @@ set -euo pipefail
 # fatbin entries with it.
 packages=(cmake g++ make pkg-config libboost1.81-dev nlohmann-json3-dev catch2 libssl-dev openssl binutils zstd)
 if [[ "${1:-}" == "--tests" ]]; then
-  packages+=(chromium)
+  # chromium renders the HTML report; zlib decodes its screenshot; npm installs the real agent CLIs
+  # (scripts/install-agent-clis.sh). An npm already on PATH (e.g. from another Node.js build) is kept.
+  packages+=(chromium zlib1g-dev)
+  command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 
 missing=()

@@ -63,6 +63,7 @@ struct ScenarioBuffers {
   std::size_t out_elements = 0;
   Dtype out_dtype = Dtype::bf16;
   DeviceBuffer reference_f32, candidate_f32, baseline_f32, rerun_f32, previous_raw, snapshot_raw;
+  DeviceBuffer previous_reference_f32;  ///< the previous trial's reference (memoisation check)
 
   GuardedTensor& candidate_out() { return outputs[0]; }
   GuardedTensor& baseline_out() { return outputs[1]; }

@@ -141,6 +141,21 @@ __global__ void count_equal_u16_kernel(const std::uint16_t* a, const std::uint16
   warp_add(c, count);
 }
 
+// Elements whose reference changed between two calls (count_stale == false), or that changed
+// in the reference while the candidate's output word stayed the same (count_stale == true).
+template <class Word>
+__global__ void count_changed_kernel(const Word* out, const Word* prev, const float* ref,
+                                     const float* prev_ref, std::size_t n, bool count_stale,
+                                     unsigned long long* count) {
+  unsigned long long c = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const bool expected_change = ref[i] != prev_ref[i];
+    c += expected_change && (!count_stale || out[i] == prev[i]);
+  }
+  warp_add(c, count);
+}
+
 __global__ void to_float_kernel(const void* p, std::size_t n, Dtype d, float* out) {
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
@@ -294,6 +309,31 @@ class DeviceOps {
         counter());
     launched("count_equal");
     return read_counter();
+  }
+  /// Memoisation evidence between two calls on new contents in the same buffers: how many output
+  /// elements the reference says must change (`expected`) and how many of those the candidate
+  /// left bit-identical (`stale`). Elements whose correct value is the same in both calls (rows
+  /// of zeros, say) count in neither.
+  struct StaleCount {
+    unsigned long long expected = 0, stale = 0;
+  };
+  StaleCount count_stale(const void* out, const void* prev, const float* ref, const float* prev_ref,
+                         std::size_t n, Dtype d) {
+    StaleCount r;
+    for (bool stale : {false, true}) {
+      zero_counter();
+      if (dtype_bytes(d) == 4)
+        device::count_changed_kernel<<<grid(n), block, 0, stream_>>>(
+            static_cast<const std::uint32_t*>(out), static_cast<const std::uint32_t*>(prev), ref,
+            prev_ref, n, stale, counter());
+      else
+        device::count_changed_kernel<<<grid(n), block, 0, stream_>>>(
+            static_cast<const std::uint16_t*>(out), static_cast<const std::uint16_t*>(prev), ref,
+            prev_ref, n, stale, counter());
+      launched("count_stale");
+      (stale ? r.stale : r.expected) = read_counter();
+    }
+    return r;
   }
   void to_float(const void* p, std::size_t n, Dtype d, float* out) {
     device::to_float_kernel<<<grid(n), block, 0, stream_>>>(p, n, d, out);

@@ -16,6 +16,10 @@ namespace socratic::harness {
 
 struct RunnerResult {
   std::string id;
+  /// Wall seconds of the correctness checks and of the timed phase (scenario_end's optional
+  /// `check_s` / `timing_s`, so the host can split an evaluation's time).
+  double check_s = not_measured;
+  double timing_s = not_measured;
   bool correct = true;  ///< until a check fails
   std::string reason;
   double max_abs_error = not_measured;

@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -102,6 +103,7 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
   b.baseline_f32 = DeviceBuffer(f32, "baseline output, fp32");
   b.rerun_f32 = DeviceBuffer(f32, "candidate re-run output, fp32");
   b.previous_raw = DeviceBuffer(b.out_bytes(), "previous candidate output");
+  b.previous_reference_f32 = DeviceBuffer(f32, "previous reference output");
   b.snapshot_raw = DeviceBuffer(b.out_bytes(), "candidate output snapshot");
   return b;
 }
@@ -152,8 +154,15 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
     ctx.threads_at_start.insert(ctx.threads_at_start.end(), started.begin(), started.end());
     ctx.first_call_thread_allowance = started.size();
   }
+  using clock = std::chrono::steady_clock;
+  const auto check_began = clock::now();
   check_correctness(ctx, b, r, seed);
-  if (r.correct && ctx.options.timing) measure(ctx, b, r, seed);
+  const auto timing_began = clock::now();
+  r.check_s = std::chrono::duration<double>(timing_began - check_began).count();
+  if (r.correct && ctx.options.timing) {
+    measure(ctx, b, r, seed);
+    r.timing_s = std::chrono::duration<double>(clock::now() - timing_began).count();
+  }
   // A thread a candidate started earlier and kept: flagged on every scenario it outlives.
   const auto strangers = foreign_new_threads(ctx.threads_at_start, list_threads());
   if (!strangers.empty())
@@ -273,7 +282,8 @@ int run(const RunnerOptions& opt, Emitter& emit) {
       return exit_cuda;
     }
     watchdog.disarm();
-    emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
+    emit.line({{"event", "scenario_end"}, {"result", r.to_json()}, {"check_s", r.check_s},
+               {"timing_s", r.timing_s}});
     const auto now = mapped_shared_objects();
     const auto fresh = newly_mapped(reported, now);
     reported.insert(reported.end(), fresh.begin(), fresh.end());

@@ -106,9 +106,13 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     agent.steps = {Step{"slow"}};
     CampaignConfig cfg = config_in(dir);
     cfg.budget.turns = 2;
+    agent.steps = {Step{"slow", true}};
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
     CHECK(r.reason == "turn_budget");
     CHECK(agent.received.size() == 2);
+    // The last allowed turn may still use its tools: both turns evaluated.
+    REQUIRE(agent.evaluate_results.size() == 2);
+    CHECK_FALSE(agent.evaluate_results[1].refused);
     CHECK(read_trace(r.trace_path).events.back()["reason"] == "turn_budget");
   }
   SECTION("tool calls: the agent is refused mid-turn") {

@@ -263,7 +263,7 @@ int fake_runner(int argc, char** argv) {
     }
     if (auto d = find("tflops", id)) result["tflops"] = std::stod(d->rest);
     if (auto d = find("flag", id)) result["flags"].push_back(d->rest);
-    // The host believes no more timing than the time between begin and end: take it.
+    // The host believes no more timing than the run's wall time: take it.
     std::this_thread::sleep_for(std::chrono::milliseconds(3));
     emit({{"event", "scenario_end"}, {"result", result}, {"check_s", 0.001}, {"timing_s", 0.002}});
     if (auto d = find("map_after", id)) emit({{"event", "libraries"}, {"mapped", {d->rest}}});

@@ -33,7 +33,7 @@ struct EvaluatorFixture {
     config.cache_dir = tmp / "cache";
     config.nvcc = tools / "nvcc";
     config.nvidia_smi = tools / "nvidia-smi";
-    config.runner_limits.watchdog = 1s;
+    config.runner_limits.watchdog = 10s;  // tests of hangs set their own
     config.ban_scan.binary = [](const std::filesystem::path& so) {
       std::vector<BannedFinding> out;
       if (eval_test::read_file(so).find("cublasGemmEx") != std::string::npos)
@@ -142,10 +142,10 @@ TEST_CASE("CudaEvaluator: a crash fails one scenario and the rest still run", "[
 
 TEST_CASE("CudaEvaluator: a hang is ended by the watchdog", "[eval][evaluator]") {
   EvaluatorFixture f;
-  f.config.runner_limits.watchdog = 400ms;
+  f.config.runner_limits.watchdog = 1500ms;
   CudaEvaluator ev(f.config);
   const EvalReport r = ev.evaluate(f.candidate("fake: hang a\n"));
-  CHECK(r.scenarios[0].reason == "no output for 0.4 s: watchdog killed the runner during this scenario");
+  CHECK(r.scenarios[0].reason == "no output for 1.5 s: watchdog killed the runner during this scenario");
   CHECK(r.scenarios[3].correct);
 }
 

@@ -355,7 +355,8 @@ TEST_CASE("the report table shows every scenario, the geomean, findings and the 
   EvalReport failed;
   failed.expected = {"x"};
   failed.build_log = "attn.cu(12): error: identifier \"foo\" is undefined\nsome note\n";
-  CHECK_THAT(format_report_table(failed), Contains("build: FAILED") && Contains("attn.cu(12): error"));
+  CHECK_THAT(format_report_table(failed), Contains("build: FAILED") && Contains("attn.cu(12): error") &&
+                                             Contains("no scenario was judged (1 expected)") && !Contains("MISSING"));
 }
 
 TEST_CASE("the compact report puts failures first and fits a model's context", "[eval][table]") {

@@ -219,6 +219,17 @@ TEST_CASE("every adversarial candidate is caught with the expected reason", "[gp
         if (c.contains("flag")) CHECK(r.has_flag(c["flag"].get<std::string>()));
         if (c.contains("reason"))
           CHECK(r.reason.find(c["reason"].get<std::string>()) != std::string::npos);
+        if (c.contains("flag_any_of")) {
+          bool any = false;
+          for (const auto& f : c["flag_any_of"]) any = any || r.has_flag(f.get<std::string>());
+          CHECK(any);
+        }
+        if (c.contains("reason_any_of")) {
+          bool any = false;
+          for (const auto& f : c["reason_any_of"])
+            any = any || r.reason.find(f.get<std::string>()) != std::string::npos;
+          CHECK(any);
+        }
       } else if (others_pass) {
         CHECK(r.correct);
       }

@@ -402,6 +402,7 @@ TEST_CASE("the adversarial corpus and expected.json agree, in the protocol's voc
     CHECK(text.find("Caught by:") != std::string::npos);
     CHECK(text.find("socratic_rmsnorm_forward") != std::string::npos);
     if (c.contains("flag")) CHECK(flags.count(c["flag"].get<std::string>()));
+    for (const auto& f : c.value("flag_any_of", json::array())) CHECK(flags.count(f.get<std::string>()));
     for (const auto& f : c.value("forbidden_flags", json::array()))
       CHECK(flags.count(f.get<std::string>()));
     if (c["fail"].is_array())

@@ -225,10 +225,14 @@ class Campaign {
   }
 
   // ---- budgets -----------------------------------------------------------------------------
-  std::optional<std::string> budget_reason() {
+  // Between turns every budget counts. Within a turn the turn budget does not: the turn under
+  // way was already counted when it started, and it may use its tools to the end.
+  std::optional<std::string> budget_reason(bool within_turn = false) {
     state_.spent.wall_seconds = elapsed();
     state_.elapsed_s = state_.spent.wall_seconds;
-    if (auto r = exhausted_budget(config_.budget, state_.spent)) return std::string(to_string(*r));
+    Budget budget = config_.budget;
+    if (within_turn) budget.turns.reset();
+    if (auto r = exhausted_budget(budget, state_.spent)) return std::string(to_string(*r));
     return std::nullopt;
   }
 
@@ -256,7 +260,7 @@ class Campaign {
   Tools make_tools() {
     auto charge = [this](std::string_view tool) {
       std::lock_guard lock(tools_mutex_);
-      if (budget_reason()) return false;
+      if (budget_reason(true)) return false;
       if (config_.cancelled && config_.cancelled()) return false;
       ++state_.spent.tool_calls;
       emit("tool_call", {{"turn", state_.turn}, {"tool", std::string(tool)}});
@@ -267,7 +271,7 @@ class Campaign {
       turn_live_usage_ += u;
       add_spending(u);
       emit("usage", {{"turn", state_.turn}, {"usage", u}});
-      return !budget_reason().has_value();
+      return !budget_reason(true).has_value();
     };
     auto record = [this](const json& event) {
       std::lock_guard lock(tools_mutex_);

@@ -113,7 +113,10 @@ inline std::string format_report_table(const EvalReport& report) {
   out += "\n" + detail::build_line(report) + "\n";
   if (!report.built && !report.build_log.empty()) out += detail::log_excerpt(report.build_log, 20);
 
-  if (!report.expected.empty()) {
+  if (!report.expected.empty() && report.scenarios.empty()) {
+    // Nothing was judged (build failure, integrity, no GPU): one line, not N empty rows.
+    out += "no scenario was judged (" + std::to_string(report.expected.size()) + " expected)\n";
+  } else if (!report.expected.empty()) {
     out += cell("#", 4, true) + "  " + cell("scenario", 22) + " " + cell("status", 7) + " " +
            cell("max err / tol", 19, true) + " " + cell("cand ms", 10, true) + " " +
            cell("base ms", 10, true) + " " + cell("speedup", 8, true) + " " + cell("TFLOP/s", 8, true) +

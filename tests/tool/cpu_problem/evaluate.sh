@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Evaluator command for the CPU softmax problem (a test problem with no GPU): builds the candidate
+# into a shared object, runs the harness (built once, cached) against the baseline, and prints an
+# EvalReport JSON on stdout. A compile error is a report (built: false) with the log.
+# Usage: evaluate.sh CANDIDATE.cpp SCENARIOS.json
+set -u
+here="$(cd "$(dirname "$0")" && pwd)"
+candidate="$1"; scenarios="$2"
+cxx="${CXX:-g++}"
+key=$(cat "$here/harness.cpp" "$here/baseline.cpp" | sha256sum | cut -c1-16)
+cache="${TMPDIR:-/tmp}/socratic-softmax-cpu-$key"
+if [[ ! -x "$cache/harness" || ! -f "$cache/baseline.so" ]]; then
+  mkdir -p "$cache"
+  tmp=$(mktemp -d "$cache/build.XXXXXX")
+  "$cxx" -O2 -std=c++17 -o "$tmp/harness" "$here/harness.cpp" -ldl >&2 &&
+    "$cxx" -O2 -std=c++17 -shared -fPIC -o "$tmp/baseline.so" "$here/baseline.cpp" >&2 || exit 2
+  mv "$tmp/harness" "$tmp/baseline.so" "$cache/" && rmdir "$tmp"
+fi
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+if ! "$cxx" -O2 -std=c++17 -shared -fPIC -o "$work/candidate.so" "$candidate" > "$work/log" 2>&1; then
+  log=$(head -c 3000 "$work/log" | sed 's/\\/\\\\/g; s/"/\\"/g; s/\t/ /g' | awk '{printf "%s\\n", $0}')
+  # The report still names every scenario it was asked to judge (none of them ran).
+  ids=$(grep -o '"id"[[:space:]]*:[[:space:]]*"[^"]*"' "$scenarios" | sed 's/.*"\([^"]*\)"$/"\1"/' | paste -sd, -)
+  printf '{"schema_version":1,"problem":"softmax_cpu","built":false,"build_log":"%s","expected":[%s],"scenarios":[]}\n' "$log" "$ids"
+  exit 0
+fi
+exec "$cache/harness" "$cache/baseline.so" "$work/candidate.so" "$scenarios"

@@ -1,0 +1,180 @@
+// A CPU problem for testing Socratic's campaign machinery without a GPU: row-wise softmax over
+// float32. It judges a candidate the way the CUDA harness does (fresh inputs, poisoned outputs, an
+// fp64 reference, every scenario, baseline and candidate timed interleaved, median of samples)
+// and prints an EvalReport JSON (docs/report-schema.md) on stdout.
+// Like the CUDA runner it loads the baseline and the candidate as shared objects, each exporting
+// `extern "C" void softmax_rows(const float* x, float* y, int rows, int cols)`.
+// Usage: harness BASELINE.so CANDIDATE.so SCENARIOS.json
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <ctime>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using softmax_fn = void (*)(const float* x, float* y, int rows, int cols);
+softmax_fn baseline_softmax = nullptr;
+softmax_fn candidate_softmax = nullptr;
+
+softmax_fn load(const char* path) {
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    std::fprintf(stderr, "harness: cannot load %s: %s\n", path, dlerror());
+    std::exit(2);
+  }
+  auto fn = reinterpret_cast<softmax_fn>(dlsym(lib, "softmax_rows"));
+  if (!fn) {
+    std::fprintf(stderr, "harness: %s does not export softmax_rows\n", path);
+    std::exit(3);
+  }
+  return fn;
+}
+
+struct Scenario {
+  std::string id;
+  int rows = 0, cols = 0;
+};
+
+// The scenario file is the SDK's JSON scenario set; this fixture reads only id, rows and cols.
+std::vector<Scenario> read_scenarios(const char* path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  const std::string text = s.str();
+  std::vector<Scenario> out;
+  const std::regex object(R"re(\{[^{}]*"id"[^{}]*\})re");
+  const std::regex id(R"re("id"\s*:\s*"([^"]+)")re"), rows(R"re("rows"\s*:\s*(\d+))re"),
+      cols(R"re("cols"\s*:\s*(\d+))re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), object); it != std::sregex_iterator(); ++it) {
+    const std::string o = it->str();
+    std::smatch m;
+    Scenario sc;
+    if (std::regex_search(o, m, id)) sc.id = m[1];
+    if (std::regex_search(o, m, rows)) sc.rows = std::stoi(m[1]);
+    if (std::regex_search(o, m, cols)) sc.cols = std::stoi(m[1]);
+    if (!sc.id.empty() && sc.rows > 0 && sc.cols > 0) out.push_back(sc);
+  }
+  return out;
+}
+
+void reference(const std::vector<float>& x, std::vector<double>& y, int rows, int cols) {
+  for (int r = 0; r < rows; ++r) {
+    const float* in = &x[static_cast<size_t>(r) * cols];
+    double m = -INFINITY, sum = 0;
+    for (int c = 0; c < cols; ++c) m = std::max(m, static_cast<double>(in[c]));
+    for (int c = 0; c < cols; ++c) sum += std::exp(in[c] - m);
+    for (int c = 0; c < cols; ++c) y[static_cast<size_t>(r) * cols + c] = std::exp(in[c] - m) / sum;
+  }
+}
+
+double max_error(const std::vector<float>& got, const std::vector<double>& want) {
+  double e = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    if (!std::isfinite(got[i])) return INFINITY;
+    e = std::max(e, std::fabs(got[i] - want[i]));
+  }
+  return e;
+}
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+double spread(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return (v[v.size() * 3 / 4] - v[v.size() / 4]) / v[v.size() / 2];
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "null";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: harness BASELINE.so CANDIDATE.so SCENARIOS.json\n");
+    return 2;
+  }
+  baseline_softmax = load(argv[1]);
+  candidate_softmax = load(argv[2]);
+  const std::vector<Scenario> scenarios = read_scenarios(argv[3]);
+  if (scenarios.empty()) {
+    std::fprintf(stderr, "harness: no scenario with id, rows and cols in %s\n", argv[3]);
+    return 2;
+  }
+  std::mt19937 rng(1234);
+  std::string out = "{\"schema_version\":1,\"problem\":\"softmax_cpu\",\"gpu\":\"cpu\",\"arch\":\"cpu\",\"built\":true,\"expected\":[";
+  for (size_t i = 0; i < scenarios.size(); ++i) out += (i ? ",\"" : "\"") + scenarios[i].id + "\"";
+  out += "],\"scenarios\":[";
+  for (size_t si = 0; si < scenarios.size(); ++si) {
+    const Scenario& sc = scenarios[si];
+    const size_t n = static_cast<size_t>(sc.rows) * sc.cols;
+    std::vector<float> x(n), y(n), yb(n);
+    std::vector<double> ref(n);
+    std::normal_distribution<float> dist(0.f, 4.f);
+    // Two checks with fresh inputs, outputs poisoned with NaN before each call.
+    double err = 0, base_err = 0;
+    for (int check = 0; check < 2; ++check) {
+      for (auto& v : x) v = dist(rng);
+      reference(x, ref, sc.rows, sc.cols);
+      std::fill(y.begin(), y.end(), std::numeric_limits<float>::quiet_NaN());
+      std::fill(yb.begin(), yb.end(), std::numeric_limits<float>::quiet_NaN());
+      candidate_softmax(x.data(), y.data(), sc.rows, sc.cols);
+      baseline_softmax(x.data(), yb.data(), sc.rows, sc.cols);
+      err = std::max(err, max_error(y, ref));
+      base_err = std::max(base_err, max_error(yb, ref));
+    }
+    // float accumulation over a row of up to ~4k elements: 2e-5 absolute (outputs are <= 1), or 4x
+    // the baseline's error when that is larger.
+    const double tolerance = std::max(4 * base_err, 2e-5);
+    const bool correct = std::isfinite(err) && err <= tolerance;
+    // Interleaved timing, median of samples. The clock is the thread's CPU time: the machines this
+    // runs on are shared, and wall time would count the time slices other processes took.
+    std::vector<double> tc, tb;
+    for (int warm = 0; warm < 3; ++warm) {
+      baseline_softmax(x.data(), yb.data(), sc.rows, sc.cols);
+      candidate_softmax(x.data(), y.data(), sc.rows, sc.cols);
+    }
+    for (int rep = 0; rep < 21; ++rep) {
+      const double t0 = thread_cpu_ms();
+      baseline_softmax(x.data(), yb.data(), sc.rows, sc.cols);
+      const double t1 = thread_cpu_ms();
+      candidate_softmax(x.data(), y.data(), sc.rows, sc.cols);
+      const double t2 = thread_cpu_ms();
+      tb.push_back(t1 - t0);
+      tc.push_back(t2 - t1);
+    }
+    const double cms = median(tc), bms = median(tb);
+    char reason[160] = "";
+    if (!correct)
+      std::snprintf(reason, sizeof reason, "max abs error %.3g > tolerance %.3g", err, tolerance);
+    out += std::string(si ? "," : "") + "{\"id\":\"" + sc.id + "\",\"correct\":" + (correct ? "true" : "false") +
+           ",\"reason\":\"" + reason + "\",\"max_abs_error\":" + num(err) + ",\"baseline_max_abs_error\":" +
+           num(base_err) + ",\"tolerance\":" + num(tolerance) + ",\"candidate_ms\":" + num(cms) +
+           ",\"baseline_ms\":" + num(bms) + ",\"candidate_noise\":" + num(spread(tc)) +
+           ",\"baseline_noise\":" + num(spread(tb)) + ",\"samples\":21,\"speedup\":" + num(bms / cms) + "}";
+  }
+  out += "],\"banned\":[]}";
+  std::puts(out.c_str());
+  return 0;
+}

@@ -1,0 +1,303 @@
+// The tool's campaign commands end to end: init, hook stop (with the CPU problem's real evaluator
+// command), report (rendered in headless Chromium), demo (replay, no GPU).
+#include "catch.hpp"
+
+#include <regex>
+#include <set>
+
+#include "png_pixels.hpp"
+#include "socratic/campaign/trace_state.hpp"
+#include "socratic/report/html_report.hpp"
+#include "tool_fixtures.hpp"
+
+using namespace socratic;
+using namespace tool_fixtures;
+
+namespace {
+
+std::string stdout_of(const ProcessResult& r) { return r.stdout_text + r.stderr_text; }
+
+/// Text as a serialised DOM shows it in a text node (only &, < and > escaped).
+std::string as_dom_text(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+  return out;
+}
+
+fs::path find_chromium() {
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"}) {
+    fs::path p = find_program(name);
+    if (!p.empty()) return p;
+  }
+  return {};
+}
+
+ProcessResult chromium(const std::vector<std::string>& extra, const fs::path& profile) {
+  const fs::path exe = find_chromium();
+  std::vector<std::string> argv{exe.string(),          "--headless",          "--no-sandbox",
+                                "--disable-gpu",       "--disable-quic",      "--no-first-run",
+                                "--disable-background-networking", "--disable-component-update",
+                                "--disable-sync",      "--hide-scrollbars",   "--user-data-dir=" + profile.string()};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  ProcessOptions o;
+  o.timeout = std::chrono::seconds(120);
+  o.max_output_bytes = 16 << 20;
+  return run_process(argv, o);
+}
+
+}  // namespace
+
+TEST_CASE("init writes a valid workspace and the Claude Code and Codex hook configurations", "[tool][init]") {
+  const fs::path dir = fresh_dir("init");
+  const ProcessResult r = init_cpu_campaign(dir / "claude", "claude-code");
+  INFO(stdout_of(r));
+  REQUIRE(r.ok());
+  const fs::path ws = dir / "claude";
+  CHECK(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "baseline.cpp"));
+  CHECK(fs::is_directory(ws / ".socratic"));
+  const json campaign = json::parse(read_text(ws / "campaign.json"));
+  CHECK(campaign["problem"] == "softmax_cpu");
+  CHECK(campaign["candidate"] == "candidate.cpp");
+  CHECK(campaign["evaluator"]["kind"] == "command");
+  CHECK(campaign["goal"] == json::parse(R"({"all_correct":{}})"));
+  CHECK(campaign.dump().find("api_key\"") == std::string::npos);
+  const json settings = json::parse(read_text(ws / ".claude" / "settings.json"));
+  const std::string command = settings["hooks"]["Stop"][0]["hooks"][0]["command"];
+  CHECK(settings["hooks"]["Stop"][0]["hooks"][0]["type"] == "command");
+  CHECK(command.find(socratic_exe().string()) != std::string::npos);
+  CHECK(command.find("hook stop --campaign '" + (ws / "campaign.json").string() + "'") != std::string::npos);
+  CHECK(settings["permissions"]["deny"].dump().find("campaign.json") != std::string::npos);
+
+  const ProcessResult codex = init_cpu_campaign(dir / "codex", "codex");
+  REQUIRE(codex.ok());
+  const json hooks = json::parse(read_text(dir / "codex" / ".codex" / "hooks.json"));
+  CHECK(std::string(hooks["hooks"]["Stop"][0]["hooks"][0]["command"]).find("hook stop") != std::string::npos);
+
+  // Running init again keeps the user's own hooks and does not duplicate ours.
+  json user = settings;
+  user["hooks"]["Stop"].push_back({{"hooks", json::array({{{"type", "command"}, {"command", "echo mine"}}})}});
+  write_text(ws / ".claude" / "settings.json", user.dump());
+  REQUIRE(init_cpu_campaign(ws, "claude-code", R"({"all_correct":{}})", {"--force"}).ok());
+  const json again = json::parse(read_text(ws / ".claude" / "settings.json"));
+  CHECK(again["hooks"]["Stop"].size() == 2);
+  CHECK(again["hooks"]["Stop"].dump().find("echo mine") != std::string::npos);
+
+  SECTION("bad input is refused with its name") {
+    const ProcessResult exists = init_cpu_campaign(ws, "none");
+    CHECK(exists.exit_code == 2);
+    CHECK(exists.stderr_text.find("already exists") != std::string::npos);
+    const ProcessResult unknown = socratic_run({"init", (dir / "x").string(), "--problem", "nosuch", "--scenarios",
+                                                (cpu_problem() / "scenarios.json").string()});
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.stderr_text.find("unknown problem \"nosuch\"") != std::string::npos);
+    write_text(dir / "bad_scenarios.json", R"({"name":"x","problem":"p","scenarios":[{"rows":1}]})");
+    const ProcessResult bad = socratic_run({"init", (dir / "y").string(), "--problem", "softmax_cpu", "--scenarios",
+                                            (dir / "bad_scenarios.json").string(), "--baseline",
+                                            (cpu_problem() / "baseline.cpp").string()});
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.stderr_text.find("bad_scenarios.json: scenario #0: missing field \"id\"") != std::string::npos);
+    const ProcessResult goal = init_cpu_campaign(dir / "z", "none", R"({"fastest":{}})");
+    CHECK(goal.exit_code == 2);
+    CHECK(goal.stderr_text.find("unknown goal \"fastest\"") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "z" / "campaign.json"));
+  }
+}
+
+TEST_CASE("campaign files are validated with the file and the field named", "[tool][campaign-file]") {
+  const fs::path dir = fresh_dir("campaign_file");
+  REQUIRE(init_cpu_campaign(dir, "none").ok());
+  json c = json::parse(read_text(dir / "campaign.json"));
+  auto hook_with = [&](const json& doc) {
+    write_text(dir / "edited.json", doc.dump());
+    return socratic_run({"hook", "stop", "--campaign", (dir / "edited.json").string()}, hook_input("done", false, dir));
+  };
+  json with_key = c;
+  with_key["agent"]["api_key"] = "sk-ant-0123456789abcdef0123";
+  ProcessResult r = hook_with(with_key);
+  CHECK(r.exit_code == 0);  // a hook never fails open: it blocks with the error
+  const std::string reason = json::parse(r.stdout_text)["reason"];
+  CHECK(reason.find("edited.json: agent field \"api_key\": API keys never go in a campaign file") != std::string::npos);
+  CHECK(reason.find("sk-ant") == std::string::npos);
+  json bad_budget = c;
+  bad_budget["budget"]["turns"] = -1;
+  r = hook_with(bad_budget);
+  CHECK(std::string(json::parse(r.stdout_text)["reason"]).find("budget: field \"turns\" is negative") != std::string::npos);
+  json bad_eval = c;
+  bad_eval["evaluator"] = {{"kind", "magic"}};
+  r = hook_with(bad_eval);
+  CHECK(std::string(json::parse(r.stdout_text)["reason"]).find("evaluator field \"kind\"") != std::string::npos);
+}
+
+TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios, then allow", "[tool][hook]") {
+  const fs::path ws = fresh_dir("hook_binary");
+  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+  const std::string campaign = (ws / "campaign.json").string();
+  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
+
+  ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign},
+                                 hook_input("Done. The mismatch on odd widths is just rounding noise.", false, ws));
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  const json block = json::parse(r.stdout_text);
+  CHECK(block["decision"] == "block");
+  const std::string reason = block["reason"];
+  CHECK(reason.find("- r128_c4097: correct required correct, measured max abs error") != std::string::npos);
+  CHECK(reason.find("r2048_c64") != std::string::npos);  // the evaluation table names every scenario
+  CHECK(reason.find("Question (") != std::string::npos);
+  CHECK(r.stderr_text.find("blocked") != std::string::npos);
+
+  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_fixed.cpp"));
+  r = socratic_run({"hook", "stop"}, hook_input("Fixed the tail.", true, ws));  // finds campaign.json from cwd
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.empty());
+  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0]["decision"] == "block");
+  CHECK(calls[1]["decision"] == "allow");
+
+  SECTION("inside a campaign loop the hook steps aside and records nothing") {
+    r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws), {"SOCRATIC_IN_CAMPAIGN_LOOP=1"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.stdout_text.empty());
+    CHECK(events_of(ws / ".socratic" / "trace.jsonl", "hook_call").size() == 2);
+  }
+  SECTION("a missing campaign or a failing evaluator command blocks with the error") {
+    r = socratic_run({"hook", "stop", "--campaign", (ws / "nope.json").string()}, hook_input("x", false, ws));
+    CHECK(r.exit_code == 0);
+    CHECK(std::string(json::parse(r.stdout_text)["reason"]).find("nope.json: cannot open file") != std::string::npos);
+    json c = json::parse(read_text(ws / "campaign.json"));
+    c["evaluator"]["command"] = {"/nonexistent/evaluate"};
+    write_text(ws / "campaign.json", c.dump());
+    r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
+    const std::string why = json::parse(r.stdout_text)["reason"];
+    CHECK(why.find("evaluator command") != std::string::npos);
+    CHECK(why.find("/nonexistent/evaluate") != std::string::npos);
+    // A candidate that does not compile is a report with its build log, and blocks.
+    c["evaluator"]["command"] = {"bash", (cpu_problem() / "evaluate.sh").string(), "{candidate}", "{scenarios}"};
+    write_text(ws / "campaign.json", c.dump());
+    write_text(ws / "candidate.cpp", "this is not C++");
+    r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
+    const std::string build = json::parse(r.stdout_text)["reason"];
+    CHECK(build.find("built required candidate compiles, measured build failed") != std::string::npos);
+    CHECK(build.find("BUILD FAILED") != std::string::npos);
+    r = socratic_run({"hook", "stop", "--campaign", campaign, "--bogus"}, "{}");
+    CHECK(json::parse(r.stdout_text)["decision"] == "block");
+  }
+  SECTION("an evaluator that cannot start (the CUDA one, for a problem it does not know) blocks, is recorded, and is capped") {
+    json c = json::parse(read_text(ws / "campaign.json"));
+    c["evaluator"] = {{"kind", "cuda"}};
+    c["hook"]["max_consecutive_blocks"] = 2;
+    write_text(ws / "campaign.json", c.dump());
+    for (int i = 0; i < 3; ++i) {
+      r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("done", i > 0, ws));
+      CHECK(r.exit_code == 0);
+      if (i < 2) {
+        REQUIRE_FALSE(r.stdout_text.empty());
+        const std::string why = json::parse(r.stdout_text)["reason"];
+        CHECK(why.find("could not verify the goal") != std::string::npos);
+        CHECK(why.find("unknown problem \"softmax_cpu\"") != std::string::npos);
+      } else {
+        CHECK(r.stdout_text.empty());  // the cap, said on stderr and recorded
+        CHECK(r.stderr_text.find("NOT met") != std::string::npos);
+      }
+    }
+    const auto recorded = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+    REQUIRE(recorded.size() >= 3);
+    CHECK(recorded[recorded.size() - 3]["kind"] == "error");
+    CHECK(recorded[recorded.size() - 2]["cap_reached"] == true);
+    CHECK(recorded.back()["kind"] == "block_cap");
+  }
+}
+
+TEST_CASE("report: one self-contained HTML file whose plots hold the trace's data, rendered by Chromium",
+          "[tool][report]") {
+  const fs::path recording = source_dir() / "docs" / "campaigns" / "softmax-cpu";
+  const fs::path trace = recording / "trace.jsonl";
+  REQUIRE(fs::exists(trace));
+  const fs::path dir = fresh_dir("report");
+  const fs::path out = dir / "report.html";
+  const ProcessResult r = socratic_run({"report", trace.string(), "-o", out.string()});
+  INFO(stdout_of(r));
+  REQUIRE(r.ok());
+  const std::string html = read_text(out);
+  CHECK(html.find("src=") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+  CHECK(html.find("url(") == std::string::npos);
+
+  const TraceSummary s = summarize_trace(read_trace(trace).events);
+  REQUIRE(s.state.evaluations.size() >= 2);
+  REQUIRE_FALSE(s.state.asked.empty());
+
+  const fs::path chrome = find_chromium();
+  if (chrome.empty()) FAIL("chromium is not installed: run scripts/install-deps.sh --tests");
+  const ProcessResult dom = chromium({"--dump-dom", "file://" + out.string()}, dir / "profile-dom");
+  INFO(dom.stderr_text);
+  REQUIRE(dom.ok());
+  const std::string& d = dom.stdout_text;
+  // Every evaluation is a point with its measured geomean; every question a marker with its trigger.
+  for (const auto& ev : s.state.evaluations) {
+    char speedup[32];
+    std::snprintf(speedup, sizeof speedup, "%.4f", ev.report.geomean_speedup());
+    const std::string point = "data-index=\"" + std::to_string(ev.index) + "\" data-speedup=\"" +
+                              (std::isfinite(ev.report.geomean_speedup()) ? std::string(speedup) : "n/a") + "\"";
+    CHECK(d.find(point) != std::string::npos);
+  }
+  for (const auto& a : s.state.asked) {
+    CHECK(d.find("data-trigger=\"" + std::string(to_string(a.question.trigger)) + "\"") != std::string::npos);
+    CHECK(d.find(as_dom_text(a.question.text)) != std::string::npos);
+  }
+  const EvaluationRecord* last = s.state.last_evaluation();
+  for (const auto& sc : last->report.scenarios) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%.4f", sc.speedup);
+    CHECK(d.find("data-scenario=\"" + sc.id + "\" data-which=\"last\" data-speedup=\"" + v + "\"") != std::string::npos);
+  }
+  CHECK(d.find("id=\"budgets\"") != std::string::npos);
+
+  const fs::path png = dir / "shot.png";
+  const ProcessResult shot =
+      chromium({"--screenshot=" + png.string(), "--window-size=1000,1400", "file://" + out.string()}, dir / "profile-shot");
+  INFO(shot.stderr_text);
+  REQUIRE(fs::exists(png));
+  const png_pixels::Image img = png_pixels::decode(read_text(png));
+  CHECK(img.width == 1000);
+  std::set<std::uint32_t> colours;
+  std::size_t blue = 0, non_white = 0;
+  for (unsigned y = 0; y < img.height; y += 2)
+    for (unsigned x = 0; x < img.width; x += 2) {
+      const std::uint32_t c = img.rgb(x, y);
+      colours.insert(c);
+      if (c != 0xffffff) ++non_white;
+      if (c == 0x1f6feb) ++blue;  // the evaluation points and the best-so-far line
+    }
+  CHECK(colours.size() > 20);
+  CHECK(non_white > 5000);
+  CHECK(blue > 20);
+}
+
+TEST_CASE("demo without a GPU replays the recording through the real machinery and writes its report", "[tool][demo]") {
+  const fs::path out = fresh_dir("demo");
+  const ProcessResult r = socratic_run({"demo", "--out", out.string()});  // the default recording
+  INFO(stdout_of(r));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.stdout_text.find("no GPU") != std::string::npos);
+  CHECK(r.stdout_text.find("LIVE here:") != std::string::npos);
+  CHECK(r.stdout_text.find("REPLAYED:") != std::string::npos);
+  CHECK(r.stdout_text.find("campaign ended: goal_met") != std::string::npos);
+  const std::string last_line = r.stdout_text.substr(r.stdout_text.rfind("report: "));
+  CHECK(last_line == "report: " + (out / "report.html").string() + "\n");
+  REQUIRE(fs::exists(out / "report.html"));
+  const std::string html = read_text(out / "report.html");
+  CHECK(html.find("(replayed)") != std::string::npos);
+  CHECK(html.find("class=\"evaluation-point\"") != std::string::npos);
+  const auto questions = events_of(out / "state" / "trace.jsonl", "question");
+  CHECK_FALSE(questions.empty());  // asked live by the real source
+
+  const ProcessResult live = socratic_run({"demo", "--live", "--out", out.string()});
+  CHECK(live.exit_code == 2);
+  CHECK(live.stderr_text.find("cannot run live here") != std::string::npos);
+  const ProcessResult missing = socratic_run({"demo", "--recording", (out / "nothing").string(), "--out", out.string()});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.stderr_text.find("no recorded trace") != std::string::npos);
+}

@@ -1,0 +1,384 @@
+// The real Claude Code CLI (npm @anthropic-ai/claude-code), talking to our loopback server that
+// scripts the model, obeys the real `socratic hook stop` that `socratic init` configured; and
+// CliAgent drives the same CLI headless through Campaign. main() installs the CLIs with
+// scripts/install-agent-clis.sh and exits 77 (skipped) only when npm itself is unavailable.
+#define CATCH_CONFIG_RUNNER
+#include "catch.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "scripted_model_server.hpp"
+#include "socratic/agents/cli_agent.hpp"
+#include "socratic/campaign/campaign.hpp"
+#include "socratic/goals/goal_spec.hpp"
+#include "tool_fixtures.hpp"
+
+using namespace socratic;
+using namespace tool_fixtures;
+
+namespace {
+
+fs::path g_cli_bin;  // node_modules/.bin with claude and codex
+
+/// The scripted model: writes the buggy candidate and claims success; when sent back (by the Stop
+/// hook or by the campaign loop) writes the fixed one and says so.
+struct CandidateScript {
+  std::string bug = read_text(cpu_problem() / "fast_tail_bug.cpp");
+  std::string fix = read_text(cpu_problem() / "fast_fixed.cpp");
+  std::atomic<int> n{0};
+
+  /// The step of the story: write the bug, claim success, (sent back) write the fix, say so.
+  static json step(bool sent_back, bool after_tool) {
+    if (!sent_back) return after_tool ? json("claim") : json("write_bug");
+    return after_tool ? json("fixed") : json("write_fix");
+  }
+  static bool is_send_back(const std::string& t) {
+    return t.find("Stop hook feedback:") != std::string::npos || t.find("<hook_prompt") != std::string::npos ||
+           t.find("does not hold yet") != std::string::npos;
+  }
+  static constexpr const char* claim =
+      "Done: the unrolled version is 2.5x faster. The mismatch at odd widths is just float rounding noise, acceptable.";
+  static constexpr const char* fixed = "Fixed: the remainder columns are handled now.";
+  std::string write_command(bool bug) const {
+    return "cat > candidate.cpp <<'SOCRATIC_EOF'\n" + (bug ? this->bug : fix) + "SOCRATIC_EOF\n";
+  }
+
+  scripted::Reply operator()(const scripted::Request& r) {
+    const int k = ++n;
+    if (r.method != "POST" || !r.body.is_object()) return {"application/json", "{}", 404};
+    if (r.target.find("/responses") != std::string::npos) return codex_reply(r, k);
+    const std::string model = r.body.value("model", "claude-test");
+    const json& messages = r.body.value("messages", json::array());
+    const bool has_tools = r.body.contains("tools") && !r.body["tools"].empty();
+    json blocks;
+    if (!has_tools) {  // side requests (titles, summaries): a short text
+      blocks = json::array({{{"type", "text"}, {"text", "Softmax candidate"}}});
+    } else {
+      bool sent_back = false;
+      for (const auto& t : scripted::user_texts(messages)) sent_back = sent_back || is_send_back(t);
+      const std::string s = step(sent_back, scripted::last_is_tool_result(messages));
+      if (s == "write_bug" || s == "write_fix")
+        blocks = json::array({{{"type", "tool_use"},
+                               {"id", "toolu_" + std::to_string(k)},
+                               {"name", "Bash"},
+                               {"input", {{"command", write_command(s == "write_bug")}, {"description", "Write the candidate"}}}}});
+      else
+        blocks = json::array({{{"type", "text"}, {"text", s == "claim" ? claim : fixed}}});
+    }
+    if (r.body.value("stream", false)) return scripted::anthropic_stream(blocks, model, k);
+    json message{{"id", "msg_" + std::to_string(k)}, {"type", "message"}, {"role", "assistant"}, {"model", model},
+                 {"content", blocks}, {"stop_reason", "end_turn"}, {"usage", {{"input_tokens", 10}, {"output_tokens", 5}}}};
+    return {"application/json", message.dump(), 200};
+  }
+
+  scripted::Reply codex_reply(const scripted::Request& r, int k) {
+    const json& input = r.body.value("input", json::array());
+    bool sent_back = false;
+    for (const auto& t : scripted::responses_user_texts(input)) sent_back = sent_back || is_send_back(t);
+    const std::string s = step(sent_back, scripted::responses_last_is_tool_output(input));
+    json item = (s == "write_bug" || s == "write_fix")
+                    ? scripted::responses_call("exec_command", {{"cmd", write_command(s == "write_bug")}}, k)
+                    : scripted::responses_text(s == "claim" ? claim : fixed, k);
+    return scripted::responses_stream(json::array({item}), k);
+  }
+};
+
+/// The environment the real CLI runs in: our server, a throwaway key and home, no telemetry.
+std::vector<std::string> claude_environment(const scripted::Server& server, const fs::path& home) {
+  std::vector<std::string> env = scrubbed_environment();
+  env.erase(std::remove_if(env.begin(), env.end(),
+                           [](const std::string& e) {
+                             return e.rfind("HOME=", 0) == 0 || e.rfind("ANTHROPIC_", 0) == 0 || e.rfind("CLAUDE", 0) == 0;
+                           }),
+            env.end());
+  env.push_back("HOME=" + home.string());
+  env.push_back("ANTHROPIC_BASE_URL=" + server.base_url());
+  env.push_back("ANTHROPIC_API_KEY=loopback-test-key");
+  env.push_back("DISABLE_TELEMETRY=1");
+  env.push_back("DISABLE_AUTOUPDATER=1");
+  env.push_back("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1");
+  return env;
+}
+
+std::vector<std::string> texts_sent_after(const std::vector<scripted::Request>& requests, const std::string& marker) {
+  std::vector<std::string> out;
+  for (const auto& r : requests) {
+    if (!r.body.is_object()) continue;
+    const auto texts = r.body.contains("messages") ? scripted::user_texts(r.body["messages"])
+                       : r.body.contains("input")  ? scripted::responses_user_texts(r.body["input"])
+                                                   : std::vector<std::string>{};
+    for (const auto& t : texts)
+      if (t.find(marker) != std::string::npos) out.push_back(t);
+  }
+  return out;
+}
+
+/// Codex against our server: a model provider on loopback speaking the Responses API, hooks on.
+std::vector<std::string> codex_args(const scripted::Server& server) {
+  return {"--dangerously-bypass-approvals-and-sandbox",
+          "--dangerously-bypass-hook-trust",
+          "--enable",
+          "hooks",
+          "-c",
+          "model_provider=\"loopback\"",
+          "-c",
+          "model_providers.loopback={name=\"loopback\",base_url=\"" + server.base_url() +
+              "/v1\",env_key=\"SOCRATIC_TEST_CODEX_KEY\",wire_api=\"responses\"}",
+          "-m",
+          "loopback-model"};
+}
+
+std::vector<std::string> codex_environment(const fs::path& home) {
+  std::vector<std::string> env = scrubbed_environment();
+  env.erase(std::remove_if(env.begin(), env.end(),
+                           [](const std::string& e) {
+                             return e.rfind("HOME=", 0) == 0 || e.rfind("CODEX_", 0) == 0 || e.rfind("OPENAI_", 0) == 0;
+                           }),
+            env.end());
+  fs::create_directories(home / ".codex");
+  env.push_back("HOME=" + home.string());
+  env.push_back("CODEX_HOME=" + (home / ".codex").string());
+  env.push_back("SOCRATIC_TEST_CODEX_KEY=loopback-test-key");
+  return env;
+}
+
+struct ScriptEvaluator {  // the CPU problem's evaluator command, as the campaign file names it
+  EvalReport evaluate(const Candidate& c) {
+    ProcessOptions po;
+    po.timeout = std::chrono::minutes(3);
+    const ProcessResult r = run_process(
+        {"bash", (cpu_problem() / "evaluate.sh").string(), c.source.string(), (cpu_problem() / "scenarios.json").string()}, po);
+    if (!r.ok()) throw std::runtime_error("evaluate.sh " + r.describe() + ": " + r.stderr_text);
+    return json::parse(r.stdout_text).get<EvalReport>();
+  }
+};
+
+struct OneQuestion {
+  std::optional<Question> ask(const TriggerEvent& e, const CampaignState&) {
+    return Question{"q", "g", "Which input makes the failing scenario differ from the reference?", "", e.trigger, ""};
+  }
+};
+
+CampaignConfig campaign_config(const fs::path& ws, const fs::path& state) {
+  CampaignConfig config;
+  config.task = "Make candidate.cpp faster than the baseline, correct on every scenario.";
+  config.workspace = ws;
+  config.candidate.source = ws / "candidate.cpp";
+  config.state_dir = state;
+  config.scenario_ids = {"r2048_c64", "r512_c1000", "r128_c4097"};
+  config.budget.turns = 4;
+  return config;
+}
+
+std::string turn_errors(const CampaignResult& result) {
+  std::string out;
+  for (const auto& e : read_trace(result.trace_path).events)
+    if (e.value("type", "") == "turn_ended") out += e["result"].value("error", "") + "\n";
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("real Claude Code obeys the Stop hook that socratic init configured", "[tool][real-cli][claude]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("claude_hook");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+
+  ProcessOptions o;
+  o.working_dir = ws;
+  o.environment = claude_environment(server, root / "home");
+  o.timeout = std::chrono::minutes(6);
+  fs::create_directories(root / "home");
+  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+                                         "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash",
+                                         "--max-turns", "12"},
+                                        o);
+  INFO("claude " << run.describe() << "\nstderr: " << run.stderr_text << "\nstdout tail: "
+                 << run.stdout_text.substr(run.stdout_text.size() > 3000 ? run.stdout_text.size() - 3000 : 0));
+  CHECK(run.exit_code == 0);
+
+  // The client delivered the hook's block to the model: the unmet scenario and a question.
+  const auto feedback = texts_sent_after(server.requests(), "Stop hook feedback:");
+  REQUIRE_FALSE(feedback.empty());
+  CHECK(feedback[0].find("r128_c4097: correct required correct") != std::string::npos);
+  CHECK(feedback[0].find("Question (") != std::string::npos);
+  // The scripted model fixed the candidate, and the hook let the client stop.
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);
+  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0]["decision"] == "block");
+  CHECK(calls[0]["stop_hook_active"] == false);
+  CHECK(calls[1]["decision"] == "allow");
+  CHECK(calls[1]["stop_hook_active"] == true);
+  CHECK(calls[1]["kind"] == "goal_met");
+  const auto ended = events_of(ws / ".socratic" / "trace.jsonl", "turn_ended");
+  REQUIRE(ended.size() == 2);
+  CHECK(std::string(ended[0]["result"]["final_message"]).find("rounding noise") != std::string::npos);
+  CHECK(run.stdout_text.find("\"type\":\"result\"") != std::string::npos);
+}
+
+TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop", "[tool][real-cli][claude][cli-agent]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("cli_agent");
+  const fs::path ws = root / "ws";
+  // The workspace has the hook configured too: inside the loop it steps aside.
+  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+  fs::create_directories(root / "home");
+
+  CliAgentOptions options;
+  options.kind = CliKind::claude_code;
+  options.program = (g_cli_bin / "claude").string();
+  options.max_turns = 8;
+  options.allowed_tools = "Bash";
+  options.timeout = std::chrono::seconds(300);
+  options.environment = {{"HOME", (root / "home").string()},
+                         {"ANTHROPIC_BASE_URL", server.base_url()},
+                         {"ANTHROPIC_API_KEY", "loopback-test-key"},
+                         {"DISABLE_TELEMETRY", "1"},
+                         {"DISABLE_AUTOUPDATER", "1"},
+                         {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1"}};
+  CliAgent agent(options);
+
+  ScriptEvaluator evaluator;
+  OneQuestion questions;
+  Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(json::parse(R"({"all_correct":{}})")),
+                    campaign_config(ws, root / "state"));
+  const CampaignResult result = campaign.run();
+  INFO("turn errors: " << turn_errors(result));
+
+  CHECK(result.goal_met);
+  CHECK(result.turns == 2);
+  CHECK_FALSE(agent.session_id().empty());
+  // Turn 2 went to the CLI as a resumed session carrying the campaign's verdict and question.
+  const auto sent_back = texts_sent_after(server.requests(), "does not hold yet");
+  REQUIRE_FALSE(sent_back.empty());
+  CHECK(sent_back[0].find("r128_c4097") != std::string::npos);
+  CHECK(sent_back[0].find("Which input makes the failing scenario differ") != std::string::npos);
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);
+  // The workspace's hook stepped aside: no hook_call in the workspace's own trace.
+  CHECK((!fs::exists(ws / ".socratic" / "trace.jsonl") || events_of(ws / ".socratic" / "trace.jsonl", "hook_call").empty()));
+  // Tool calls the CLI made were charged to the campaign.
+  CHECK(result.spent.tool_calls >= 4);
+}
+
+TEST_CASE("socratic agent --cli claude runs the campaign file's campaign to its goal", "[tool][real-cli][claude][cli-agent]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("agent_command");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "none").ok());
+  json c = json::parse(read_text(ws / "campaign.json"));
+  c["agent"]["base_url"] = server.base_url();
+  c["agent"]["api_key_env"] = "SOCRATIC_TEST_AGENT_KEY";
+  c["agent"]["max_turns_per_cli_call"] = 8;
+  c["budget"]["turns"] = 4;
+  write_text(ws / "campaign.json", c.dump(2));
+  fs::create_directories(root / "home");
+  const ProcessResult r = socratic_run(
+      {"agent", (ws / "campaign.json").string(), "--cli", "claude", "--program", (g_cli_bin / "claude").string()}, "",
+      {"HOME=" + (root / "home").string(), "SOCRATIC_TEST_AGENT_KEY=loopback-agent-key-123", "DISABLE_TELEMETRY=1",
+       "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"});
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.find("campaign ended: goal_met after 2 turns") != std::string::npos);
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);
+  // The key went to the CLI (our server saw it) and nowhere into the trace.
+  bool key_seen = false;
+  for (const auto& req : server.requests()) key_seen = key_seen || req.api_key == "loopback-agent-key-123";
+  CHECK(key_seen);
+  CHECK(read_text(ws / ".socratic" / "trace.jsonl").find("loopback-agent-key-123") == std::string::npos);
+}
+
+TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool][real-cli][codex]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("codex_hook");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "codex").ok());
+
+  ProcessOptions o;
+  o.working_dir = ws;
+  o.environment = codex_environment(root / "home");
+  o.timeout = std::chrono::minutes(6);
+  // --trust: Codex reads a project's .codex/ (where init wrote the hook) only in a trusted project.
+  std::vector<std::string> argv{(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
+  for (const auto& a : codex_args(server)) argv.push_back(a);
+  argv.push_back("Make candidate.cpp faster.");
+  const ProcessResult run = run_process(argv, o);
+  INFO("codex " << run.describe() << "\nstderr: " << run.stderr_text.substr(0, 3000) << "\nstdout tail: "
+                << run.stdout_text.substr(run.stdout_text.size() > 3000 ? run.stdout_text.size() - 3000 : 0));
+  CHECK(run.exit_code == 0);
+
+  // Codex hands a block's reason to the model as a user message wrapped in <hook_prompt>.
+  const auto feedback = texts_sent_after(server.requests(), "<hook_prompt");
+  REQUIRE_FALSE(feedback.empty());
+  CHECK(feedback[0].find("r128_c4097: correct required correct") != std::string::npos);
+  CHECK(feedback[0].find("Question (") != std::string::npos);
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);
+  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0]["decision"] == "block");
+  CHECK(calls[1]["decision"] == "allow");
+  CHECK_FALSE(std::string(calls[0].value("turn_id", "")).empty());  // Codex's extra field is kept
+  CHECK(run.stdout_text.find("\"type\":\"turn.completed\"") != std::string::npos);
+}
+
+TEST_CASE("CliAgent drives real Codex headless through the campaign loop", "[tool][real-cli][codex][cli-agent]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("cli_agent_codex");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "codex").ok());
+
+  CliAgentOptions options;
+  options.kind = CliKind::codex;
+  options.program = (g_cli_bin / "codex").string();
+  options.timeout = std::chrono::seconds(300);
+  options.extra_args = codex_args(server);
+  for (const auto& e : codex_environment(root / "home")) {
+    const auto eq = e.find('=');
+    const std::string name = e.substr(0, eq);
+    if (name == "HOME" || name == "CODEX_HOME" || name == "SOCRATIC_TEST_CODEX_KEY") options.environment[name] = e.substr(eq + 1);
+  }
+  CliAgent agent(options);
+  ScriptEvaluator evaluator;
+  OneQuestion questions;
+  Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(json::parse(R"({"all_correct":{}})")),
+                    campaign_config(ws, root / "state"));
+  const CampaignResult result = campaign.run();
+  INFO("turn errors: " << turn_errors(result));
+  CHECK(result.goal_met);
+  CHECK(result.turns == 2);
+  CHECK_FALSE(agent.session_id().empty());
+  const auto sent_back = texts_sent_after(server.requests(), "does not hold yet");
+  REQUIRE_FALSE(sent_back.empty());
+  CHECK(sent_back[0].find("r128_c4097") != std::string::npos);
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);
+  CHECK((!fs::exists(ws / ".socratic" / "trace.jsonl") || events_of(ws / ".socratic" / "trace.jsonl", "hook_call").empty()));
+  CHECK(result.spent.tokens > 0);  // usage from turn.completed
+}
+
+int main(int argc, char* argv[]) {
+  const std::string script = (source_dir() / "scripts" / "install-agent-clis.sh").string();
+  ProcessOptions o;
+  o.timeout = std::chrono::minutes(15);
+  const ProcessResult install = run_process({"bash", script}, o);
+  if (install.exit_code == 77) {
+    std::printf("SKIPPED: npm is not available, so the real Claude Code / Codex CLIs cannot be installed\n%s\n",
+                install.stderr_text.c_str());
+    return 77;
+  }
+  if (!install.ok()) {
+    std::fprintf(stderr, "install-agent-clis.sh %s:\n%s\n", install.describe().c_str(), install.stderr_text.c_str());
+    return 1;
+  }
+  std::string bin = install.stdout_text;
+  while (!bin.empty() && (bin.back() == '\n' || bin.back() == '\r')) bin.pop_back();
+  bin = bin.substr(bin.rfind('\n') == std::string::npos ? 0 : bin.rfind('\n') + 1);
+  g_cli_bin = bin;
+  return Catch::Session().run(argc, argv);
+}

@@ -1,0 +1,236 @@
+#pragma once
+// The campaign file (docs/tool.md): one JSON document that `socratic init` writes and `hook stop`,
+// `run`, `agent` and `demo` read. Relative paths are relative to the file's folder. It never holds
+// an API key: keys come from the environment or a key file named here.
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "socratic/core/budget.hpp"
+#include "socratic/core/error.hpp"
+#include "socratic/core/json.hpp"
+#include "socratic/core/scenario.hpp"
+#include "socratic/goals/goal_spec.hpp"
+#include "socratic/process/environment.hpp"
+
+namespace socratic::tool {
+
+/// How candidates are judged.
+struct EvaluatorSettings {
+  std::string kind = "cuda";          ///< `cuda` or `command`
+  std::vector<std::string> command;   ///< kind command: argv; `{candidate}` `{scenarios}` `{workspace}` substituted
+  double timeout_s = 1800;            ///< one evaluation
+  std::optional<std::string> arch;    ///< kind cuda: e.g. `sm_90a`; default from the GPU
+  std::optional<std::filesystem::path> baseline;  ///< kind cuda: override of the problem's baseline
+  json extra = json::object();        ///< kind cuda: passed through to the CUDA evaluator's settings
+};
+
+/// Where questions come from.
+struct QuestionSettings {
+  std::optional<std::filesystem::path> bank;  ///< default: the installed question_bank/
+  std::uint64_t seed = 0;
+  bool adaptive = false;
+  std::optional<std::filesystem::path> credits;  ///< adaptive mode: the credit table
+  double exploration_rate = 0.2;
+  bool has_reference = false;  ///< another implementation exists to compare with
+};
+
+/// The in-process agent (`socratic run`) and the CLI agent (`socratic agent`).
+struct AgentSettings {
+  std::string backend;                ///< `anthropic`, `openai`, `replay`; empty: from the environment
+  std::string model;
+  std::optional<std::string> base_url;
+  std::string api_key_env;            ///< name of the variable holding the key
+  std::optional<std::filesystem::path> api_key_file;
+  std::optional<std::filesystem::path> replay_trace;  ///< backend replay: the recorded trace
+  int max_turns_per_cli_call = 40;    ///< `socratic agent`: --max-turns handed to the CLI
+  double cli_timeout_s = 3600;        ///< `socratic agent`: one CLI call
+  std::vector<std::string> cli_extra_args;  ///< appended to the CLI's command line
+};
+
+/// The whole file, paths made absolute.
+struct CampaignFile {
+  std::filesystem::path file;  ///< where it was read from (absolute)
+  std::string problem;
+  std::filesystem::path scenarios;
+  std::filesystem::path workspace;
+  std::filesystem::path candidate;  ///< inside the workspace
+  std::filesystem::path state_dir;
+  std::string task;
+  std::string campaign_id;  ///< default: the state folder's name
+  std::string arch;         ///< GPU architecture for question filtering, e.g. `sm_90`
+  json goal_spec = goals::default_goal_spec();
+  Budget budget;
+  QuestionSettings questions;
+  EvaluatorSettings evaluator;
+  AgentSettings agent;
+  int max_consecutive_blocks = 8;
+
+  std::filesystem::path trace_path() const { return state_dir / "trace.jsonl"; }
+};
+
+namespace detail {
+
+inline void reject_unknown(const json& j, const std::string& where, std::initializer_list<const char*> known) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; });
+    if (!ok) {
+      if (is_secret_variable(it.key()) && it.key().find("env") == std::string::npos &&
+          it.key().find("file") == std::string::npos)
+        throw input_error({}, where + " field \"" + it.key() + "\"",
+                          "API keys never go in a campaign file: name the variable in "
+                          "agent.api_key_env or a key file in agent.api_key_file");
+      std::string list;
+      for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
+      throw input_error({}, where, "unknown field \"" + it.key() + "\" (known: " + list + ")");
+    }
+  }
+}
+
+inline std::filesystem::path resolve(const std::filesystem::path& base, const std::string& p) {
+  std::filesystem::path path(p);
+  return (path.is_absolute() ? path : base / path).lexically_normal();
+}
+
+inline std::string relative_or_absolute(const std::filesystem::path& p, const std::filesystem::path& base) {
+  auto rel = p.lexically_relative(base);
+  if (!rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
+  return p.string();
+}
+
+}  // namespace detail
+
+/// Reads and validates a campaign file. Errors name the file and the field.
+inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
+  const std::filesystem::path abs = std::filesystem::absolute(path).lexically_normal();
+  const json j = read_json_file(abs);
+  const std::filesystem::path base = abs.parent_path();
+  CampaignFile c;
+  c.file = abs;
+  try {
+    if (!j.is_object()) throw input_error({}, "campaign", "expected an object");
+    check_schema_version(j, "campaign");
+    detail::reject_unknown(j, "campaign",
+                           {"schema_version", "problem", "scenarios", "workspace", "candidate", "state_dir",
+                            "task", "campaign_id", "arch", "goal", "budget", "questions", "evaluator",
+                            "agent", "hook", "description"});
+    c.problem = required<std::string>(j, "problem", "campaign");
+    c.scenarios = detail::resolve(base, required<std::string>(j, "scenarios", "campaign"));
+    c.workspace = detail::resolve(base, optional_field<std::string>(j, "workspace", ".", "campaign"));
+    c.candidate = detail::resolve(c.workspace, required<std::string>(j, "candidate", "campaign"));
+    c.state_dir = detail::resolve(base, optional_field<std::string>(j, "state_dir", ".socratic", "campaign"));
+    c.task = optional_field<std::string>(j, "task", "", "campaign");
+    c.campaign_id = optional_field<std::string>(j, "campaign_id", "", "campaign");
+    c.arch = optional_field<std::string>(j, "arch", "", "campaign");
+    if (j.contains("goal")) c.goal_spec = j["goal"];
+    (void)goals::goal_from_spec(c.goal_spec, "goal");  // validate now, with the field's path
+    if (j.contains("budget") && !j["budget"].is_null()) {
+      try {
+        c.budget = j["budget"].get<Budget>();
+      } catch (const input_error& e) {
+        throw input_error({}, "budget", e.message());
+      }
+    }
+
+    const json q = optional_field<json>(j, "questions", json::object(), "campaign");
+    if (!q.is_object()) throw input_error({}, "questions", "expected an object");
+    detail::reject_unknown(q, "questions", {"bank", "seed", "adaptive", "credits", "exploration_rate", "has_reference"});
+    if (auto bank = optional_value<std::string>(q, "bank", "questions")) c.questions.bank = detail::resolve(base, *bank);
+    c.questions.seed = optional_field<std::uint64_t>(q, "seed", 0, "questions");
+    c.questions.adaptive = optional_field<bool>(q, "adaptive", false, "questions");
+    if (auto credits = optional_value<std::string>(q, "credits", "questions"))
+      c.questions.credits = detail::resolve(base, *credits);
+    c.questions.exploration_rate = optional_field<double>(q, "exploration_rate", 0.2, "questions");
+    c.questions.has_reference = optional_field<bool>(q, "has_reference", false, "questions");
+    if (c.questions.adaptive && !c.questions.credits)
+      throw input_error({}, "questions field \"adaptive\"", "the adaptive mode needs a credit table in \"credits\"");
+
+    const json e = optional_field<json>(j, "evaluator", json{{"kind", "cuda"}}, "campaign");
+    if (!e.is_object()) throw input_error({}, "evaluator", "expected an object");
+    detail::reject_unknown(e, "evaluator", {"kind", "command", "timeout_s", "arch", "baseline", "settings"});
+    c.evaluator.kind = required<std::string>(e, "kind", "evaluator");
+    c.evaluator.timeout_s = optional_field<double>(e, "timeout_s", 1800, "evaluator");
+    c.evaluator.arch = optional_value<std::string>(e, "arch", "evaluator");
+    if (auto b = optional_value<std::string>(e, "baseline", "evaluator")) c.evaluator.baseline = detail::resolve(base, *b);
+    c.evaluator.extra = optional_field<json>(e, "settings", json::object(), "evaluator");
+    if (c.evaluator.kind == "command") {
+      c.evaluator.command = required<std::vector<std::string>>(e, "command", "evaluator");
+      if (c.evaluator.command.empty()) throw input_error({}, "evaluator field \"command\"", "is empty");
+    } else if (c.evaluator.kind != "cuda") {
+      throw input_error({}, "evaluator field \"kind\"", "\"" + c.evaluator.kind + "\" is not `cuda` or `command`");
+    }
+    if (c.evaluator.timeout_s <= 0) throw input_error({}, "evaluator field \"timeout_s\"", "must be positive");
+
+    const json a = optional_field<json>(j, "agent", json::object(), "campaign");
+    if (!a.is_object()) throw input_error({}, "agent", "expected an object");
+    detail::reject_unknown(a, "agent", {"backend", "model", "base_url", "api_key_env", "api_key_file", "replay_trace",
+                                        "max_turns_per_cli_call", "cli_timeout_s", "cli_extra_args"});
+    c.agent.backend = optional_field<std::string>(a, "backend", "", "agent");
+    if (!c.agent.backend.empty() && c.agent.backend != "anthropic" && c.agent.backend != "openai" &&
+        c.agent.backend != "replay")
+      throw input_error({}, "agent field \"backend\"", "\"" + c.agent.backend + "\" is not anthropic, openai or replay");
+    c.agent.model = optional_field<std::string>(a, "model", "", "agent");
+    c.agent.base_url = optional_value<std::string>(a, "base_url", "agent");
+    c.agent.api_key_env = optional_field<std::string>(a, "api_key_env", "", "agent");
+    if (auto f = optional_value<std::string>(a, "api_key_file", "agent")) c.agent.api_key_file = detail::resolve(base, *f);
+    if (auto f = optional_value<std::string>(a, "replay_trace", "agent")) c.agent.replay_trace = detail::resolve(base, *f);
+    c.agent.max_turns_per_cli_call = optional_field<int>(a, "max_turns_per_cli_call", 40, "agent");
+    c.agent.cli_timeout_s = optional_field<double>(a, "cli_timeout_s", 3600, "agent");
+    c.agent.cli_extra_args = optional_field<std::vector<std::string>>(a, "cli_extra_args", {}, "agent");
+
+    const json h = optional_field<json>(j, "hook", json::object(), "campaign");
+    if (!h.is_object()) throw input_error({}, "hook", "expected an object");
+    detail::reject_unknown(h, "hook", {"max_consecutive_blocks"});
+    c.max_consecutive_blocks = optional_field<int>(h, "max_consecutive_blocks", 8, "hook");
+    if (c.max_consecutive_blocks < 1)
+      throw input_error({}, "hook field \"max_consecutive_blocks\"", "must be at least 1");
+  } catch (const input_error& err) {
+    throw input_error(abs.string(), err.where(), err.message());
+  }
+  return c;
+}
+
+/// The JSON document of a campaign file, paths written relative to `base` where they lie under it.
+inline json campaign_file_json(const CampaignFile& c, const std::filesystem::path& base) {
+  json e{{"kind", c.evaluator.kind}, {"timeout_s", c.evaluator.timeout_s}};
+  if (c.evaluator.kind == "command") e["command"] = c.evaluator.command;
+  if (c.evaluator.arch) e["arch"] = *c.evaluator.arch;
+  if (c.evaluator.baseline) e["baseline"] = detail::relative_or_absolute(*c.evaluator.baseline, base);
+  if (!c.evaluator.extra.empty()) e["settings"] = c.evaluator.extra;
+  json q{{"seed", c.questions.seed}, {"adaptive", c.questions.adaptive},
+         {"exploration_rate", c.questions.exploration_rate}, {"has_reference", c.questions.has_reference}};
+  q["bank"] = c.questions.bank ? json(c.questions.bank->string()) : json(nullptr);
+  q["credits"] = c.questions.credits ? json(c.questions.credits->string()) : json(nullptr);
+  json a{{"backend", c.agent.backend}, {"model", c.agent.model}, {"api_key_env", c.agent.api_key_env},
+         {"max_turns_per_cli_call", c.agent.max_turns_per_cli_call}, {"cli_timeout_s", c.agent.cli_timeout_s}};
+  if (c.agent.base_url) a["base_url"] = *c.agent.base_url;
+  if (c.agent.api_key_file) a["api_key_file"] = c.agent.api_key_file->string();
+  json out{{"schema_version", schema_version},
+           {"problem", c.problem},
+           {"scenarios", detail::relative_or_absolute(c.scenarios, base)},
+           {"workspace", detail::relative_or_absolute(c.workspace, base)},
+           {"candidate", detail::relative_or_absolute(c.candidate, c.workspace)},
+           {"state_dir", detail::relative_or_absolute(c.state_dir, base)},
+           {"task", c.task},
+           {"arch", c.arch},
+           {"goal", c.goal_spec},
+           {"budget", c.budget},
+           {"questions", q},
+           {"evaluator", e},
+           {"agent", a},
+           {"hook", {{"max_consecutive_blocks", c.max_consecutive_blocks}}}};
+  if (!c.campaign_id.empty()) out["campaign_id"] = c.campaign_id;
+  return out;
+}
+
+/// The scenario ids of the campaign's scenario set (errors name the file).
+inline std::vector<std::string> campaign_scenario_ids(const CampaignFile& c) {
+  return load_scenario_set(c.scenarios).ids();
+}
+
+}  // namespace socratic::tool

@@ -1,0 +1,70 @@
+// socratic agent CAMPAIGN.json --cli claude|codex: a coding-agent CLI driven headless through the
+// campaign loop (CliAgent), judged by the campaign's evaluator and goal after every turn.
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "campaign_runner.hpp"
+#include "socratic/agents/cli_agent.hpp"
+#include "socratic/campaign/redact.hpp"
+
+namespace {
+
+using namespace socratic;
+using namespace socratic::tool;
+
+constexpr const char* agent_usage =
+    "Usage: socratic agent CAMPAIGN.json --cli claude|codex [--program PATH]\n\n"
+    "Runs the campaign with a coding-agent CLI as the agent: each turn is one headless call\n"
+    "(`claude -p ... --output-format stream-json`, resumed with --resume; `codex exec --json`,\n"
+    "resumed with `exec resume`) in the campaign's workspace; after it the campaign evaluates the\n"
+    "candidate, applies the goal to every scenario and sends the CLI back with the unmet\n"
+    "conditions and a question. Settings from the campaign file's \"agent\" object: model,\n"
+    "base_url (ANTHROPIC_BASE_URL / OPENAI_BASE_URL for the CLI), api_key_env or api_key_file,\n"
+    "max_turns_per_cli_call, cli_timeout_s, cli_extra_args. Resumes from the trace after a crash.\n"
+    "Exit 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n";
+
+int agent_command(const std::vector<std::string>& args) {
+  parsed_args a(args, {"--help"}, {"--cli", "--program"});
+  if (a.flag("--help")) {
+    std::cout << agent_usage;
+    return exit_ok;
+  }
+  if (a.positionals().size() != 1) throw usage_error("expected one campaign file");
+  const std::string cli = a.required("--cli");
+  if (cli != "claude" && cli != "codex") throw usage_error("--cli must be claude or codex, not \"" + cli + "\"");
+  const CampaignFile c = load_campaign_file(a.positionals()[0]);
+
+  CliAgentOptions options;
+  options.kind = cli == "claude" ? CliKind::claude_code : CliKind::codex;
+  options.program = a.value_or("--program", "");
+  options.max_turns = c.agent.max_turns_per_cli_call;
+  options.timeout = std::chrono::seconds(static_cast<long long>(c.agent.cli_timeout_s));
+  options.model = c.agent.model;
+  options.extra_args = c.agent.cli_extra_args;
+  const std::string key_var = !c.agent.api_key_env.empty() ? c.agent.api_key_env
+                              : cli == "claude"            ? "ANTHROPIC_API_KEY"
+                                                           : "OPENAI_API_KEY";
+  const std::string default_key_var = cli == "claude" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  if (c.agent.base_url) options.environment[cli == "claude" ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"] = *c.agent.base_url;
+  if (c.agent.api_key_file) {
+    std::string key = socratic::detail::read_file_bytes(*c.agent.api_key_file);
+    while (!key.empty() && (key.back() == '\n' || key.back() == '\r' || key.back() == ' ')) key.pop_back();
+    register_secret(key);
+    options.environment[default_key_var] = key;
+  } else if (const char* v = std::getenv(key_var.c_str()); v && *v) {
+    register_secret(v);
+    options.environment[default_key_var] = v;
+  }
+  for (const char* pass : {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "CODEX_API_KEY"})
+    options.pass_secrets.push_back(pass);
+  CliAgent agent(options);
+  return print_result(run_campaign_file(agent, c));
+}
+
+const command_registration registration("agent", "run a campaign with Claude Code or Codex headless as the agent",
+                                        agent_command);
+
+}  // namespace

@@ -1,0 +1,210 @@
+// socratic demo: the README's main job. With a GPU, the live parts in this build and an LLM key, a
+// short live campaign; otherwise a recorded campaign replayed through the real campaign machinery
+// (detectors, question bank, goal, Campaign, trace, report), saying plainly what is live and what
+// is replayed. Ends by writing the HTML report and printing its path.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "campaign_runner.hpp"
+#include "llm_parts.hpp"
+#include "socratic/replay/recorded_campaign.hpp"
+#include "socratic/replay/replay_agent.hpp"
+#include "socratic/replay/replay_evaluator.hpp"
+#include "socratic/report/html_report.hpp"
+
+namespace {
+
+using namespace socratic;
+using namespace socratic::tool;
+namespace fs = std::filesystem;
+
+constexpr const char* demo_usage =
+    "Usage: socratic demo [--recording DIR] [--out DIR] [--live | --replay] [--model NAME]\n\n"
+    "Runs a short campaign and writes its HTML report (path printed last).\n"
+    "Live (a GPU, the CUDA evaluator and the LLM agent in this build, ANTHROPIC_API_KEY or\n"
+    "OPENAI_API_KEY set, and a model named by --model or SOCRATIC_DEMO_MODEL): a short live campaign\n"
+    "on the attention problem (production shapes, 3 turns, 30 minutes at most). Otherwise a recorded\n"
+    "campaign (--recording DIR: trace.jsonl, candidates/, recording.json; default\n"
+    "docs/campaigns/attention-h200, else docs/campaigns/softmax-cpu) is replayed: the agent's\n"
+    "actions and the evaluator's measurements come from the recording, while the campaign loop,\n"
+    "trigger detectors, question bank, goal predicate, trace and report run live.\n"
+    "--out DIR (default ./socratic-demo) receives the workspace, the state folder and report.html.\n";
+
+/// Why live mode is not possible here (empty when it is).
+std::vector<std::string> live_blockers(const std::string& model) {
+  std::vector<std::string> why;
+  ProcessOptions po;
+  po.timeout = std::chrono::seconds(20);
+  const ProcessResult smi = run_process({"nvidia-smi", "-L"}, po);
+  if (!smi.ok() || smi.stdout_text.find("GPU") == std::string::npos)
+    why.push_back("no GPU (nvidia-smi -L: " + (smi.started ? smi.describe() : smi.error) + ")");
+#if !SOCRATIC_HAS_BAN_SCANNER
+  why.push_back("the banned-library scanner (include/socratic/eval/scanner.hpp) is not in this build");
+#endif
+#ifndef SOCRATIC_TOOL_HAS_LLM_AGENT
+  why.push_back("the LLM agent (include/socratic/agents/llm_agent.hpp) is not in this build");
+#endif
+  const char* a = std::getenv("ANTHROPIC_API_KEY");
+  const char* o = std::getenv("OPENAI_API_KEY");
+  if (!(a && *a) && !(o && *o)) why.push_back("no LLM key (ANTHROPIC_API_KEY or OPENAI_API_KEY)");
+  if (model.empty()) why.push_back("no model named (--model or SOCRATIC_DEMO_MODEL)");
+  return why;
+}
+
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
+/// A short live campaign on the attention problem: every part live.
+int live(const fs::path& out, const std::string& model) {
+  const fs::path data = data_dir();
+  CampaignFile c;
+  c.problem = "attention";
+  c.file = out / "live" / "campaign.json";
+  c.scenarios = data / "scenarios" / "attention_production.json";
+  c.workspace = out / "live" / "workspace";
+  c.candidate = c.workspace / "candidate.cu";
+  c.state_dir = out / "live" / "state";
+  c.arch = "sm_90";
+  c.task = "Make candidate.cu (attention forward, problem \"attention\") faster than the baseline on every "
+           "scenario, correct on each, without CUTLASS, CuTe, cuBLAS or cuDNN.";
+  c.budget.turns = 3;
+  c.budget.wall_seconds = 1800;
+  c.evaluator.kind = "cuda";
+  c.agent.model = model;
+  fs::remove_all(out / "live");
+  fs::create_directories(c.workspace);
+  fs::copy_file(data / "kernels" / "attention" / "baseline.cu", c.candidate);
+  std::cout << "socratic demo: a live campaign on the attention problem (" << c.scenarios.filename().string()
+            << ", 3 turns): every part is live (LLM agent, CUDA evaluator, detectors, bank, goal, trace, report)\n";
+  const CampaignResult result =
+      with_llm_agent(c.agent, "socratic demo", [&](auto& agent) { return run_campaign_file(agent, c); });
+  print_result(result);
+  HtmlReportOptions options;
+  options.title = "Socratic demo: attention (live)";
+  options.notes = {"Everything in this run was live: the LLM agent, the CUDA evaluator on this GPU, the trigger "
+                   "detectors, the question bank, the goal predicate."};
+  const fs::path report = out / "report.html";
+  write_html_report(result.trace_path, report, options);
+  std::cout << "\nreport: " << fs::absolute(report).string() << "\n";
+  return exit_ok;
+}
+#endif
+
+/// The recordings to try, best first: the project's kernel campaign, then the CPU one.
+std::vector<fs::path> default_recordings() {
+  const fs::path root = data_dir() / "docs" / "campaigns";
+  return {root / "attention-h200", root / "softmax-cpu"};
+}
+
+/// Loads a recording, with the goal spec the replay needs. Throws input_error naming the problem.
+RecordedCampaign load_replayable(const fs::path& dir) {
+  RecordedCampaign rec = load_recorded_campaign(dir);
+  if (!rec.description.contains("goal"))
+    throw input_error((dir / "recording.json").string(), {}, "missing (it names the goal spec the replay applies)");
+  return rec;
+}
+
+int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<std::string>& not_live) {
+  const fs::path recording_dir = rec.folder;
+  const json& d = rec.description;
+  const json started = rec.summary.started.is_object() ? rec.summary.started : json::object();
+
+  // A fresh workspace and state folder: the replay is a new campaign, not a resume.
+  fs::create_directories(out);
+  fs::remove_all(out / "workspace");
+  fs::remove_all(out / "state");
+  const fs::path candidate = out / "workspace" / ("candidate" + rec.candidate_extension);
+  fs::create_directories(candidate.parent_path());
+  {
+    const std::string first = d.contains("baseline") ? socratic::detail::read_file_bytes(recording_dir / d["baseline"].get<std::string>())
+                                                     : rec.candidate_bytes(rec.evaluations.front().candidate_hash);
+    std::ofstream(candidate, std::ios::binary) << first;
+  }
+
+  std::cout << "socratic demo: replaying the recorded campaign in " << recording_dir.string() << "\n";
+  if (d.contains("description")) std::cout << "  recording: " << d["description"].get<std::string>() << "\n";
+  std::cout << "  not live because: ";
+  for (std::size_t i = 0; i < not_live.size(); ++i) std::cout << (i ? "; " : "") << not_live[i];
+  std::cout << "\n  LIVE here:     campaign loop, trigger detectors, question bank and selection, goal predicate, "
+               "trace, HTML report\n"
+               "  REPLAYED:      the agent's candidate versions and final messages, and the evaluator's "
+               "measurements (from the recording)\n\n";
+
+  CampaignFile settings;  // the bank and detectors as a campaign file would choose them
+  ReplayAgent agent(rec);
+  ReplayEvaluator evaluator(rec.evaluations);
+  ToolQuestionSource questions = make_question_source(settings);
+  CampaignConfig config;
+  config.campaign_id = "demo-replay-" + recording_dir.filename().string();
+  config.task = started.value("task", std::string("replayed campaign"));
+  config.workspace = candidate.parent_path();
+  config.candidate.source = candidate;
+  config.state_dir = out / "state";
+  config.scenario_ids = started.value("scenario_ids", std::vector<std::string>{});
+  config.arch = started.value("arch", std::string());
+  config.has_reference = started.value("has_reference", false);
+  config.budget.turns = static_cast<int>(rec.turns.size());
+  config.detectors = make_detectors(settings);
+  config.on_progress = terminal_progress();
+  config.resume = false;
+  Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(d["goal"], "recording.json goal"), config);
+  const CampaignResult result = campaign.run();
+  print_result(result);
+
+  HtmlReportOptions options;
+  options.title = "Socratic demo: " + d.value("title", recording_dir.filename().string()) + " (replayed)";
+  options.notes = {"Replayed from " + recording_dir.string() + ". " + d.value("description", std::string()),
+                   "Live in this run: the campaign loop, the trigger detectors, the question bank and its selection, "
+                   "the goal predicate, the trace and this report.",
+                   "Replayed: the agent's candidate versions and final messages, and the evaluator's measurements. "
+                   "The questions shown were chosen live; the recorded agent did not read them."};
+  const fs::path report = out / "report.html";
+  write_html_report(campaign.trace_path(), report, options);
+  std::cout << "\nreport: " << fs::absolute(report).string() << "\n";
+  return exit_ok;
+}
+
+int demo_command(const std::vector<std::string>& args) {
+  parsed_args a(args, {"--help", "--live", "--replay"}, {"--recording", "--out", "--model"});
+  if (a.flag("--help")) {
+    std::cout << demo_usage;
+    return exit_ok;
+  }
+  if (a.flag("--live") && a.flag("--replay")) throw usage_error("--live and --replay exclude each other");
+  const fs::path out = fs::absolute(a.value_or("--out", "socratic-demo"));
+  const char* env_model = std::getenv("SOCRATIC_DEMO_MODEL");
+  const std::string model = a.value_or("--model", env_model ? env_model : "");
+  const std::vector<std::string> blockers = a.flag("--replay") ? std::vector<std::string>{"--replay was asked for"}
+                                                               : live_blockers(model);
+  if (blockers.empty()) {
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
+    return live(out, model);
+#endif
+  }
+  if (a.flag("--live")) {
+    std::cerr << "socratic demo --live: cannot run live here:\n";
+    for (const auto& b : blockers) std::cerr << "  - " << b << "\n";
+    return exit_error;
+  }
+  if (auto dir = a.value("--recording")) return replay(load_replayable(fs::absolute(*dir)), out, blockers);
+  std::string skipped;
+  for (const auto& dir : default_recordings()) {
+    if (!fs::exists(dir)) continue;
+    try {
+      const RecordedCampaign rec = load_replayable(dir);
+      if (!skipped.empty()) std::cout << skipped;
+      return replay(rec, out, blockers);
+    } catch (const input_error& e) {
+      skipped += "socratic demo: " + dir.string() + " is not a replayable recording (" + e.what() + "); next one\n";
+    }
+  }
+  throw error(skipped + "no replayable recording found; pass --recording DIR");
+}
+
+const command_registration registration("demo", "a short campaign (live with a GPU and a key, else replayed) and its report",
+                                        demo_command);
+
+}  // namespace

@@ -1,0 +1,158 @@
+// socratic hook stop --campaign FILE: the Stop hook of Claude Code and Codex (docs/tool.md).
+// Reads the hook JSON on stdin, evaluates the candidate with the campaign's evaluator, applies the
+// goal, and blocks with the unmet scenarios and a question, or lets the agent stop. Any failure
+// blocks with the error: a broken hook never lets an agent stop with the goal unverified.
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "campaign_file.hpp"
+#include "campaign_parts.hpp"
+#include "command.hpp"
+#include "socratic/goals/stop_hook_runner.hpp"
+
+namespace {
+
+using namespace socratic;
+using namespace socratic::tool;
+
+constexpr const char* hook_usage =
+    "Usage: socratic hook stop [--campaign FILE]\n\n"
+    "The Stop hook for Claude Code (.claude/settings.json) and Codex (.codex/hooks.json); `socratic\n"
+    "init --agent ...` registers it. Reads the hook's JSON on stdin, evaluates the candidate, applies\n"
+    "the goal to every scenario and prints {\"decision\":\"block\",\"reason\":...} when it does not\n"
+    "hold; prints nothing when it holds. Always exits 0. The campaign file is --campaign, else\n"
+    "$SOCRATIC_CAMPAIGN, else campaign.json in the hook's cwd or a folder above it.\n"
+    "With SOCRATIC_IN_CAMPAIGN_LOOP=1 (set by `socratic agent`) it lets the agent stop at once: the\n"
+    "campaign loop judges the candidate itself.\n";
+
+std::filesystem::path find_campaign(const parsed_args& a, const std::string& stdin_text) {
+  if (auto c = a.value("--campaign")) return *c;
+  if (const char* env = std::getenv("SOCRATIC_CAMPAIGN"); env && *env) return env;
+  std::filesystem::path dir = std::filesystem::current_path();
+  try {  // the client's cwd, when the input names one
+    const json j = json::parse(stdin_text);
+    if (j.is_object() && j.contains("cwd") && j["cwd"].is_string()) dir = j["cwd"].get<std::string>();
+  } catch (const std::exception&) {
+  }
+  for (auto d = dir; !d.empty(); d = d.parent_path()) {
+    if (std::filesystem::exists(d / "campaign.json")) return d / "campaign.json";
+    if (d == d.root_path()) break;
+  }
+  throw error("no campaign file: pass --campaign FILE (socratic init writes it into the hook command)");
+}
+
+int print(const StopHookOutcome& out) {
+  std::cout << out.stdout_text << std::flush;
+  std::cerr << out.stderr_text << std::flush;
+  return out.exit_code;
+}
+
+/// The parts of the campaign could not be built (bad campaign file, missing scenarios, an
+/// evaluator that cannot start): block with the error, and record it in the campaign's trace when
+/// the campaign file at least said where that is, with the same cap as any block.
+StopHookOutcome setup_failure(const std::string& what, const std::optional<CampaignFile>& campaign,
+                              const std::string& stdin_text) {
+  StopHookPolicy policy;
+  int blocks_before = 0;
+  std::unique_ptr<TraceWriter> trace;
+  std::optional<StopHookInput> input;
+  try {
+    input = parse_stop_hook_input(stdin_text);
+  } catch (const std::exception&) {
+  }
+  if (campaign) {
+    policy.max_consecutive_blocks = campaign->max_consecutive_blocks;
+    try {
+      trace = std::make_unique<TraceWriter>(campaign->trace_path());
+      if (input) blocks_before = consecutive_blocks_before(read_trace(campaign->trace_path()).events, *input);
+    } catch (const std::exception&) {
+      trace.reset();
+    }
+  }
+  const StopHookDecision d =
+      decide_stop(false, true, blocks_before, policy, format_error_reason(what, blocks_before + 1, policy));
+  if (trace) {
+    try {
+      json call{{"type", "hook_call"},
+                {"agent", "main"},
+                {"decision", d.block ? "block" : "allow"},
+                {"kind", d.kind},
+                {"consecutive_blocks", d.consecutive_blocks},
+                {"max_consecutive_blocks", policy.max_consecutive_blocks},
+                {"cap_reached", d.cap_reached},
+                {"reason", d.reason},
+                {"evaluation_index", nullptr}};
+      if (input) {
+        call["stop_hook_active"] = input->stop_hook_active;
+        call["session_id"] = input->session_id;
+      }
+      trace->write(std::move(call));
+    } catch (const std::exception&) {
+    }
+  }
+  StopHookOutcome out;
+  out.decision = d;
+  out.stdout_text = stop_hook_stdout(d);
+  out.stderr_text = "socratic hook stop: " + std::string(d.block ? "blocked (error): " : "allowed (block cap): ") +
+                    (d.block ? what : d.reason) + "\n";
+  return out;
+}
+
+int hook_stop(const std::vector<std::string>& args) {
+  const std::string stdin_text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  if (const char* loop = std::getenv("SOCRATIC_IN_CAMPAIGN_LOOP"); loop && std::string(loop) == "1") {
+    std::cerr << "socratic hook stop: inside a campaign loop (socratic agent): the loop judges the "
+                 "candidate when the turn ends\n";
+    return exit_ok;
+  }
+  std::optional<CampaignFile> campaign;
+  try {
+    parsed_args a(args, {"--help"}, {"--campaign"});
+    campaign = load_campaign_file(find_campaign(a, stdin_text));
+    const CampaignFile& c = *campaign;
+    StopHookConfig config;
+    config.campaign_id = c.campaign_id;
+    config.task = c.task;
+    config.workspace = c.workspace;
+    config.candidate.source = c.candidate;
+    config.state_dir = c.state_dir;
+    config.budget = c.budget;
+    config.arch = c.arch;
+    config.has_reference = c.questions.has_reference;
+    config.policy.max_consecutive_blocks = c.max_consecutive_blocks;
+    config.scenario_ids = campaign_scenario_ids(c);
+    config.detectors = make_detectors(c);
+    AnyEvaluator evaluator = make_evaluator(c, config.scenario_ids);
+    ToolQuestionSource questions = make_question_source(c);
+    StopHookRunner runner(evaluator, questions, goals::goal_from_spec(c.goal_spec), std::move(config));
+    return print(runner.handle(stdin_text));
+  } catch (const std::exception& e) {
+    return print(setup_failure(e.what(), campaign, stdin_text));
+  }
+}
+
+int hook_command(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << hook_usage;
+    return args.empty() ? exit_error : exit_ok;
+  }
+  if (args[0] != "stop") throw usage_error("unknown hook \"" + args[0] + "\" (only `stop`)");
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& r : rest)
+    if (r == "--help" || r == "-h") {
+      std::cout << hook_usage;
+      return exit_ok;
+    }
+  return hook_stop(rest);
+}
+
+const command_registration registration("hook", "hook stop: the Stop hook for Claude Code and Codex", hook_command);
+
+}  // namespace

@@ -1,0 +1,66 @@
+// socratic run CAMPAIGN.json: the whole campaign in process with the LLM agent (LlmAgent), the
+// campaign's evaluator and the question bank; live progress; resumable from its trace.
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "campaign_file.hpp"
+#include "command.hpp"
+
+#include "llm_parts.hpp"
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
+#include "campaign_runner.hpp"
+#endif
+
+namespace {
+
+using namespace socratic;
+using namespace socratic::tool;
+
+constexpr const char* run_usage =
+    "Usage: socratic run CAMPAIGN.json\n\n"
+    "Runs the whole campaign in process: the reference LLM agent, the campaign's evaluator and the\n"
+    "question bank, with live progress on the terminal (turn, evaluations, best geomean, last\n"
+    "question). The backend is the campaign file's agent.backend (anthropic, openai, replay), else\n"
+    "anthropic when ANTHROPIC_API_KEY is set, else openai when OPENAI_API_KEY is set; agent.model\n"
+    "names the model; the key comes from agent.api_key_env, agent.api_key_file or the backend's\n"
+    "usual variable (never from the campaign file). Killed, it resumes from its trace when run\n"
+    "again. Exit 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n";
+
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
+int run_in_process(const CampaignFile& c) {
+  std::cerr << "socratic run: " << chosen_backend(c.agent, c.file.string()) << " backend, trace "
+            << c.trace_path().string() << "\n";
+  return with_llm_agent(c.agent, c.file.string(), [&](auto& agent) { return print_result(run_campaign_file(agent, c)); });
+}
+#endif
+
+int run_command(const std::vector<std::string>& args) {
+  parsed_args a(args, {"--help"}, {});
+  if (a.flag("--help")) {
+    std::cout << run_usage;
+    return exit_ok;
+  }
+  if (a.positionals().size() != 1) throw usage_error("expected one campaign file");
+  const CampaignFile c = load_campaign_file(a.positionals()[0]);
+  (void)campaign_scenario_ids(c);
+#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
+  return run_in_process(c);
+#else
+  std::cerr << "socratic run: the in-process LLM agent (include/socratic/agents/llm_agent.hpp) is not part of "
+               "this build, so "
+            << c.file.string()
+            << " cannot run in process. Meanwhile use\n"
+               "  socratic agent "
+            << c.file.string()
+            << " --cli claude   (Claude Code headless, same loop)\n"
+               "or start Claude Code / Codex in the workspace with the hook from `socratic init --agent ...`.\n";
+  return exit_error;
+#endif
+}
+
+const command_registration registration("run", "run a campaign in process with the LLM agent", run_command);
+
+}  // namespace

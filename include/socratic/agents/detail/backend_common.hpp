@@ -1,0 +1,251 @@
+#pragma once
+/// @file
+/// @brief What the HTTP backends share: options, one failed attempt, the retry loop with usage
+/// accounting, and the classification of error bodies. Internal.
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "socratic/agents/api_key.hpp"
+#include "socratic/agents/llm_types.hpp"
+#include "socratic/agents/pricing.hpp"
+#include "socratic/http/client.hpp"
+#include "socratic/http/retry.hpp"
+
+namespace socratic {
+
+/// @brief Settings every HTTP backend has.
+struct BackendOptions {
+  std::string base_url;   ///< the API's root, e.g. `https://api.openai.com/v1`
+  ApiKey api_key;         ///< may be empty for local servers
+  bool stream = false;    ///< use server-sent events
+  http::HttpOptions http; ///< timeouts, size cap, proxies (from the environment), extra CA file
+  http::RetryPolicy retry;
+  PriceTable prices = PriceTable::from_environment();  ///< `$SOCRATIC_PRICES`, else none
+  std::vector<http::Header> extra_headers;  ///< e.g. OpenRouter's `HTTP-Referer`
+  /// Receives one line per retry and warning, secrets already removed. Default: none.
+  std::function<void(std::string_view)> log;
+  /// Waits between retries. Default: std::this_thread::sleep_for (tests substitute their own).
+  std::function<void(std::chrono::milliseconds)> sleep;
+};
+
+namespace detail {
+
+/// One attempt's failure, before the retry loop decides what to do with it.
+struct attempt_error {
+  LlmErrorKind kind = LlmErrorKind::http;
+  int status = 0;
+  std::string message;
+  bool retryable = false;
+  std::optional<std::chrono::milliseconds> retry_after;  ///< what the server asked for
+  Usage billed;  ///< tokens the failed attempt still cost (e.g. a stream that broke mid-way)
+};
+
+inline std::string clip(std::string_view text, std::size_t max = 600) {
+  if (text.size() <= max) return std::string(text);
+  return std::string(text.substr(0, max)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+inline bool contains_any(std::string_view haystack, std::initializer_list<std::string_view> needles) {
+  const std::string lower = http::detail::lower(haystack);
+  for (auto n : needles)
+    if (lower.find(n) != std::string::npos) return true;
+  return false;
+}
+
+/// The error fields of a body in any of the common shapes: OpenAI `{"error":{...}}`, vLLM's flat
+/// `{"object":"error","message":...}`, Anthropic `{"type":"error","error":{...}}`, llama.cpp
+/// `{"error":{"type":"exceed_context_size_error",...}}`, or `{"error":"text"}`.
+struct error_fields {
+  std::string message, type, code;
+};
+
+inline error_fields read_error_body(std::string_view body) {
+  error_fields f;
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    f.message = clip(body, 300);
+    return f;
+  }
+  const json* e = &j;
+  if (j.contains("error")) {
+    if (j["error"].is_string()) {
+      f.message = j["error"].get<std::string>();
+      return f;
+    }
+    if (j["error"].is_object()) e = &j["error"];
+  }
+  auto text = [](const json& o, const char* k) -> std::string {
+    if (!o.contains(k)) return {};
+    const json& v = o[k];
+    return v.is_string() ? v.get<std::string>() : v.is_null() ? std::string() : v.dump();
+  };
+  f.message = text(*e, "message");
+  if (f.message.empty()) f.message = text(j, "detail");
+  f.type = text(*e, "type");
+  f.code = text(*e, "code");
+  return f;
+}
+
+/// Maps an HTTP error (or an error event inside a stream, with status 0) to a kind and to
+/// whether to retry. Context overflow is recognised by type and wording, never by status
+/// alone: llama.cpp says `exceed_context_size_error`, OpenAI `context_length_exceeded`,
+/// Anthropic "prompt is too long".
+inline attempt_error classify_error(int status, const error_fields& f) {
+  attempt_error a;
+  a.status = status;
+  const std::string words = f.type + " " + f.code + " " + f.message;
+  if (contains_any(words, {"context_length_exceeded", "exceed_context_size", "context length",
+                           "context window", "maximum context", "prompt is too long",
+                           "too many tokens", "input is too long", "reduce the length"})) {
+    a.kind = LlmErrorKind::context_overflow;
+  } else if (status == 401 || status == 403 ||
+             contains_any(f.type, {"authentication_error", "permission_error", "invalid_api_key"}) ||
+             contains_any(f.code, {"invalid_api_key"})) {
+    a.kind = LlmErrorKind::authentication;
+  } else if (contains_any(words, {"insufficient_quota", "quota", "billing", "spend limit",
+                                  "spending limit", "credit balance", "usage limit",
+                                  "payment required"}) ||
+             status == 402) {
+    a.kind = LlmErrorKind::spend_limit;  // never retried: waiting will not add money
+  } else if (status == 529 || contains_any(f.type, {"overloaded"})) {
+    a.kind = LlmErrorKind::overloaded;
+    a.retryable = true;
+  } else if (status == 429 || contains_any(f.type, {"rate_limit"})) {
+    a.kind = LlmErrorKind::rate_limited;
+    a.retryable = true;
+  } else if (status == 400 || status == 413 || status == 422) {
+    a.kind = LlmErrorKind::bad_request;
+  } else {
+    a.kind = LlmErrorKind::http;
+    a.retryable = status == 0 ? contains_any(f.type, {"server_error", "api_error", "timeout"})
+                              : http::is_retryable_status(status);
+  }
+  return a;
+}
+
+/// The retry loop every backend runs around its single attempt.
+class retrying_caller {
+ public:
+  explicit retrying_caller(const BackendOptions& options)
+      : options_(options), rng_(std::random_device{}()) {}
+
+  /// Runs `attempt` (returns LlmResponse or throws attempt_error / transport_error) until it
+  /// succeeds, fails for good, or the retries are spent. The response's usage counts every
+  /// attempt, failed ones included; a final failure throws llm_error carrying that usage.
+  template <class Attempt>
+  LlmResponse run(std::string_view what, Attempt&& attempt) {
+    Usage failed;
+    for (int n = 0;; ++n) {
+      attempt_error err;
+      try {
+        LlmResponse r = attempt();
+        r.usage.requests += 1;
+        r.usage += failed;
+        return r;
+      } catch (const attempt_error& e) {
+        err = e;
+      } catch (const http::transport_error& e) {
+        err.kind = LlmErrorKind::transport;
+        err.message = e.what();
+        err.retryable = e.retryable();
+      }
+      err.billed.requests += 1;
+      err.billed.failed_requests += 1;
+      failed += err.billed;
+      const std::string message = Redactor().redact(err.message);
+      if (!err.retryable || n >= options_.retry.max_retries) {
+        const std::string attempts =
+            n == 0 ? "" : " (after " + std::to_string(n + 1) + " attempts)";
+        throw llm_error(err.kind, message + attempts, err.status, failed);
+      }
+      const auto delay = http::retry_delay(options_.retry, n, err.retry_after,
+                                           std::uniform_real_distribution<double>(0, 1)(rng_));
+      if (options_.log)
+        options_.log(std::string(what) + ": " + std::string(to_string(err.kind)) + ", retry " +
+                     std::to_string(n + 1) + " of " + std::to_string(options_.retry.max_retries) +
+                     " in " + std::to_string(delay.count()) + " ms: " + clip(message, 300));
+      if (options_.sleep)
+        options_.sleep(delay);
+      else
+        std::this_thread::sleep_for(delay);
+    }
+  }
+
+ private:
+  const BackendOptions& options_;
+  std::mt19937 rng_;
+};
+
+/// An attempt_error for a non-2xx response, with the server's retry-after and a message that
+/// names the endpoint, the status and the server's words.
+inline attempt_error http_failure(const std::string& what, const http::HttpResponse& r,
+                                  const ApiKey& key) {
+  const error_fields f = read_error_body(r.body);
+  attempt_error a = classify_error(r.status, f);
+  a.retry_after = http::server_retry_delay(r.header("retry-after-ms"), r.header("retry-after"));
+  std::string detail = f.message.empty() ? r.reason : f.message;
+  if (!f.type.empty()) detail = f.type + ": " + detail;
+  if (!f.code.empty() && f.code != f.type) detail += " [" + f.code + "]";
+  a.message = what + " answered " + std::to_string(r.status) + ": " + clip(detail);
+  if (a.kind == LlmErrorKind::authentication)
+    a.message += key.empty() ? " (no API key was sent: looked for it in " + key.source() + ")"
+                             : " (the key came from " + key.source() + ")";
+  if (a.kind == LlmErrorKind::context_overflow)
+    a.message += " (the conversation no longer fits the model's context window)";
+  return a;
+}
+
+/// Parses arguments sent as a JSON string: malformed JSON is kept, with the reason, for the
+/// agent to tell the model (nothing throws).
+inline void parse_tool_arguments(ToolCall& call) {
+  const std::string_view raw = http::detail::trim(call.raw_arguments);
+  if (raw.empty()) {
+    call.arguments = json::object();
+    return;
+  }
+  try {
+    call.arguments = json::parse(raw);
+    if (!call.arguments.is_object()) {
+      call.parse_error = "the arguments are JSON but not an object";
+      call.arguments = nullptr;
+    }
+  } catch (const json::parse_error& e) {
+    call.parse_error = std::string("the arguments are not valid JSON: ") + e.what();
+    call.arguments = nullptr;
+  }
+}
+
+/// Sets the cost of a usage from the price table (the response's model name first, then the
+/// requested one).
+inline void price(Usage& u, const PriceTable& prices, std::string_view response_model,
+                  std::string_view requested_model) {
+  if (auto c = prices.cost({response_model, requested_model}, u)) u.cost_usd = *c;
+}
+
+inline std::vector<http::Header> common_headers(const BackendOptions& o) {
+  std::vector<http::Header> h{{"Content-Type", "application/json"}};
+  h.insert(h.end(), o.extra_headers.begin(), o.extra_headers.end());
+  return h;
+}
+
+/// A JSON body the server sent with a 2xx status.
+inline json parse_success_body(const std::string& what, const std::string& body) {
+  json j = json::parse(body, nullptr, false);
+  if (j.is_discarded()) {
+    attempt_error a;
+    a.kind = LlmErrorKind::bad_response;
+    a.message = what + " answered with a body that is not valid JSON: " + clip(body, 200);
+    throw a;
+  }
+  return j;
+}
+
+}  // namespace detail
+}  // namespace socratic

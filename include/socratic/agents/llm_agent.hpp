@@ -1,0 +1,328 @@
+#pragma once
+/// @file
+/// @brief LlmAgent<Backend>: the reference Agent. A general coding agent with no script: the
+/// model reads, writes and runs things in its workspace through six tools and asks the
+/// campaign's evaluator for judgements, until it stops calling tools. Any LlmBackend drives it.
+/// Heavy (the shell tool uses Boost.Process); the backends' transport is in their own headers.
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "socratic/agents/agent_tools.hpp"
+#include "socratic/agents/detail/utf8.hpp"
+#include "socratic/agents/judge_guard.hpp"
+#include "socratic/agents/llm_types.hpp"
+#include "socratic/agents/request_hash.hpp"
+#include "socratic/agents/sandbox.hpp"
+#include "socratic/campaign/tools.hpp"
+#include "socratic/concepts.hpp"
+
+namespace socratic {
+
+/// @brief The default system prompt: the role, the rules of the workspace, and what ending a
+/// turn means.
+inline std::string default_agent_system_prompt() {
+  return "You are an expert GPU kernel engineer working alone in a workspace folder. Your task "
+         "arrives as a message. Use the tools: read and edit files, run shell commands (compile, "
+         "profile, test), and call `evaluate` to have the candidate built, checked for "
+         "correctness on every scenario and timed against the baseline.\n"
+         "Rules: stay inside the workspace (paths are relative to it); do not modify the judge "
+         "(harness, scenarios, references); libraries such as CUTLASS, CuTe, cuBLAS and cuDNN "
+         "are banned and detected in the built binary.\n"
+         "Work in measured steps: form a hypothesis, change the code, evaluate, read the numbers. "
+         "When you stop calling tools your turn ends and the campaign evaluates the candidate "
+         "itself against the goal; if the goal does not hold you will be sent back with the "
+         "unmet conditions and a question. Questions are hints about where to look: answer them "
+         "with measurements, not with opinions.";
+}
+
+/// @brief Settings of the agent.
+struct LlmAgentOptions {
+  std::string model;  ///< the backend's model name
+  std::string system_prompt = default_agent_system_prompt();
+  int max_tokens = 8192;  ///< output limit per model call
+  std::optional<double> temperature;
+  int max_steps_per_turn = 150;  ///< model calls in one turn before it is ended
+  /// The model's context window in tokens. Before a request would exceed `shorten_at` of it,
+  /// old tool outputs are shortened (the trace keeps them whole).
+  long long context_window = 128'000;
+  double shorten_at = 0.8;
+  std::size_t keep_recent_tool_outputs = 6;  ///< the newest tool outputs are never shortened
+  std::size_t shortened_keep_chars = 600;    ///< head plus tail kept of a shortened output
+  AgentToolOptions tools;
+  /// The judge's files and folders (harness, scenarios, references, bank, goal). Each must lie
+  /// outside the workspace or be read-only; their hashes are taken at the first turn and checked
+  /// after every turn, and a change ends the turn with an error (shell commands are not confined
+  /// by the operating system, so this is the agent's own backstop).
+  std::vector<std::filesystem::path> judge_paths;
+  /// Tools offered to the model; default AgentToolbox::specs(tools).
+  std::optional<std::vector<ToolSpec>> tool_specs;
+};
+
+/// @brief The reference Agent.
+///
+/// @tparam Backend an LlmBackend (OpenAiBackend, AnthropicBackend, ReplayBackend or your own).
+///
+/// Each call to turn() appends the campaign's message to the conversation and loops: ask the
+/// model, run the tools it calls, give it the results, until it answers without tool calls (the
+/// turn ends with that answer) or a budget refuses more work. Every model call is recorded in
+/// the trace as an `llm_exchange` event (request hash, response, usage), which ReplayBackend
+/// replays; every tool call as a `tool_result` event with its whole output.
+///
+/// @par Example
+/// @code
+/// LlmAgentOptions o;
+/// o.model = "gpt-4.1";
+/// LlmAgent agent(OpenAiBackend(OpenAiOptions::openai()), o);
+/// Campaign campaign(agent, evaluator, questions, goal, config);
+/// @endcode
+template <LlmBackend Backend>
+class LlmAgent {
+ public:
+  LlmAgent(Backend backend, LlmAgentOptions options)
+      : backend_(std::move(backend)), options_(std::move(options)) {
+    if (options_.model.empty()) throw error("LlmAgent: LlmAgentOptions::model is empty");
+    if (!options_.tool_specs) options_.tool_specs = AgentToolbox::specs(options_.tools);
+  }
+
+  /// @brief One turn; see the class description. Errors end the turn in TurnResult::error.
+  TurnResult turn(const Message& message, Tools& tools) {
+    TurnResult result = run_turn(message, tools);
+    if (judge_) {
+      const auto changes = judge_->changes();
+      if (!changes.empty()) {
+        tools.record({{"type", "judge_modified"}, {"changes", changes}});
+        std::string list;
+        for (const auto& c : changes) list += (list.empty() ? "" : "; ") + c;
+        result.error = "the judge's files changed during the turn (" + list + ")";
+      }
+    }
+    return result;
+  }
+
+  /// @brief The whole conversation, tool outputs unshortened.
+  const std::vector<ChatMessage>& conversation() const noexcept { return conversation_; }
+  Backend& backend() noexcept { return backend_; }
+  const LlmAgentOptions& options() const noexcept { return options_; }
+
+ private:
+  TurnResult run_turn(const Message& message, Tools& tools) {
+    TurnResult result;
+    std::optional<AgentToolbox> toolbox;
+    try {
+      toolbox.emplace(Sandbox(tools.workspace(), options_.tools.read_only), options_.tools);
+      if (!options_.judge_paths.empty()) {
+        if (!judge_) judge_.emplace(options_.judge_paths);
+        judge_->check_placement(toolbox->sandbox());
+      }
+    } catch (const std::exception& e) {
+      result.error = std::string("LlmAgent: ") + e.what();
+      return result;
+    }
+    push(ChatRole::user, detail::valid_utf8(message.text));
+    bool retried_overflow = false;
+
+    for (int step = 0; step < options_.max_steps_per_turn; ++step) {
+      const LlmRequest request = prepare_request(tools);
+      const std::string hash = llm_request_hash(request);
+      LlmResponse response;
+      try {
+        response = backend_.complete(request);
+      } catch (const llm_error& e) {
+        result.usage += e.billed();
+        tools.add_usage(e.billed());
+        tools.record({{"type", "llm_exchange"}, {"request_hash", hash}, {"step", step},
+                      {"error", {{"kind", std::string(to_string(e.kind()))}, {"status", e.status()},
+                                 {"message", e.what()}, {"billed", e.billed()}}}});
+        if (e.kind() == LlmErrorKind::context_overflow && !retried_overflow &&
+            shorten_for_overflow(request, tools)) {
+          retried_overflow = true;
+          continue;
+        }
+        result.error = std::string("model call failed: ") + e.what();
+        return result;
+      } catch (const std::exception& e) {  // a configuration error (bad URL, proxy, CA file)
+        result.error = std::string("model call failed: ") + e.what();
+        return result;
+      }
+      retried_overflow = false;
+      calibrate(request, response.usage);
+      result.usage += response.usage;
+      tools.record({{"type", "llm_exchange"}, {"request_hash", hash}, {"step", step},
+                    {"messages", request.messages.size()}, {"response", response},
+                    {"usage", response.usage}});
+      const bool budget_left = tools.add_usage(response.usage);
+
+      ChatMessage reply;
+      reply.role = ChatRole::assistant;
+      reply.content = response.text;
+      reply.tool_calls = response.tool_calls;
+      push(std::move(reply));
+      if (response.tool_calls.empty()) {
+        result.final_message = response.text;
+        return result;
+      }
+      for (const auto& call : response.tool_calls) run_tool(call, *toolbox, tools, result, budget_left);
+      if (!budget_left || tools.exhausted()) {
+        result.final_message = response.text;
+        return result;
+      }
+    }
+    result.final_message = "(turn ended by the agent: " + std::to_string(options_.max_steps_per_turn) +
+                           " model calls without a final answer)";
+    return result;
+  }
+
+  void push(ChatRole role, std::string content) {
+    ChatMessage m;
+    m.role = role;
+    m.content = std::move(content);
+    push(std::move(m));
+  }
+  void push(ChatMessage m) {
+    conversation_.push_back(std::move(m));
+    shortened_.push_back(false);
+  }
+
+  void run_tool(const ToolCall& call, AgentToolbox& toolbox, Tools& tools, TurnResult& result,
+                bool budget_left) {
+    ToolOutcome outcome;
+    const auto began = std::chrono::steady_clock::now();
+    bool ran = false;
+    if (!budget_left || tools.exhausted()) {
+      outcome.output = "not run: a budget is spent; end your turn";
+      outcome.is_error = true;
+    } else if (!call.parse_error.empty()) {
+      outcome = toolbox.call(call, tools);  // explains the unreadable arguments; not charged
+    } else if (call.name != "evaluate" && !tools.charge(call.name)) {
+      outcome.output = "not run: the tool-call budget is spent; end your turn";
+      outcome.is_error = true;
+    } else {
+      outcome = toolbox.call(call, tools);  // evaluate charges itself through Tools::evaluate
+      ran = true;
+    }
+    if (ran) ++result.tool_calls;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    tools.record({{"type", "tool_result"}, {"call_id", call.id}, {"tool", call.name},
+                  {"arguments", call.parse_error.empty() ? call.arguments : json(call.raw_arguments)},
+                  {"output", outcome.output}, {"is_error", outcome.is_error}, {"ran", ran},
+                  {"seconds", seconds}, {"details", outcome.details}});
+    ChatMessage m;
+    m.role = ChatRole::tool;
+    m.tool_call_id = call.id;
+    m.content = std::move(outcome.output);
+    m.is_error = outcome.is_error;
+    push(std::move(m));
+  }
+
+  // ---- context management -------------------------------------------------------------------
+
+  LlmRequest request_from_view() const {
+    LlmRequest r;
+    r.model = options_.model;
+    r.system = options_.system_prompt;
+    r.tools = *options_.tool_specs;
+    r.max_tokens = options_.max_tokens;
+    r.temperature = options_.temperature;
+    r.messages.reserve(conversation_.size());
+    for (std::size_t i = 0; i < conversation_.size(); ++i) {
+      r.messages.push_back(conversation_[i]);
+      if (shortened_[i]) r.messages.back().content = shorten(conversation_[i].content);
+    }
+    return r;
+  }
+
+  static std::size_t request_chars(const LlmRequest& r) {
+    std::size_t n = r.system.size();
+    for (const auto& t : r.tools) n += t.description.size() + t.parameters.dump().size() + t.name.size();
+    for (const auto& m : r.messages) {
+      n += m.content.size() + 16;
+      for (const auto& c : m.tool_calls) n += c.raw_arguments.size() + c.name.size() + 32;
+    }
+    return n;
+  }
+
+  long long estimate_tokens(const LlmRequest& r) const {
+    return static_cast<long long>(static_cast<double>(request_chars(r)) / chars_per_token_);
+  }
+
+  /// Learns the tokenizer's density from a call's usage (calls without retries only).
+  void calibrate(const LlmRequest& r, const Usage& u) {
+    const long long prompt = u.input_tokens + u.cache_read_tokens + u.cache_write_tokens;
+    if (u.requests != 1 || prompt < 200) return;
+    chars_per_token_ = std::clamp(static_cast<double>(request_chars(r)) / static_cast<double>(prompt), 1.0, 8.0);
+  }
+
+  std::string shorten(const std::string& text) const {
+    const std::size_t keep = options_.shortened_keep_chars;
+    if (text.size() <= keep + 200) return text;
+    const std::size_t head = keep / 2, tail = keep - head;
+    return detail::valid_utf8(text.substr(0, head)) + "\n[... " +
+           std::to_string(text.size() - keep) +
+           " characters of this old tool output omitted to save context; the campaign trace "
+           "keeps it whole ...]\n" +
+           detail::valid_utf8(text.substr(text.size() - tail));
+  }
+
+  /// Shortens old tool outputs, oldest first, while the estimate is over `limit` tokens.
+  /// Returns how many were shortened.
+  std::size_t shorten_until(long long limit, std::size_t keep_recent, LlmRequest& request) {
+    std::vector<std::size_t> tool_messages;
+    for (std::size_t i = 0; i < conversation_.size(); ++i)
+      if (conversation_[i].role == ChatRole::tool) tool_messages.push_back(i);
+    const std::size_t candidates = tool_messages.size() > keep_recent ? tool_messages.size() - keep_recent : 0;
+    std::size_t count = 0;
+    long long estimate = estimate_tokens(request);
+    for (std::size_t k = 0; k < candidates && estimate > limit; ++k) {
+      const std::size_t i = tool_messages[k];
+      if (shortened_[i] || shorten(conversation_[i].content).size() >= conversation_[i].content.size())
+        continue;
+      shortened_[i] = true;
+      request.messages[i].content = shorten(conversation_[i].content);
+      estimate = estimate_tokens(request);
+      ++count;
+    }
+    return count;
+  }
+
+  LlmRequest prepare_request(Tools& tools) {
+    LlmRequest request = request_from_view();
+    const long long limit = static_cast<long long>(
+        options_.shorten_at * static_cast<double>(options_.context_window - options_.max_tokens));
+    const long long before = estimate_tokens(request);
+    if (before <= limit) return request;
+    const std::size_t n = shorten_until(limit, options_.keep_recent_tool_outputs, request);
+    if (n > 0)
+      tools.record({{"type", "context_shortened"}, {"tool_outputs", n},
+                    {"estimated_tokens_before", before}, {"estimated_tokens_after", estimate_tokens(request)},
+                    {"limit", limit}});
+    return request;
+  }
+
+  /// After the server said the context overflowed: the estimate was too low. Assume the
+  /// request filled the window, and shorten every old output but the newest.
+  bool shorten_for_overflow(const LlmRequest& failed, Tools& tools) {
+    chars_per_token_ = std::max(1.0, static_cast<double>(request_chars(failed)) /
+                                         static_cast<double>(std::max<long long>(1, options_.context_window)));
+    LlmRequest request = request_from_view();
+    const long long limit = static_cast<long long>(
+        0.6 * static_cast<double>(options_.context_window - options_.max_tokens));
+    const std::size_t n = shorten_until(limit, 1, request);
+    tools.record({{"type", "context_shortened"}, {"tool_outputs", n}, {"after_overflow", true},
+                  {"estimated_tokens_after", estimate_tokens(request)}});
+    return n > 0;
+  }
+
+  Backend backend_;
+  LlmAgentOptions options_;
+  std::vector<ChatMessage> conversation_;
+  std::vector<bool> shortened_;
+  double chars_per_token_ = 3.5;
+  std::optional<JudgeGuard> judge_;
+};
+
+}  // namespace socratic

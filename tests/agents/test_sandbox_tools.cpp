@@ -1,0 +1,312 @@
+// The sandbox (escapes by "..", absolute paths and symbolic links are refused; read-only paths
+// stay unchanged) and the six tools, called the way the model calls them.
+#include "catch.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "socratic/agents/agent_tools.hpp"
+#include "socratic/agents/api_key.hpp"
+#include "socratic/agents/pricing.hpp"
+#include "test_util.hpp"
+
+using namespace socratic;
+using namespace socratic::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+void put(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+/// A workspace beside an "outside" folder holding a secret file.
+struct Layout {
+  TempDir dir{"sandbox"};
+  fs::path ws = dir.path / "workspace";
+  fs::path outside = dir.path / "outside";
+  Layout() {
+    fs::create_directories(ws);
+    put(outside / "secret.txt", "judge data");
+    put(ws / "src" / "kernel.cu", "__global__ void k() {}\n");
+  }
+};
+
+ToolCall call(const std::string& name, json args) {
+  ToolCall c;
+  c.id = "call_" + name;
+  c.name = name;
+  c.arguments = std::move(args);
+  c.raw_arguments = c.arguments.dump();
+  return c;
+}
+
+Tools plain_tools(const fs::path& ws, Tools::evaluate_fn eval = {}) {
+  if (!eval) eval = [] { return EvaluateResult{}; };
+  return Tools(ws, Candidate{ws / "src" / "kernel.cu", "", ""}, std::move(eval));
+}
+
+}  // namespace
+
+TEST_CASE("sandbox: paths inside resolve, escapes are refused with a reason", "[agents][sandbox]") {
+  Layout l;
+  Sandbox box(l.ws);
+  CHECK(box.resolve("src/kernel.cu") == fs::canonical(l.ws / "src" / "kernel.cu"));
+  CHECK(box.resolve("./src/../src/kernel.cu") == fs::canonical(l.ws / "src" / "kernel.cu"));
+  CHECK(box.resolve("new/file.cu") == fs::canonical(l.ws) / "new" / "file.cu");
+  CHECK(box.resolve((fs::canonical(l.ws) / "src").string()) == fs::canonical(l.ws / "src"));
+  CHECK(box.resolve(".") == box.root());
+
+  CHECK_THROWS_WITH(box.resolve("../outside/secret.txt"), Catch::Matchers::Contains("\"..\""));
+  CHECK_THROWS_WITH(box.resolve("src/../../outside"), Catch::Matchers::Contains("\"..\""));
+  CHECK_THROWS_WITH(box.resolve("/etc/passwd"), Catch::Matchers::Contains("absolute path"));
+  CHECK_THROWS_WITH(box.resolve(""), Catch::Matchers::Contains("empty"));
+  CHECK_THROWS_AS(box.resolve(std::string("a\0b", 3)), sandbox_violation);
+}
+
+TEST_CASE("sandbox: symbolic links out are refused, dangling ones too", "[agents][sandbox]") {
+  Layout l;
+  fs::create_directory_symlink(l.outside, l.ws / "out");                       // folder link out
+  fs::create_symlink(l.outside / "secret.txt", l.ws / "peek.txt");            // file link out
+  fs::create_symlink(l.outside / "not-yet.txt", l.ws / "trap.txt");           // dangling, out
+  fs::create_symlink("src/kernel.cu", l.ws / "alias.cu");                     // inside: fine
+  fs::create_directory_symlink(l.ws / "src", l.ws / "srclink");
+  fs::create_symlink("loop2", l.ws / "loop1");
+  fs::create_symlink("loop1", l.ws / "loop2");
+  Sandbox box(l.ws);
+  CHECK_THROWS_WITH(box.resolve("out/secret.txt"), Catch::Matchers::Contains("symbolic link"));
+  CHECK_THROWS_WITH(box.resolve("peek.txt"), Catch::Matchers::Contains("symbolic link"));
+  CHECK_THROWS_WITH(box.resolve_for_write("trap.txt"), Catch::Matchers::Contains("symbolic link"));
+  CHECK_THROWS_WITH(box.resolve("srclink/../../outside"), Catch::Matchers::Contains("outside"));
+  CHECK(box.resolve("alias.cu") == fs::canonical(l.ws / "src" / "kernel.cu"));
+  CHECK(box.resolve("srclink/kernel.cu") == fs::canonical(l.ws / "src" / "kernel.cu"));
+  CHECK_THROWS_WITH(box.resolve("loop1"), Catch::Matchers::Contains("too many symbolic links"));
+}
+
+TEST_CASE("sandbox: read-only paths can be read but not written", "[agents][sandbox]") {
+  Layout l;
+  put(l.ws / "harness" / "runner.cu", "judge");
+  Sandbox box(l.ws, {"harness"});
+  CHECK(box.resolve("harness/runner.cu") == fs::canonical(l.ws / "harness" / "runner.cu"));
+  CHECK_THROWS_WITH(box.resolve_for_write("harness/runner.cu"), Catch::Matchers::Contains("read-only"));
+  CHECK_THROWS_WITH(box.resolve_for_write("src/../harness/new.cu"), Catch::Matchers::Contains("read-only"));
+  CHECK_NOTHROW(box.resolve_for_write("src/kernel.cu"));
+}
+
+TEST_CASE("tools: the file tools refuse escapes and leave the outside untouched", "[agents][tools]") {
+  Layout l;
+  fs::create_directory_symlink(l.outside, l.ws / "out");
+  fs::create_symlink(l.outside / "planted.txt", l.ws / "trap.txt");
+  AgentToolbox box(Sandbox(l.ws), {});
+  Tools tools = plain_tools(l.ws);
+  for (const auto& c : {call("read_file", {{"path", "../outside/secret.txt"}}),
+                        call("read_file", {{"path", (l.outside / "secret.txt").string()}}),
+                        call("read_file", {{"path", "out/secret.txt"}}),
+                        call("write_file", {{"path", "out/secret.txt"}, {"content", "pwned"}}),
+                        call("write_file", {{"path", "trap.txt"}, {"content", "pwned"}}),
+                        call("replace_in_file", {{"path", "out/secret.txt"}, {"old", "judge"}, {"new", "x"}}),
+                        call("list_folder", {{"path", ".."}})}) {
+    INFO(c.name << " " << c.raw_arguments);
+    ToolOutcome o = box.call(c, tools);
+    CHECK(o.is_error);
+    CHECK_THAT(o.output, Catch::Matchers::StartsWith("error: refused:"));
+    CHECK(o.details["sandbox_violation"] == true);
+  }
+  CHECK(slurp(l.outside / "secret.txt") == "judge data");
+  CHECK_FALSE(fs::exists(l.outside / "planted.txt"));
+}
+
+TEST_CASE("tools: read, write, replace and list", "[agents][tools]") {
+  Layout l;
+  AgentToolOptions options;
+  options.read_max_bytes = 1000;
+  AgentToolbox box(Sandbox(l.ws), options);
+  Tools tools = plain_tools(l.ws);
+
+  auto w = box.call(call("write_file", {{"path", "lib/util.cuh"}, {"content", "line 1\nline 2\nline 3\n"}}), tools);
+  CHECK_FALSE(w.is_error);
+  CHECK(w.output == "wrote 21 bytes to lib/util.cuh");
+  CHECK(slurp(l.ws / "lib" / "util.cuh") == "line 1\nline 2\nline 3\n");
+
+  CHECK(box.call(call("read_file", {{"path", "lib/util.cuh"}}), tools).output == "line 1\nline 2\nline 3\n");
+  auto part = box.call(call("read_file", {{"path", "lib/util.cuh"}, {"offset", 2}, {"limit", 1}}), tools);
+  CHECK_THAT(part.output, Catch::Matchers::StartsWith("line 2\n") &&
+                              Catch::Matchers::Contains("[lines 2-2 of 3; read_file with offset 3 continues]"));
+  put(l.ws / "big.txt", std::string(3000, 'x') + "\n" + std::string(10, 'y') + "\n");
+  auto big = box.call(call("read_file", {{"path", "big.txt"}}), tools);
+  CHECK(big.output.size() < 1200);
+  CHECK_THAT(big.output, Catch::Matchers::Contains("of 2; read_file with offset 2"));
+  put(l.ws / "blob.bin", std::string("\x7f" "ELF\0\0\1", 7));
+  CHECK_THAT(box.call(call("read_file", {{"path", "blob.bin"}}), tools).output, Catch::Matchers::Contains("binary file of 7 bytes"));
+  CHECK_THAT(box.call(call("read_file", {{"path", "nope.cu"}}), tools).output, Catch::Matchers::Contains("does not exist"));
+
+  auto once = box.call(call("replace_in_file", {{"path", "lib/util.cuh"}, {"old", "line 2"}, {"new", "LINE TWO"}}), tools);
+  CHECK(once.output == "replaced 1 occurrence in lib/util.cuh");
+  auto many = box.call(call("replace_in_file", {{"path", "lib/util.cuh"}, {"old", "line"}, {"new", "row"}}), tools);
+  CHECK(many.is_error);
+  CHECK_THAT(many.output, Catch::Matchers::Contains("occurs 2 times"));
+  auto all = box.call(call("replace_in_file", {{"path", "lib/util.cuh"}, {"old", "line"}, {"new", "row"}, {"replace_all", true}}), tools);
+  CHECK(all.output == "replaced 2 occurrences in lib/util.cuh");
+  CHECK(slurp(l.ws / "lib" / "util.cuh") == "row 1\nLINE TWO\nrow 3\n");
+  auto missing = box.call(call("replace_in_file", {{"path", "lib/util.cuh"}, {"old", "line 9"}, {"new", "x"}}), tools);
+  CHECK_THAT(missing.output, Catch::Matchers::Contains("was not found"));
+
+  auto listing = box.call(call("list_folder", json::object()), tools).output;
+  CHECK_THAT(listing, Catch::Matchers::Contains("lib/\n") && Catch::Matchers::Contains("src/\n") &&
+                          Catch::Matchers::Contains("big.txt  (3012 bytes)"));
+}
+
+TEST_CASE("tools: the model's mistakes come back as errors it can read", "[agents][tools]") {
+  Layout l;
+  AgentToolbox box(Sandbox(l.ws), {});
+  Tools tools = plain_tools(l.ws);
+  ToolCall broken;
+  broken.id = "c1";
+  broken.name = "write_file";
+  broken.arguments = nullptr;
+  broken.raw_arguments = "{\"path\": \"a.cu\", \"content\": \"x";
+  broken.parse_error = "the arguments are not valid JSON: unexpected end";
+  auto o = box.call(broken, tools);
+  CHECK(o.is_error);
+  CHECK_THAT(o.output, Catch::Matchers::Contains("could not be read") && Catch::Matchers::Contains("unexpected end"));
+  CHECK_THAT(box.call(call("write_file", {{"path", "a.cu"}}), tools).output, Catch::Matchers::Contains("needs \"content\""));
+  CHECK_THAT(box.call(call("write_file", {{"path", 7}, {"content", "x"}}), tools).output, Catch::Matchers::Contains("must be a string"));
+  CHECK_THAT(box.call(call("compile", json::object()), tools).output,
+             Catch::Matchers::Contains("no tool named \"compile\"") && Catch::Matchers::Contains("run_shell"));
+  CHECK(AgentToolbox::specs().size() == 6);
+}
+
+TEST_CASE("tools: shell commands run in the workspace, capped, timed, without secrets",
+          "[agents][tools][secrets]") {
+  Layout l;
+  AgentToolOptions options;
+  options.shell_output_bytes = 2000;
+  options.extra_environment = {"SOCRATIC_EXTRA=visible"};
+  AgentToolbox box(Sandbox(l.ws), options);
+  Tools tools = plain_tools(l.ws);
+
+  auto pwd = box.call(call("run_shell", {{"command", "pwd; echo $SOCRATIC_EXTRA; exit 3"}}), tools);
+  CHECK(pwd.is_error);
+  CHECK_THAT(pwd.output, Catch::Matchers::StartsWith("exited with code 3") &&
+                             Catch::Matchers::Contains(fs::canonical(l.ws).string().c_str()) &&
+                             Catch::Matchers::Contains("visible"));
+  CHECK(pwd.details["exit_code"] == 3);
+
+  auto noisy = box.call(call("run_shell", {{"command", "echo FIRST; seq 1 20000; echo LAST"}}), tools);
+  CHECK_THAT(noisy.output, Catch::Matchers::Contains("FIRST") && Catch::Matchers::Contains("LAST") &&
+                               Catch::Matchers::Contains("bytes omitted"));
+  CHECK(noisy.output.size() < 2600);
+
+  auto slow = box.call(call("run_shell", {{"command", "sleep 5"}, {"timeout_s", 1}}), tools);
+  CHECK(slow.is_error);
+  CHECK(slow.details["timed_out"] == true);
+  CHECK_THAT(slow.output, Catch::Matchers::Contains("1 s timeout"));
+
+  auto bytes = box.call(call("run_shell", {{"command", "printf 'ok \\377\\376 end'"}}), tools);
+  CHECK_THAT(bytes.output, Catch::Matchers::Contains("ok \xEF\xBF\xBD\xEF\xBF\xBD end"));
+  CHECK_NOTHROW(json(bytes.output).dump());
+
+  // A key in a secret-named variable, and a key loaded from a file but also present under an
+  // innocent name: neither reaches the shell.
+  const std::string env_key = "sk-envkey-ABCDEFGHIJKLMNOPQRSTUV";
+  const std::string file_key = "file-key-0123456789-zyxwvut";
+  ::setenv("OPENAI_API_KEY", env_key.c_str(), 1);
+  put(l.dir.path / "key.txt", file_key + "\n");
+  ApiKey loaded = ApiKey::from_file(l.dir.path / "key.txt");
+  CHECK(loaded.reveal() == file_key);
+  CHECK(loaded.source() == "file " + (l.dir.path / "key.txt").string());
+  ::setenv("INNOCENT_SETTING", file_key.c_str(), 1);
+  auto env = box.call(call("run_shell", {{"command", "env"}}), tools);
+  ::unsetenv("OPENAI_API_KEY");
+  ::unsetenv("INNOCENT_SETTING");
+  CHECK_THAT(env.output, Catch::Matchers::Contains("SOCRATIC_EXTRA=visible"));
+  CHECK(env.output.find(env_key) == std::string::npos);
+  CHECK(env.output.find(file_key) == std::string::npos);
+  CHECK(env.output.find("OPENAI_API_KEY") == std::string::npos);
+}
+
+TEST_CASE("tools: evaluate returns the summary and the attached question, or the refusal",
+          "[agents][tools]") {
+  Layout l;
+  AgentToolbox box(Sandbox(l.ws), {});
+  int evaluations = 0;
+  Tools tools(l.ws, Candidate{l.ws / "src" / "kernel.cu", "", ""}, [&] {
+    ++evaluations;
+    EvaluateResult r;
+    r.report.built = true;
+    r.report.expected = {"s1"};
+    ScenarioResult s;
+    s.id = "s1";
+    s.correct = true;
+    s.speedup = 1.25;
+    r.report.scenarios.push_back(s);
+    Question q;
+    q.id = "q-roofline";
+    q.text = "How far is s1 from its roofline?";
+    r.question = q;
+    return r;
+  }, [&](std::string_view) { return evaluations < 1; });
+  auto first = box.call(call("evaluate", json::object()), tools);
+  CHECK_FALSE(first.is_error);
+  CHECK_THAT(first.output, Catch::Matchers::Contains("s1: ok speedup 1.250") &&
+                               Catch::Matchers::Contains("Question: How far is s1 from its roofline?"));
+  CHECK(first.details["geomean_speedup"] == Approx(1.25));
+  auto second = box.call(call("evaluate", json::object()), tools);
+  CHECK(second.is_error);
+  CHECK_THAT(second.output, Catch::Matchers::Contains("evaluation refused"));
+  CHECK(evaluations == 1);
+}
+
+TEST_CASE("API keys come from the environment or a file and say where from", "[agents][secrets]") {
+  TempDir dir("keys");
+  ::setenv("SOCRATIC_TEST_KEY", "  sk-from-env-0123456789abcdef \n", 1);
+  ApiKey env = ApiKey::from_environment_or_file("SOCRATIC_TEST_KEY");
+  CHECK(env.reveal() == "sk-from-env-0123456789abcdef");
+  CHECK(env.source() == "environment variable SOCRATIC_TEST_KEY");
+  ::unsetenv("SOCRATIC_TEST_KEY");
+  put(dir.path / "k", "from-file-key-0123456789\n");
+  ::setenv("SOCRATIC_TEST_KEY_FILE", (dir.path / "k").c_str(), 1);
+  ApiKey file = ApiKey::from_environment_or_file("SOCRATIC_TEST_KEY");
+  CHECK(file.reveal() == "from-file-key-0123456789");
+  ::unsetenv("SOCRATIC_TEST_KEY_FILE");
+  ApiKey none = ApiKey::from_environment_or_file("SOCRATIC_TEST_KEY");
+  CHECK(none.empty());
+  CHECK_THAT(none.source(), Catch::Matchers::Contains("SOCRATIC_TEST_KEY_FILE"));
+  put(dir.path / "empty", "\n");
+  CHECK_THROWS_WITH(ApiKey::from_file(dir.path / "empty"), Catch::Matchers::Contains("is empty"));
+  CHECK_THROWS_WITH(ApiKey::from_file(dir.path / "missing"), Catch::Matchers::Contains("cannot be read"));
+  // Registered: the redactor removes it even though no environment variable holds it now.
+  CHECK(Redactor().redact("key=from-file-key-0123456789.") == "key=[redacted].");
+}
+
+TEST_CASE("price tables load from JSON and match exact names before prefixes", "[agents][pricing]") {
+  json j = {{"schema_version", 1},
+            {"models", {{"gpt-4.1", {{"input", 2.0}, {"output", 8.0}, {"cache_read", 0.5}}},
+                        {"gpt-4*", {{"input", 30.0}, {"output", 60.0}}},
+                        {"gpt-4.1-mini*", {{"input", 0.4}, {"output", 1.6}}}}}};
+  PriceTable t = PriceTable::from_json(j, "prices.json");
+  CHECK(t.find("gpt-4.1")->input == 2.0);
+  CHECK(t.find("gpt-4.1-mini-2025")->input == 0.4);  // the longest prefix
+  CHECK(t.find("gpt-4o")->input == 30.0);
+  CHECK_FALSE(t.find("claude").has_value());
+  Usage u;
+  u.input_tokens = 1'000'000;
+  u.output_tokens = 500'000;
+  u.cache_read_tokens = 2'000'000;
+  CHECK(*t.cost({"gpt-4.1"}, u) == Approx(2.0 + 4.0 + 1.0));
+  CHECK(*t.cost({"unknown", "gpt-4o"}, u) == Approx(30 + 30 + 60));  // cache read at input price
+  CHECK_FALSE(t.cost({"unknown"}, u).has_value());
+  CHECK_THROWS_WITH(PriceTable::from_json({{"models", {{"m", {{"input", -1}, {"output", 1}}}}}}, "p.json"),
+                    Catch::Matchers::Contains("p.json") && Catch::Matchers::Contains("model \"m\"") &&
+                        Catch::Matchers::Contains("input"));
+  CHECK_THROWS_WITH(PriceTable::from_json({{"models", {{"m", {{"input", 1}, {"outptu", 1}}}}}}),
+                    Catch::Matchers::Contains("unknown field \"outptu\""));
+}

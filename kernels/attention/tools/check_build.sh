@@ -3,18 +3,20 @@
 # evaluator does and fails when ptxas reports a spill, a stack frame, serialised wgmma (C7512) or
 # an ignored setmaxnreg (C7508) in any instance. Each of these once cost a device run's worth of
 # speed (see docs/campaigns/attention-h200/log.md, v0).
-#   usage: kernels/attention/tools/check_build.sh [extra nvcc flags]
+#   usage: [HOPPER_SRC=path/to/candidate.cu] kernels/attention/tools/check_build.sh [extra nvcc flags]
+# HOPPER_SRC (default kernels/attention/hopper.cu) checks a candidate from docs/campaigns/*/versions.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+src=${HOPPER_SRC:-$here/hopper.cu}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC -I "$here" \
-  "$here/hopper.cu" -o "$out/hopper.so" -Xptxas -v "$@" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+  "$src" -o "$out/hopper.so" -Xptxas -v "$@" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 instances=$(grep -c "Compiling entry function '_ZN11hopper_attn20attention_fwd_kernel" "$out/log" || true)
 bad=$(grep -E "C7512|C7508|[1-9][0-9]* bytes spill|[1-9][0-9]* bytes stack frame" "$out/log" || true)
-echo "hopper.cu: $instances fast-path kernel instances compiled"
+echo "$(basename "$src"): $instances fast-path kernel instances compiled"
 if [[ -n $bad ]]; then
   echo "FAIL: ptxas reports spills, stack frames or serialised wgmma:"
   echo "$bad"

@@ -1,10 +1,13 @@
 // NvccBuilder with the real nvcc (a compile error, a timeout, a cached build: three nvcc runs,
 // a few seconds) and with the fake one (cache keys, header tracking, concurrency), and GPU
 // target resolution.
+#include <dlfcn.h>
+
 #include <future>
 #include <thread>
 
 #include "catch.hpp"
+
 #include "eval_fixtures.hpp"
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/eval/nvcc_build.hpp"
@@ -140,6 +143,39 @@ TEST_CASE("real nvcc: a second build is a cache hit; changed flags are a miss", 
   REQUIRE(third.ok);
   CHECK_FALSE(third.cached);
   CHECK(third.key != first.key);
+}
+
+TEST_CASE("real nvcc: two builds of related sources loaded together keep their own statics", "[eval][build][nvcc]") {
+  if (!have_real_nvcc()) {
+    WARN("nvcc not found: real-compiler tests skipped");
+    return;
+  }
+  // A one-time guard in a template function, as kernels keep "shared memory attribute set".
+  // Without -fno-gnu-unique both libraries would share one guard: the second would report 0.
+  TempDir tmp("nvcc_unique");
+  const std::string body = "template <int N> int configure_once() { static int calls = 0; return ++calls; }\n"
+                           "extern \"C\" int configure() { return configure_once<1>(); }\n";
+  const auto a = write_file(tmp / "a/k.cu", body + "// a\n");
+  const auto b = write_file(tmp / "b/k.cu", body + "// b\n");
+  NvccBuilder builder(options_for(tmp / "cache"));
+  const BuildResult ra = builder.build(shared_object(a));
+  const BuildResult rb = builder.build(shared_object(b));
+  REQUIRE(ra.ok);
+  REQUIRE(rb.ok);
+  void* la = dlopen(ra.output.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* lb = dlopen(rb.output.c_str(), RTLD_NOW | RTLD_LOCAL);
+  REQUIRE(la);
+  REQUIRE(lb);
+  using fn = int (*)();
+  const auto fa = reinterpret_cast<fn>(dlsym(la, "configure"));
+  const auto fb = reinterpret_cast<fn>(dlsym(lb, "configure"));
+  REQUIRE(fa);
+  REQUIRE(fb);
+  CHECK(fa() == 1);
+  CHECK(fb() == 1);  // its own static, not the first library's
+  CHECK(fa() == 2);
+  dlclose(lb);
+  dlclose(la);
 }
 
 TEST_CASE("the build cache keys on sources, headers, flags, target and compiler", "[eval][build]") {

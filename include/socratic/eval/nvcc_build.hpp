@@ -41,6 +41,13 @@ struct NvccOptions {
   std::vector<std::string> base_flags = {"-O3", "-std=c++17"};
   std::chrono::milliseconds timeout{std::chrono::minutes(2)};  ///< default per build
   std::size_t max_log_bytes = 256 * 1024;                      ///< per stream (stdout, stderr)
+  /// Shared objects get `-fno-gnu-unique` (GCC host compiler): GCC emits the function-local
+  /// statics of inline and template functions as STB_GNU_UNIQUE symbols, which the dynamic linker
+  /// merges across libraries even under RTLD_LOCAL. Two builds of related sources (a candidate
+  /// and its predecessor as the baseline) would then share one-time guards such as "attributes
+  /// already set", breaking each other, and a candidate could reach into the baseline's state.
+  /// Turn off only for a host compiler that lacks the flag (clang).
+  bool isolate_shared_objects = true;
 };
 
 /// @brief What to produce.
@@ -282,6 +289,10 @@ class NvccBuilder {
       argv.push_back("-shared");
       argv.push_back("-Xcompiler");
       argv.push_back("-fPIC");
+      if (options_.isolate_shared_objects) {
+        argv.push_back("-Xcompiler");
+        argv.push_back("-fno-gnu-unique");
+      }
     }
     for (const auto& dir : request.include_dirs) argv.push_back("-I" + dir.string());
     argv.insert(argv.end(), request.flags.begin(), request.flags.end());

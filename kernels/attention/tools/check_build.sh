@@ -14,7 +14,16 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC -I "$here" \
   "$src" -o "$out/hopper.so" -Xptxas -v "$@" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
-instances=$(grep -c "Compiling entry function '_ZN11hopper_attn20attention_fwd_kernel" "$out/log" || true)
+# Fast-path kernels: attention_fwd_kernel (v1) and attention_fwd_persistent_kernel (v3), in
+# hopper_attn or in an anonymous namespace inside it (v4 gives per-build state internal linkage).
+entry_re="Compiling entry function '_ZN11hopper_attn([0-9]+_GLOBAL__N_[0-9A-Za-z_]+)?(20attention_fwd_kernel|31attention_fwd_persistent_kernel)"
+instances=$(grep -cE "$entry_re" "$out/log" || true)
+# One line per instance: kernel<head dim, key tile, stages, consumer WGs, bf16, overlap, ping-pong,
+# persistent> and its registers per thread at launch (setmaxnreg moves them between roles).
+perl -ne 'if (/Compiling entry function .*?(attention_fwd_(?:persistent_)?kernel)INS0_6ConfigI((?:L[ib]\d+E)+)E/) {
+    ($k, $c) = ($1, $2); $c =~ s/L[ib](\d+)E/$1,/g; $c =~ s/,$//; $pending = "$k<$c>"; }
+  if ($pending && /Used (\d+) registers/) { printf "  %-34s %s registers\n", $pending, $1; $pending = ""; }' "$out/log"
+
 bad=$(grep -E "C7512|C7508|[1-9][0-9]* bytes spill|[1-9][0-9]* bytes stack frame" "$out/log" || true)
 echo "$(basename "$src"): $instances fast-path kernel instances compiled"
 if [[ -n $bad ]]; then

@@ -13,7 +13,7 @@
 //     it fits (d64, d128), register-direct stores otherwise. Counters reset themselves (the last
 //     CTA of a launch zeroes them), so launches must not run concurrently on two streams;
 //   * dispatch (choose_persistent below; thresholds are named constants next to it):
-//       d64:  192-row non-persistent when seqlen_q >= 2048 (causal or not), else persistent;
+//       d64:  192-row non-persistent when seqlen_q >= 2048 (4096 causal), else persistent;
 //       d128: persistent when seqlen_q <= 2048 (non-causal) or <= 4096 (causal), else v1;
 //       d256: v1 everywhere (the persistent kernel lost 1-13% there);
 //       head dims other than 64/128/256, misaligned pointers, empty shapes: the general kernel at
@@ -1348,9 +1348,10 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 /// d64: the non-persistent 192-row tile from this seqlen_q on, causal or not. m192.txt (vs v1, same
 /// run): +13/+10/+17/+17% non-causal s2048..s16384, +6/+7/+13/+9% causal; below it, -4..-7% causal
 /// and +3-4% non-causal, where v3 gives +11..+20% (v1_v2_v3_grid_tflops.txt, s512/s1024).
-/// Open question at s2048 causal: m192 gave +6% over v1 (m192.txt) where v3 gave +11.5%
-/// (v1_v2_v3_grid_tflops.txt), two different harnesses; time v4 against -DHOPPER_SCHEDULE=2 there.
 constexpr int kD64Rows192FromSeqlenQ = 2048;
+/// d64 causal: the 192-row tile only from here: at s2048 causal m192 gave +6% over v1 (m192.txt)
+/// where v3 gave +11.5% (v1_v2_v3_grid_tflops.txt; two harnesses, so D3 times v4 against v1).
+constexpr int kD64CausalRows192FromSeqlenQ = 4096;
 /// d128 non-causal: persistent up to this seqlen_q. v1_v2_v3_grid_tflops.txt, v3/v1: 1.147, 1.059,
 /// 1.015 at s512, s1024, s2048; 0.981, 0.967, 0.960 at s4096, s8192, s16384.
 constexpr int kD128PersistentUpToSeqlenQ = 2048;
@@ -1366,7 +1367,7 @@ inline bool choose_persistent(const socratic_attention_args& a) {
   if (HOPPER_SCHEDULE == 2) return true;
   switch (a.head_dim) {
     case 64:
-      return a.seqlen_q < kD64Rows192FromSeqlenQ;
+      return a.seqlen_q < (a.causal ? kD64CausalRows192FromSeqlenQ : kD64Rows192FromSeqlenQ);
     case 128:
       return a.seqlen_q <= (a.causal ? kD128CausalPersistentUpToSeqlenQ : kD128PersistentUpToSeqlenQ);
     default:

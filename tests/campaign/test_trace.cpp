@@ -159,3 +159,11 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its trace", "[campaign][r
   CHECK(resumed == 1);
   CHECK(restored == 1);
 }
+
+TEST_CASE("a campaign without an id is named after its state folder, or the workspace when that is hidden",
+          "[campaign][trace]") {
+  CHECK(socratic::detail::default_campaign_id("runs/attention-7") == "attention-7");
+  CHECK(socratic::detail::default_campaign_id("runs/attention-7/") == "attention-7");
+  CHECK(socratic::detail::default_campaign_id("/work/ws/.socratic") == "ws");
+  CHECK(socratic::detail::default_campaign_id("/work/ws/.socratic/") == "ws");
+}

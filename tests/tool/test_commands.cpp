@@ -113,6 +113,7 @@ TEST_CASE("init: anchors and a reference implementation go into the campaign fil
   const json campaign = json::parse(read_text(dir / "ws" / "campaign.json"));
   CHECK(campaign["questions"]["has_reference"] == true);
   CHECK(campaign["budget"]["turns"] == 4);
+  CHECK(campaign["campaign_id"] == "ws");  // the workspace's name, not ".socratic"
   CHECK(fs::path(std::string(campaign["questions"]["anchors"])).filename() == "anchors.json");
 
   write_text(dir / "bad_anchors.json", R"({"r2048_c64": "fast"})");

@@ -66,7 +66,7 @@ struct CampaignFile {
   std::filesystem::path candidate;  ///< inside the workspace
   std::filesystem::path state_dir;
   std::string task;
-  std::string campaign_id;  ///< default: the state folder's name
+  std::string campaign_id;  ///< default: the state folder's name (its parent's when hidden)
   std::string arch;         ///< GPU architecture for question filtering, e.g. `sm_90`
   json goal_spec = goals::default_goal_spec();
   Budget budget;

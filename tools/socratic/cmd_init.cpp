@@ -25,7 +25,7 @@ constexpr const char* init_usage =
     "Usage: socratic init DIR --problem NAME --scenarios FILE [--agent claude-code|codex|none]\n"
     "                     [--baseline FILE] [--evaluator-command 'PROGRAM ARG... {candidate}']\n"
     "                     [--goal JSON] [--task TEXT] [--turns N] [--arch sm_90] [--has-reference]\n"
-    "                     [--anchors FILE [--anchor-id TEMPLATE]] [--force]\n\n"
+    "                     [--anchors FILE [--anchor-id TEMPLATE]] [--campaign-id ID] [--force]\n\n"
     "Creates a campaign workspace in DIR: the candidate (a copy of the problem's baseline, or of\n"
     "--baseline), DIR/campaign.json (problem, scenarios, goal, budgets, question settings,\n"
     "evaluator) and the state folder DIR/.socratic. With --agent, writes the agent's hook\n"
@@ -137,7 +137,7 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
 int init_command(const std::vector<std::string>& args) {
   parsed_args a(args, {"--help", "--force", "--has-reference"},
                 {"--problem", "--scenarios", "--agent", "--baseline", "--evaluator-command", "--goal", "--task",
-                 "--turns", "--arch", "--anchors", "--anchor-id"});
+                 "--turns", "--arch", "--anchors", "--anchor-id", "--campaign-id"});
   if (a.flag("--help")) {
     std::cout << init_usage;
     return exit_ok;
@@ -177,6 +177,8 @@ int init_command(const std::vector<std::string>& args) {
   }
   c.budget.turns = static_cast<int>(a.integer("--turns", 30, 1));
   c.questions.has_reference = a.flag("--has-reference");
+  // The id goes into evidence references (ID#SEQ): default to the workspace's name.
+  c.campaign_id = a.value_or("--campaign-id", fs::absolute(dir).lexically_normal().filename().string());
   if (auto anchors = a.value("--anchors")) {
     c.questions.anchors = fs::absolute(*anchors).lexically_normal();
     c.questions.anchor_id = a.value_or("--anchor-id", "");

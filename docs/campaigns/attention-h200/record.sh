@@ -24,7 +24,7 @@ goal='{"all_of":[{"all_correct":{}},{"geomean_speedup_at_least":2.24},{"no_banne
 if [[ ! -f "$work/ws/campaign.json" ]]; then
   mkdir -p "$work"
   "$socratic" init "$work/ws" --problem attention --scenarios "$root/scenarios/attention_fa3_grid.json" \
-    --goal "$goal" --arch sm_90 --agent none --has-reference \
+    --goal "$goal" --arch sm_90 --agent none --has-reference --campaign-id attention-h200 \
     --anchors "$here/anchors-cudnn-h200.json" \
     --task "Make candidate.cu (attention forward, bf16, sm_90a, one CUDA file, no CUTLASS/CuTe/cuBLAS/cuDNN) at least as fast as cuDNN on the FA3 grid: geomean at least 2.24x the baseline, every scenario correct." >/dev/null
   echo false > "$work/active"

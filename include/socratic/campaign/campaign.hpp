@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "socratic/campaign/detail/campaign_id.hpp"
 #include "socratic/campaign/summary.hpp"
 #include "socratic/campaign/tools.hpp"
 #include "socratic/campaign/trace.hpp"
@@ -43,7 +44,7 @@ struct CampaignProgress {
 
 /// @brief How a campaign runs. Only `workspace`, `candidate` and `state_dir` are required.
 struct CampaignConfig {
-  std::string campaign_id;  ///< default: derived from the state folder's name
+  std::string campaign_id;  ///< default: the state folder's name (its parent's when hidden) (its parent's when hidden)
   std::string task;         ///< what the agent is asked to do (first message)
   std::filesystem::path workspace;  ///< the agent's folder
   Candidate candidate;              ///< the file the campaign evaluates (inside the workspace)
@@ -100,7 +101,7 @@ class Campaign {
     if (config_.state_dir.empty()) throw error("campaign: state_dir is required");
     if (config_.workspace.empty()) throw error("campaign: workspace is required");
     if (config_.candidate.source.empty()) throw error("campaign: candidate.source is required");
-    if (config_.campaign_id.empty()) config_.campaign_id = config_.state_dir.filename().string();
+    if (config_.campaign_id.empty()) config_.campaign_id = detail::default_campaign_id(config_.state_dir);
     if (!config_.summarize) config_.summarize = compact_summary;
   }
 

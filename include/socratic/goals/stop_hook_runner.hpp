@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "socratic/campaign/detail/campaign_id.hpp"
 #include "socratic/campaign/summary.hpp"
 #include "socratic/campaign/trace.hpp"
 #include "socratic/campaign/trace_state.hpp"
@@ -32,7 +33,7 @@ namespace socratic {
 /// @brief The campaign a Stop hook belongs to. `state_dir`, `workspace` and `candidate` are
 /// required.
 struct StopHookConfig {
-  std::string campaign_id;  ///< default: the state folder's name
+  std::string campaign_id;  ///< default: the state folder's name (its parent's when hidden)
   std::string task;
   std::filesystem::path workspace;
   Candidate candidate;
@@ -63,7 +64,7 @@ class StopHookRunner {
       : evaluator_(evaluator), questions_(questions), goal_(std::move(goal)), config_(std::move(config)) {
     if (config_.state_dir.empty()) throw error("stop hook: state_dir is required");
     if (config_.candidate.source.empty()) throw error("stop hook: candidate.source is required");
-    if (config_.campaign_id.empty()) config_.campaign_id = config_.state_dir.filename().string();
+    if (config_.campaign_id.empty()) config_.campaign_id = detail::default_campaign_id(config_.state_dir);
     if (!config_.summarize) config_.summarize = compact_summary;
   }
 

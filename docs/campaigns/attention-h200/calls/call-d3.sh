@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Device call D3 of the attention campaign (2026-11-29, session 2), from the repository root on the
-# H200, with prebuilt/ (the socratic tool and GPU tests built on the development machine) and
-# .devcarry/acw (the campaign workspace recorded in D2) carried. One tarball comes back in $OUT.
-# v4 (kernels/attention/hopper.cu) checked, then its stop under `socratic hook stop` continuing the
-# D2 campaign, v4 against v1 directly (interleaved in one runner), v4 and the baseline on the grid
+# H200, with prebuilt/ (the socratic tool and GPU tests built on the development machine) carried.
+# One tarball comes back in $OUT. v4 (kernels/attention/hopper.cu) checked, then the whole campaign
+# recorded again under `socratic hook stop` in one run (v1, v2, v3, v4; D2's recording carried the
+# state folder's name as its id and predates the evaluator's -fno-gnu-unique), v4 against v1 directly (interleaved in one runner), v4 and the baseline on the grid
 # and production sets, the free-softmax bound re-run (D2's run was void: see log.md), the SDPA
 # anchors in the same run, and the [gpu] tests.
 set -u
@@ -30,8 +30,10 @@ timeout 120 $B/check_attention --impl v4=$B/v4.so --no-timing --jsonl $r/v4_chec
   scenarios/attention_edge.json scenarios/attention_fa3_grid.json scenarios/attention_production.json \
   > $r/v4_check.txt 2>&1; say "v4 check exit $? $(tail -1 $r/v4_check.txt)"; pack
 
-cp -r .devcarry/acw /tmp/acw
-timeout 200 docs/campaigns/attention-h200/record.sh $S /tmp/acw $r/recording \
+timeout 300 docs/campaigns/attention-h200/record.sh $S /tmp/acw $r/recording \
+  $V/v1-hopper.cu docs/campaigns/attention-h200/stops/01-v1.txt \
+  $V/v2-persistent-hopper.cu docs/campaigns/attention-h200/stops/02-v2.txt \
+  $V/v3-dynamic-hopper.cu docs/campaigns/attention-h200/stops/03-v3.txt \
   kernels/attention/hopper.cu docs/campaigns/attention-h200/stops/04-v4.txt > $r/record.log 2>&1
 say "record exit $? $(grep '^stop' $r/record.log | cut -c1-200)"; cp -r /tmp/acw $r/acw; pack
 

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "socratic/campaign/trace.hpp"
 #include "socratic/questions/bank.hpp"
 #include "socratic/questions/lint.hpp"
 
@@ -68,7 +69,21 @@ TEST_CASE("every shipped entry validates and the bank meets its content targets"
   CHECK(c.by_arch.at("sm_100") >= 6);
   std::set<std::string> hopper_words, blackwell_words;
   for (const auto& e : bank.entries) {
-    CHECK(e.evidence == "public");  // `trace` marks come from the first real campaign
+    if (e.evidence == "trace") {  // the reference names a question event of a shipped campaign trace
+      INFO(e.id << " " << e.evidence_ref);
+      const auto hash = e.evidence_ref.find('#');
+      REQUIRE(hash != std::string::npos);
+      const auto trace = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "docs" / "campaigns" /
+                         e.evidence_ref.substr(0, hash) / "trace.jsonl";
+      const long long seq = std::stoll(e.evidence_ref.substr(hash + 1));
+      bool found = false;
+      for (const json& event : read_trace(trace).events)
+        found = found || (event["seq"] == seq && event["type"] == "question" &&
+                          event["asked"]["question"]["id"] == e.id);
+      CHECK(found);
+    } else {
+      CHECK(e.evidence == "public");
+    }
     CHECK(!e.checks.empty());
     CHECK(e.id.rfind(e.group + ".", 0) == 0);  // ids are GROUP.name
     for (const char* w : {"wgmma", "TMA", "warp", "setmaxnreg", "cluster"})

@@ -10,9 +10,9 @@ namespace socratic::detail {
 /// names the campaign after `WS`): ids end up in evidence references (`ID#SEQ`), so they should
 /// say which campaign it was.
 inline std::string default_campaign_id(const std::filesystem::path& state_dir) {
-  const std::filesystem::path dir = state_dir.lexically_normal();
-  std::filesystem::path name = dir.filename();
-  if (name.empty()) name = dir.parent_path().filename();  // a trailing slash
+  std::filesystem::path dir = state_dir.lexically_normal();
+  if (dir.filename().empty()) dir = dir.parent_path();  // a trailing slash
+  const std::filesystem::path name = dir.filename();
   if (!name.empty() && name.string().front() == '.') {
     const std::filesystem::path parent = std::filesystem::absolute(dir).lexically_normal().parent_path().filename();
     if (!parent.empty()) return parent.string();

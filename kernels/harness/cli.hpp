@@ -21,7 +21,7 @@ struct RunnerOptions {
   std::uint64_t seed = 0;         ///< --seed: base of every input, poison and garbage seed
   double k = 2.0;                 ///< --k: FA-style multiplier of the baseline's error
   bool timing = true;             ///< --no-timing: correctness only
-  int min_samples = 10;           ///< --min-samples: timed samples before the noise rule may stop
+  int min_samples = 12;           ///< --min-samples: timed samples before the noise rule may stop
   int max_samples = 200;          ///< --max-samples: cap on timed samples per implementation
   double target_noise = 0.005;    ///< --target-noise: stop when the median's relative error < this
   double max_ms_per_scenario = 3000;  ///< --max-ms-per-scenario: wall-clock cap on timing
@@ -31,6 +31,7 @@ struct RunnerOptions {
   int recheck_every = 8;               ///< --recheck-every: re-check every Nth timed output
   std::size_t guard_elements = 16384;  ///< --guard-elements: guard band per side, elements
   double scenario_timeout_s = 120;     ///< --scenario-timeout-s: watchdog per scenario (0 = off)
+  int placements = 3;                  ///< --placements: buffer allocations the samples rotate over
 };
 
 namespace detail {
@@ -131,6 +132,8 @@ inline RunnerOptions parse_runner_options(int argc, char** argv) {
       o.recheck_every = static_cast<int>(integer(1, 1000000));
     } else if (a == "--guard-elements") {
       o.guard_elements = static_cast<std::size_t>(integer(1, 1LL << 30));
+    } else if (a == "--placements") {
+      o.placements = static_cast<int>(integer(1, 16));
     } else if (a == "--scenario-timeout-s") {
       const double v = detail::parse_number(a, detail::need_value(argc, argv, i));
       if (v < 0) throw std::invalid_argument("option --scenario-timeout-s: must be >= 0");

@@ -160,7 +160,22 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
   const auto timing_began = clock::now();
   r.check_s = std::chrono::duration<double>(timing_began - check_began).count();
   if (r.correct && ctx.options.timing) {
-    measure(ctx, b, r, seed);
+    // Further placements are allocated while the first is alive, so they land elsewhere.
+    std::vector<ScenarioBuffers> extra;
+    for (int p = 1; p < ctx.options.placements; ++p) {
+      try {
+        extra.push_back(allocate(ctx, seed));
+      } catch (const CudaError& e) {  // out of memory: time on the placements there are
+        cudaGetLastError();
+        ctx.emit.log("scenario \"" + sc.id + "\": timing on " + std::to_string(p) +
+                     " buffer placement(s), not " + std::to_string(ctx.options.placements) + ": " +
+                     e.what());
+        break;
+      }
+    }
+    std::vector<ScenarioBuffers*> placements{&b};
+    for (auto& e : extra) placements.push_back(&e);
+    measure(ctx, placements, r, seed);
     r.timing_s = std::chrono::duration<double>(clock::now() - timing_began).count();
   }
   // A thread a candidate started earlier and kept: flagged on every scenario it outlives.

@@ -81,10 +81,14 @@ inline void recheck_timed_outputs(RunnerContext& ctx, ScenarioBuffers& b, Runner
 }
 
 /// Times a scenario that passed its correctness checks, filling the timing members of `r`.
-inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
-                    std::uint64_t scenario_seed) {
+/// Sample s runs on `placements[s % placements.size()]`: separate allocations of the scenario's
+/// buffers. Where a buffer lands in physical memory moves a scenario's time by about 1% from one
+/// process to the next, for candidate and baseline alike (docs/benchmarks.md); rotating the
+/// samples over several placements averages that inside one run.
+inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& placements,
+                    RunnerResult& r, std::uint64_t scenario_seed) {
   const RunnerOptions& o = ctx.options;
-  const auto inputs = b.input_pointers();
+  ScenarioBuffers& b = *placements.front();
   TimedCall t;
   for (int w = 0; w < o.warmup; ++w) {
     const std::string when = "warm-up " + std::to_string(w);
@@ -96,11 +100,14 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
   StopReason stop = StopReason::keep_going;
   bool last_rechecked = false;
   std::uint64_t poison_seed = 0;
+  ScenarioBuffers* last = &b;
   for (int s = 0; stop == StopReason::keep_going; ++s) {
+    ScenarioBuffers& b = *placements[static_cast<std::size_t>(s) % placements.size()];
+    last = &b;
     const std::string when = "timed call " + std::to_string(s);
     const std::uint64_t seed =
         mix64(scenario_seed ^ (0x71AE0000ull + static_cast<std::uint64_t>(s)));
-    ctx.problem.generate_inputs(inputs, seed, s % correctness_trials(ctx), ctx.stream);
+    ctx.problem.generate_inputs(b.input_pointers(), seed, s % correctness_trials(ctx), ctx.stream);
     const bool recheck = s % o.recheck_every == 0;
     std::vector<unsigned long long> hashes;
     if (recheck) hashes = hash_inputs(ctx, b);
@@ -133,7 +140,7 @@ inline void measure(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
                      o.min_samples, o.max_samples, o.target_noise, o.max_ms_per_scenario);
   }
   if (!last_rechecked) {
-    recheck_timed_outputs(ctx, b, r, "last timed call", poison_seed, nullptr);
+    recheck_timed_outputs(ctx, *last, r, "last timed call", poison_seed, nullptr);
     if (!r.correct) return;
   }
 

@@ -79,7 +79,8 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
   CHECK(d.baseline == "b.so");
   CHECK(d.k == Approx(2.0));
   CHECK(d.timing);
-  CHECK(d.min_samples == 10);
+  CHECK(d.min_samples == 12);  // a multiple of the placements (3) and of attention's regimes (4)
+  CHECK(d.placements == 3);
   CHECK(d.max_samples == 200);
   CHECK(d.target_noise == Approx(0.005));
   CHECK(d.max_ms_per_scenario == Approx(3000));
@@ -118,7 +119,9 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
                                  "--guard-elements",
                                  "64",
                                  "--scenario-timeout-s",
-                                 "0"});
+                                 "0",
+                                 "--placements",
+                                 "1"});
   CHECK(o.only == std::vector<std::string>{"a", "b", "c"});
   CHECK(o.seed == 18446744073709551615ull);
   CHECK(o.k == Approx(3.5));
@@ -132,6 +135,7 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
   CHECK(o.recheck_every == 2);
   CHECK(o.guard_elements == 64);
   CHECK(o.scenario_timeout_s == Approx(0));
+  CHECK(o.placements == 1);
 
   const std::vector<std::string> base = {"--baseline", "b.so",        "--candidate",
                                          "c.so",       "--scenarios", "s.json"};
@@ -150,6 +154,7 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
   CHECK_THROWS_WITH(parse(with({"--only", "a,,b"})),
                     Catch::Matchers::Contains("empty scenario id"));
   CHECK_THROWS_WITH(parse(with({"--trials", "1"})), Catch::Matchers::Contains("--trials"));
+  CHECK_THROWS_WITH(parse(with({"--placements", "0"})), Catch::Matchers::Contains("--placements"));
   CHECK_THROWS_WITH(parse(with({"--min-samples", "20", "--max-samples", "10"})),
                     Catch::Matchers::Contains("larger than --max-samples"));
   CHECK_THROWS_WITH(parse(with({"--fast"})),

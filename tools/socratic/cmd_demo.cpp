@@ -11,7 +11,7 @@
 
 #include "args.hpp"
 #include "campaign_runner.hpp"
-#include "llm_parts.hpp"
+#include "llm_campaign.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
 #include "socratic/replay/replay_evaluator.hpp"
@@ -79,8 +79,7 @@ int live(const fs::path& out, const std::string& model) {
   fs::copy_file(data / "kernels" / "attention" / "baseline.cu", c.candidate);
   std::cout << "socratic demo: a live campaign on the attention problem (" << c.scenarios.filename().string()
             << ", 3 turns): every part is live (LLM agent, CUDA evaluator, detectors, bank, goal, trace, report)\n";
-  const CampaignResult result =
-      with_llm_agent(c.agent, "socratic demo", [&](auto& agent) { return run_campaign_file(agent, c); });
+  const CampaignResult result = run_llm_campaign(c, "socratic demo");
   print_result(result);
   HtmlReportOptions options;
   options.title = "Socratic demo: attention (live)";

@@ -9,10 +9,8 @@
 #include "campaign_file.hpp"
 #include "command.hpp"
 
-#include "llm_parts.hpp"
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 #include "campaign_runner.hpp"
-#endif
+#include "llm_campaign.hpp"
 
 namespace {
 
@@ -31,9 +29,9 @@ constexpr const char* run_usage =
 
 #ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 int run_in_process(const CampaignFile& c) {
-  std::cerr << "socratic run: " << chosen_backend(c.agent, c.file.string()) << " backend, trace "
+  std::cerr << "socratic run: " << llm_backend_name(c.agent, c.file.string()) << " backend, trace "
             << c.trace_path().string() << "\n";
-  return with_llm_agent(c.agent, c.file.string(), [&](auto& agent) { return print_result(run_campaign_file(agent, c)); });
+  return print_result(run_llm_campaign(c, c.file.string()));
 }
 #endif
 

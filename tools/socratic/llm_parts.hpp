@@ -1,6 +1,6 @@
 #pragma once
 // The in-process LLM agent as a campaign file (or the demo) chooses it: backend, model, key.
-// Heavy (Boost.Beast, OpenSSL): included by `run` and `demo` only. Defines
+// Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only. Defines
 // SOCRATIC_TOOL_HAS_LLM_AGENT when the llm-agent headers are in this build.
 #include <cstdlib>
 #include <string>

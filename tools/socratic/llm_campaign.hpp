@@ -1,0 +1,23 @@
+// The in-process LLM agent's campaign, behind a light declaration: Boost.Beast and OpenSSL are
+// compiled once, in llm_campaign.cpp, not in every command that can start an LLM campaign.
+#pragma once
+
+#include <string>
+
+#include "campaign_file.hpp"
+#include "socratic/campaign/campaign.hpp"
+
+#if __has_include("socratic/agents/llm_agent.hpp") && __has_include("socratic/agents/anthropic_backend.hpp") && \
+    __has_include("socratic/agents/openai_backend.hpp") && __has_include("socratic/agents/replay_backend.hpp")
+#define SOCRATIC_TOOL_HAS_LLM_AGENT 1
+
+namespace socratic::tool {
+
+/// The backend the settings choose (agent.backend, else by the API key in the environment).
+std::string llm_backend_name(const AgentSettings& agent, const std::string& where);
+
+/// Runs (or resumes) the campaign `c` with the reference LLM agent its settings describe.
+CampaignResult run_llm_campaign(const CampaignFile& c, const std::string& where);
+
+}  // namespace socratic::tool
+#endif

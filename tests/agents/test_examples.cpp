@@ -1,15 +1,19 @@
 // The two LLM examples, run as their users would run them, against the scripted loopback server:
 // the custom backend speaks Ollama's native protocol, the campaign example streams Chat
-// Completions and builds its CPU "kernel" for real.
+// Completions and builds its CPU "kernel" for real. And `socratic run`, driving the same agent from
+// a campaign file.
 #include "catch.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "scripted_server.hpp"
 #include "socratic/campaign/trace.hpp"
 #include "socratic/process/run_process.hpp"
+#include "test_util.hpp"
 
 using namespace socratic;
 using namespace socratic::testing;
@@ -35,6 +39,21 @@ ProcessOptions with_environment(std::vector<std::string> extra) {
   po.environment = example_environment(std::move(extra));
   po.timeout = std::chrono::seconds(60);
   return po;
+}
+
+/// A Chat Completions answer as a stream of SSE chunks.
+[[maybe_unused]] std::string sse_completion(const std::string& text, const json& tool_calls = json::array()) {
+  auto chunk = [](const json& delta, const json& finish) {
+    return "data: " + json{{"model", "test-model"}, {"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}}}}.dump() + "\n\n";
+  };
+  std::string out;
+  if (!text.empty()) out += chunk({{"content", text}}, nullptr);
+  for (std::size_t i = 0; i < tool_calls.size(); ++i)
+    out += chunk({{"tool_calls", {{{"index", i}, {"id", tool_calls[i]["id"]}, {"type", "function"},
+                                   {"function", {{"name", tool_calls[i]["name"]}, {"arguments", tool_calls[i]["arguments"].dump()}}}}}}}, nullptr);
+  out += chunk(json::object(), tool_calls.empty() ? "stop" : "tool_calls");
+  out += "data: " + json{{"choices", json::array()}, {"usage", {{"prompt_tokens", 800}, {"completion_tokens", 90}}}}.dump() + "\n\n";
+  return out + "data: [DONE]\n\n";
 }
 
 }  // namespace
@@ -75,25 +94,6 @@ TEST_CASE("example custom_backend: a from-scratch Ollama backend drives a turn",
 #endif
 
 #ifdef EXAMPLE_OPENAI_CAMPAIGN_PATH
-namespace {
-
-/// A Chat Completions answer as a stream of SSE chunks.
-std::string sse_completion(const std::string& text, const json& tool_calls = json::array()) {
-  auto chunk = [](const json& delta, const json& finish) {
-    return "data: " + json{{"model", "test-model"}, {"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}}}}.dump() + "\n\n";
-  };
-  std::string out;
-  if (!text.empty()) out += chunk({{"content", text}}, nullptr);
-  for (std::size_t i = 0; i < tool_calls.size(); ++i)
-    out += chunk({{"tool_calls", {{{"index", i}, {"id", tool_calls[i]["id"]}, {"type", "function"},
-                                   {"function", {{"name", tool_calls[i]["name"]}, {"arguments", tool_calls[i]["arguments"].dump()}}}}}}}, nullptr);
-  out += chunk(json::object(), tool_calls.empty() ? "stop" : "tool_calls");
-  out += "data: " + json{{"choices", json::array()}, {"usage", {{"prompt_tokens", 800}, {"completion_tokens", 90}}}}.dump() + "\n\n";
-  return out + "data: [DONE]\n\n";
-}
-
-}  // namespace
-
 TEST_CASE("example openai_campaign: a streamed campaign builds, checks and times the candidate",
           "[agents][examples]") {
   const std::string ikj =
@@ -139,5 +139,63 @@ TEST_CASE("example openai_campaign: a streamed campaign builds, checks and times
   const ProcessResult no_key = run_process({EXAMPLE_OPENAI_CAMPAIGN_PATH}, with_environment({}));
   CHECK(no_key.exit_code == 2);
   CHECK_THAT(no_key.stderr_text, Catch::Matchers::Contains("no API key") && Catch::Matchers::Contains("OPENAI_API_KEY"));
+}
+#endif
+
+#ifdef SOCRATIC_TOOL_PATH
+TEST_CASE("socratic run: a campaign file drives the LLM agent against the scripted server to its goal",
+          "[agents][tool]") {
+  const std::filesystem::path problem = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "tests" / "tool" / "cpu_problem";
+  TempDir dir("socratic_run");
+  const auto ws = dir.path / "ws";
+  // The campaign starts from a candidate that is wrong on one scenario; the goal is correctness.
+  ProcessOptions quick = with_environment({});
+  const ProcessResult init = run_process(
+      {SOCRATIC_TOOL_PATH, "init", ws.string(), "--problem", "softmax_cpu", "--scenarios",
+       (problem / "scenarios.json").string(), "--baseline", (problem / "fast_tail_bug.cpp").string(),
+       "--evaluator-command", "bash " + (problem / "evaluate.sh").string() + " {candidate} {scenarios}",
+       "--goal", R"({"all_correct":{}})", "--turns", "3", "--agent", "none"},
+      quick);
+  INFO(init.describe() << "\n" << init.stdout_text << init.stderr_text);
+  REQUIRE(init.ok());
+
+  ScriptedServer server;
+  std::ifstream fixed_in(problem / "fast_fixed.cpp");
+  const std::string fixed((std::istreambuf_iterator<char>(fixed_in)), std::istreambuf_iterator<char>());
+  server.push(ScriptedReply::sse({sse_completion("Handling the remainder columns.",
+                                                 json::array({{{"id", "c1"}, {"name", "write_file"}, {"arguments", {{"path", "candidate.cpp"}, {"content", fixed}}}},
+                                                              {{"id", "c2"}, {"name", "evaluate"}, {"arguments", json::object()}}}))}));
+  for (int turn = 0; turn < 4; ++turn) server.push(ScriptedReply::sse({sse_completion("Done: every scenario is correct.")}));
+
+  json campaign = json::parse(std::ifstream(ws / "campaign.json"));
+  campaign["agent"]["backend"] = "openai";
+  campaign["agent"]["model"] = "test-model";
+  campaign["agent"]["base_url"] = server.url() + "/v1";
+  campaign["agent"]["api_key_env"] = "SOCRATIC_RUN_TEST_KEY";
+  std::ofstream(ws / "campaign.json") << campaign.dump(2);
+
+  const std::string key = "sk-run-test-0123456789abcdef";
+  ProcessOptions po = with_environment({"SOCRATIC_RUN_TEST_KEY=" + key});
+  po.timeout = std::chrono::seconds(300);
+  const ProcessResult r = run_process({SOCRATIC_TOOL_PATH, "run", (ws / "campaign.json").string()}, po);
+  INFO(r.describe() << "\n" << r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 0);  // the goal holds
+  CHECK_THAT(r.stdout_text + r.stderr_text, Catch::Matchers::Contains("openai backend") &&
+                                                Catch::Matchers::Contains("evaluations 1"));
+  REQUIRE(server.requests().size() >= 2);
+  CHECK(server.requests()[0].header("authorization") == "Bearer " + key);  // the key went to the server only
+
+  const auto trace = ws / ".socratic" / "trace.jsonl";
+  std::string ended;
+  int agent_evaluations = 0;
+  for (const auto& ev : read_trace(trace).events) {
+    if (ev["type"] == "campaign_ended") ended = ev["reason"];
+    if (ev["type"] == "evaluation" && ev["record"]["origin"] == "agent") ++agent_evaluations;
+  }
+  CHECK(ended == "goal_met");
+  CHECK(agent_evaluations == 1);
+  std::ifstream trace_in(trace);
+  const std::string trace_text((std::istreambuf_iterator<char>(trace_in)), std::istreambuf_iterator<char>());
+  CHECK(trace_text.find(key) == std::string::npos);
 }
 #endif

@@ -1,7 +1,8 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
-// v4: two kernels over one set of helpers, and a host dispatch by shape that picks, per shape,
-// the one that measured faster on the H200 (device call D2, docs/campaigns/attention-h200/runs/d2/):
+// v8 (session 3; v4 is versions/v4-hopper.cu): two kernels over one set of helpers, and a host
+// dispatch by shape that picks, per shape, the one that measured faster on the H200 (device calls
+// D2, D7-D9, docs/campaigns/attention-h200/runs/):
 //   * attention_fwd_kernel (v1, docs/campaigns/attention-h200/versions/v1-hopper.cu): one CTA per
 //     query tile, the hardware's block dispatch; 2 consumer warpgroups (128 query rows), or 3 (a
 //     192-row tile, versions/v3-d64-m192-hopper.cu) with the GEMM-issue ping-pong generalised to a
@@ -10,18 +11,22 @@
 //     tiles handed out by a global ticket counter, causal ones longest first within L2 sections of
 //     K+V; the Q buffer is released after a tile's last S GEMM so the next tile's loads overlap
 //     the softmax, last P V and epilogue; O staged through a shared-memory buffer of its own where
-//     it fits (d64, d128), register-direct stores otherwise. Counters reset themselves (the last
-//     CTA of a launch zeroes them), so launches must not run concurrently on two streams;
-//   * dispatch (choose_persistent below; thresholds are named constants next to it):
-//       d64:  192-row non-persistent when seqlen_q >= 2048 (4096 causal), else persistent;
-//       d128: persistent when seqlen_q <= 2048 (non-causal) or <= 4096 (causal), else v1;
+//     it fits (d64, d128), register-direct stores otherwise. Since v8 the GEMM-issue turns run on
+//     from one tile to the next (a warpgroup's epilogue hides under the other's GEMMs), and it
+//     takes 2 or 3 consumer warpgroups. Counters reset themselves (the last CTA of a launch zeroes
+//     them), so launches must not run concurrently on two streams;
+//   * dispatch (choose_persistent and launch_fast below; thresholds are named constants there):
+//       d64:  192-row non-persistent when seqlen_q >= 2048 (4096 causal); else persistent with
+//             3 consumer warpgroups (non-causal, and causal from seqlen_q 2048) or 2 (causal);
+//       d128: persistent, except causal beyond seqlen_q 8192 (v1's kernel there);
 //       d256: v1 everywhere (the persistent kernel lost 1-13% there);
 //       head dims other than 64/128/256, misaligned pointers, empty shapes: the general kernel at
 //       the end of this file (as v1 and v3 did). fp16, GQA, odd lengths and seqlen_q != seqlen_kv
 //       follow the same shape rules as bf16 (both kernels handle them; v3's 192-key d64 tile from
-//       seqlen_kv >= 4096 applies where the persistent kernel runs).
+//       seqlen_kv >= 4096 applies where the persistent kernel runs on 2 warpgroups).
 //     -DHOPPER_SCHEDULE=1 forces the non-persistent kernel (v1, d64 on HOPPER_D64_WGS warpgroups),
-//     -DHOPPER_SCHEDULE=2 the persistent one, for A/B runs against the dispatch.
+//     -DHOPPER_SCHEDULE=2 the persistent one, for A/B runs against the dispatch;
+//   * the softmax's row max and row sum run as four independent chains at d64 (softmax_step);
 //   * per-build state has internal linkage: everything below lives in an anonymous namespace, so
 //     function-local statics (the cudaFuncSetAttribute guards, cached SM counts, the driver entry
 //     point) and g_sched are not STB_GNU_UNIQUE symbols. In D2, a v1 and a v3 build loaded into one
@@ -43,8 +48,8 @@
 //     seqlen are zero-filled by TMA and masked; rows with no visible key produce zeros;
 //   * GQA: query head h reads key/value head h / (heads_q / heads_kv).
 //
-// Measured: v1 on an H200 (docs/benchmarks.md): FA3-grid geomean 479 TFLOP/s; v3 and the 192-row
-// tile against v1 per shape in runs/d2/. v4 itself has not run on a GPU yet.
+// Measured on the H200: docs/benchmarks.md (v8 against v4, cuDNN and FlashAttention-2 in one run)
+// and docs/campaigns/attention-h200/log.md (every version, with the question that led to it).
 #include "attention_args.h"
 
 #include <cuda.h>  // CUtensorMap and its enums (types only: the driver entry point is fetched at run time)
@@ -467,6 +472,7 @@ struct Config {
   static constexpr bool kPingPong = kPingPong_ && kWGs_ >= 2;
   static constexpr bool kPersistent = kPersistent_;
   static constexpr int kBlockM = 64 * kWGs;
+  static constexpr int kSoftmaxChains = D == 64 ? 4 : 1;  // see softmax_step
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -486,7 +492,6 @@ struct Config {
   static constexpr int kConsumerRegs = kWGs == 2 ? 240 : 160;
   static_assert(D % 64 == 0 && D <= 256, "head dim: 64, 128, 192 or 256");
   static_assert(kWGs >= 1 && kWGs <= 3, "one to three consumer warpgroups (named barrier ids below)");
-  static_assert(!kPersistent || kWGs == 2, "the persistent kernel is written for two consumer warpgroups");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "key tile: a multiple of 16");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory over the 227 KB a block may have");
 };
@@ -528,31 +533,83 @@ __device__ __forceinline__ void apply_mask(float (&s)[kN / 2], int col0, int row
 /// Online softmax over one S tile held in wgmma accumulator layout: each thread holds rows g and
 /// g+8 of its warp's 16; a row's values are spread over the 4 threads of a quad. Leaves P
 /// (unnormalised) in `s`, updates the running max and the per-thread partial sums, and returns
-/// the factor by which O must be rescaled.
-template <int kN, bool kFirst>
+/// the factor by which O must be rescaled. Value j of row r is s[4 * (j / 2) + 2 * r + j % 2].
+/// The row max and the row sum each run as kChains independent dependency chains, both rows'
+/// reductions interleaved: 4 at d64, where v4's single chains were the `wait` stalls of D5 (+1-3%
+/// at d64 in D6); at d128 and d256, where that form measured 1-3% slower (D6, D7), kChains = 1 is
+/// v4's code unchanged.
+template <int kN, bool kFirst, int kChains>
 __device__ __forceinline__ void softmax_step(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
                                              float scale_log2) {
+  constexpr int kPairs = kN / 8;  // pairs of values of one row held by this thread
+  static_assert(kPairs % kChains == 0, "the key tile's pairs split evenly over the chains");
+  if constexpr (kChains == 1) {
+    // v4's softmax, instruction for instruction: one row at a time.
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      float mx = kFirst ? -INFINITY : m[r];
+#pragma unroll
+      for (int i = 0; i < kPairs; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+      mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      // A row with nothing visible yet keeps max -inf; subtracting 0 then keeps every p at 0.
+      const float m_scaled = mx == -INFINITY ? 0.f : mx * scale_log2;
+      corr[r] = kFirst ? 1.f : exp2_approx(m[r] * scale_log2 - m_scaled);
+      m[r] = mx;
+      float sum = 0.f;
+#pragma unroll
+      for (int i = 0; i < kPairs; ++i) {
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const float v = exp2_approx(fmaf(s[4 * i + 2 * r + e], scale_log2, -m_scaled));
+          s[4 * i + 2 * r + e] = v;
+          sum += v;
+        }
+      }
+      l[r] = kFirst ? sum : l[r] * corr[r] + sum;
+    }
+    return;
+  }
+  auto at = [](int r, int j) { return 4 * (j / 2) + 2 * r + (j % 2); };
+  auto combine = [](float (&part)[kChains], auto op) {
+    float v = part[0];
+#pragma unroll
+    for (int k = 1; k < kChains; ++k) v = op(v, part[k]);
+    return v;
+  };
+  const auto max_op = [](float a, float b) { return fmaxf(a, b); };
+  const auto add_op = [](float a, float b) { return a + b; };
+  float mx[2];
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    float mx = kFirst ? -INFINITY : m[r];
+    float part[kChains];
 #pragma unroll
-    for (int i = 0; i < kN / 8; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    for (int k = 0; k < kChains; ++k) part[k] = kFirst ? -INFINITY : m[r];
+#pragma unroll
+    for (int i = 0; i < kPairs; ++i)
+      part[i % kChains] = fmaxf(part[i % kChains], fmaxf(s[at(r, 2 * i)], s[at(r, 2 * i + 1)]));
+    mx[r] = combine(part, max_op);
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r) mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
+#pragma unroll
+  for (int r = 0; r < 2; ++r) mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
     // A row with nothing visible yet keeps max -inf; subtracting 0 then keeps every p at 0.
-    const float m_scaled = mx == -INFINITY ? 0.f : mx * scale_log2;
+    const float m_scaled = mx[r] == -INFINITY ? 0.f : mx[r] * scale_log2;
     corr[r] = kFirst ? 1.f : exp2_approx(m[r] * scale_log2 - m_scaled);
-    m[r] = mx;
-    float sum = 0.f;
+    m[r] = mx[r];
+    float part[kChains];
 #pragma unroll
-    for (int i = 0; i < kN / 8; ++i) {
+    for (int k = 0; k < kChains; ++k) part[k] = 0.f;
 #pragma unroll
-      for (int e = 0; e < 2; ++e) {
-        const float v = exp2_approx(fmaf(s[4 * i + 2 * r + e], scale_log2, -m_scaled));
-        s[4 * i + 2 * r + e] = v;
-        sum += v;
-      }
+    for (int j = 0; j < 2 * kPairs; ++j) {
+      const float v = exp2_approx(fmaf(s[at(r, j)], scale_log2, -m_scaled));
+      s[at(r, j)] = v;
+      part[(j / 2) % kChains] += v;
     }
+    const float sum = combine(part, add_op);
     l[r] = kFirst ? sum : l[r] * corr[r] + sum;
   }
 }
@@ -677,9 +734,12 @@ __device__ __forceinline__ void load_kv_tiles(const KVRing<C>& ring, const CUten
 
 /// One consumer warpgroup's pass over a query tile's n_blocks >= 1 key tiles (ring positions
 /// kv_iter .. kv_iter + n_blocks - 1): accumulates unnormalised O and the row sums l (both zeroed
-/// by the caller). Q must have landed. With kReleaseQ, each warp arrives on `empty_q` after its
-/// last S GEMM (the persistent kernel then reloads Q for its next tile).
-template <class C, bool kReleaseQ>
+/// by the caller). Q must have landed. With kPersistentTile (the persistent kernel's tiles), each
+/// warp arrives on `empty_q` after its last S GEMM (Q is then reloaded for the next tile), and the
+/// GEMM-issue turns run on from one tile to the next: the last warpgroup's last turn opens the
+/// first warpgroup's next one, so a warpgroup's epilogue hides under the others' GEMMs (the caller
+/// opens the very first turn and closes the last one).
+template <class C, bool kPersistentTile>
 __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2], const KVRing<C>& ring,
                                             uint32_t sq_rows, int n_blocks, int kv_iter, int m0, int cw,
                                             uint32_t empty_q, const Params& p) {
@@ -708,14 +768,14 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   };
   auto turn_end = [&](bool last) {
     if constexpr (C::kPingPong) {
-      if (!(last && cw == C::kWGs - 1)) named_arrive(next_turn, 256);
+      if (kPersistentTile || !(last && cw == C::kWGs - 1)) named_arrive(next_turn, 256);
     }
   };
   auto release_q = [&]() {
-    if constexpr (kReleaseQ) release(empty_q);
+    if constexpr (kPersistentTile) release(empty_q);
   };
 
-  if constexpr (C::kPingPong) {
+  if constexpr (C::kPingPong && !kPersistentTile) {
     if (cw == C::kWGs - 1) named_arrive(next_turn, 256);  // warpgroup 0 goes first
   }
   // ---- first key tile: S, softmax ----
@@ -731,7 +791,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   release(ring.empty_k(stage_of(0)));
   if (n_blocks == 1) release_q();  // last S GEMM
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-  softmax_step<C::kBlockN, true>(s, m, l, corr, p.scale_log2);
+  softmax_step<C::kBlockN, true, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
   convert_p<C::kBlockN, C::kBf16>(s, pf);
 
   for (int it = 1; it < n_blocks; ++it) {
@@ -753,7 +813,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       release(ring.empty_k(stage));
       if (it == n_blocks - 1) release_q();
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      softmax_step<C::kBlockN, false>(s, m, l, corr, p.scale_log2);
+      softmax_step<C::kBlockN, false, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
       wgmma_wait<0>();
       pin(o);
       pin(pf);
@@ -781,7 +841,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       release(ring.empty_k(stage));
       if (it == n_blocks - 1) release_q();
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      softmax_step<C::kBlockN, false>(s, m, l, corr, p.scale_log2);
+      softmax_step<C::kBlockN, false, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
       rescale_o<C::D>(o, corr);
       convert_p<C::kBlockN, C::kBf16>(s, pf);
     }
@@ -1059,6 +1119,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     const int g = (tid % 32) / 4, t4 = tid % 4;
     const uint32_t sq_rows = sQ + cw * 64 * 128;  // this warpgroup's 64 rows inside every Q chunk
 
+    // GEMM-issue turns chain across this CTA's tiles (attend_tile): open warpgroup 0's first turn
+    // here, and close its turn after the last tile, when the last warpgroup's final arrival (or
+    // this opening, if there was no tile) is still pending on it.
+    if constexpr (C::kPingPong) {
+      if (cw == C::kWGs - 1) named_arrive(kBarTurn0, 256);
+    }
     int kv_iter = 0;  // K/V ring positions consumed so far by this CTA, across its query tiles
     for (int local = 0;; ++local) {
       const int slot = local & 1;
@@ -1066,7 +1132,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       int tt;
       asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(tt) : "r"(ring_slot(slot)) : "memory");
       release(empty_tile(slot));
-      if (tt < 0) break;
+      if (tt < 0) {
+        if constexpr (C::kPingPong) {
+          if (cw == 0) named_sync(kBarTurn0, 256);
+        }
+        break;
+      }
       const Tile tile = decode_tile(tt, p);
       const int m0 = tile.m_block * C::kBlockM;
       const int n_blocks = key_blocks<C>(m0, p);
@@ -1325,6 +1396,19 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 #ifndef HOPPER_D64_WIDE_FROM
 #define HOPPER_D64_WIDE_FROM 4096
 #endif
+// d64, persistent (short lengths): consumer warpgroups, non-causal, causal below seqlen_q 2048 and
+// causal from there. Three (a 192-row query tile, one warpgroup's softmax under two others' GEMMs)
+// measured +5-10% non-causal at s512 and s1024 (D7, D8) despite the 12.5% of rows its tile
+// leaves empty there; causal, -6..-10% at s512 and s1024 but +3% and +5% at s2048 (D7, D8).
+#ifndef HOPPER_D64_PERSISTENT_WGS
+#define HOPPER_D64_PERSISTENT_WGS 3
+#endif
+#ifndef HOPPER_D64_CAUSAL_PERSISTENT_WGS
+#define HOPPER_D64_CAUSAL_PERSISTENT_WGS 2
+#endif
+#ifndef HOPPER_D64_CAUSAL_LONG_PERSISTENT_WGS
+#define HOPPER_D64_CAUSAL_LONG_PERSISTENT_WGS 3
+#endif
 #ifndef HOPPER_D64_STAGES
 #define HOPPER_D64_STAGES 3
 #endif
@@ -1352,12 +1436,13 @@ constexpr int kD64Rows192FromSeqlenQ = 2048;
 /// d64 causal: the 192-row tile only from here: at s2048 causal m192 gave +6% over v1 (m192.txt)
 /// where v3 gave +11.5% (v1_v2_v3_grid_tflops.txt; two harnesses, so D3 times v4 against v1).
 constexpr int kD64CausalRows192FromSeqlenQ = 4096;
-/// d128 non-causal: persistent up to this seqlen_q. v1_v2_v3_grid_tflops.txt, v3/v1: 1.147, 1.059,
-/// 1.015 at s512, s1024, s2048; 0.981, 0.967, 0.960 at s4096, s8192, s16384.
-constexpr int kD128PersistentUpToSeqlenQ = 2048;
-/// d128 causal: persistent up to this seqlen_q. Same file, v3/v1: 1.190, 1.142, 1.075, 1.023 at
-/// s512..s4096; 0.987, 0.926 at s8192, s16384.
-constexpr int kD128CausalPersistentUpToSeqlenQ = 4096;
+/// d64 causal, persistent: the warpgroup count switches (HOPPER_D64_CAUSAL_*_PERSISTENT_WGS) here.
+constexpr int kD64CausalLongFromSeqlenQ = 2048;
+/// d128 causal: persistent up to this seqlen_q, and non-causal at every length. Since v6 chains the
+/// GEMM-issue turns across a persistent CTA's tiles, D7 (runs/d7/grid_tflops.txt, the persistent
+/// kernel everywhere against v4): +2.9/+1.4/+2.3% non-causal s4096..s16384, +3.8% causal s8192,
+/// -8.3% causal s16384. (v4's thresholds, from v3 in D2: 2048 non-causal, 4096 causal.)
+constexpr int kD128CausalPersistentUpToSeqlenQ = 8192;
 // d256: never persistent. Same file, v3/v1: 0.980-0.997 non-causal, 0.873-1.012 causal (losses
 // from s2048 on; the persistent d256 kernel has no room for the staged epilogue).
 
@@ -1369,7 +1454,7 @@ inline bool choose_persistent(const socratic_attention_args& a) {
     case 64:
       return a.seqlen_q < (a.causal ? kD64CausalRows192FromSeqlenQ : kD64Rows192FromSeqlenQ);
     case 128:
-      return a.seqlen_q <= (a.causal ? kD128CausalPersistentUpToSeqlenQ : kD128PersistentUpToSeqlenQ);
+      return !a.causal || a.seqlen_q <= kD128CausalPersistentUpToSeqlenQ;
     default:
       return false;
   }
@@ -1380,13 +1465,21 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
   constexpr bool kOverlap = HOPPER_OVERLAP != 0, kPingPong = HOPPER_PINGPONG != 0;
   const bool persistent = choose_persistent(a);
   switch (a.head_dim) {
-    case 64:
+    case 64: {
       if (!persistent)
         return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, HOPPER_D64_WGS, kBf16, kOverlap, kPingPong,
                              false>>(a, stream);
-      if (a.seqlen_kv >= HOPPER_D64_WIDE_FROM)
+      const int wgs = !a.causal                                     ? HOPPER_D64_PERSISTENT_WGS
+                      : a.seqlen_q < kD64CausalLongFromSeqlenQ ? HOPPER_D64_CAUSAL_PERSISTENT_WGS
+                                                                    : HOPPER_D64_CAUSAL_LONG_PERSISTENT_WGS;
+      // (three warpgroups have no registers for the 192-key tile: 160 each)
+      if (wgs == 2 && a.seqlen_kv >= HOPPER_D64_WIDE_FROM)
         return launch<Config<64, 192, HOPPER_D64_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a, stream);
+      if (wgs == 3)
+        return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, 3, kBf16, kOverlap, kPingPong, true>>(a,
+                                                                                                        stream);
       return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a, stream);
+    }
     case 128:
       if (!persistent)
         return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(

@@ -1,27 +1,62 @@
 #!/usr/bin/env python3
-"""A/B table of check_attention --jsonl files: mean TFLOP/s per (scenario, implementation) over all
-files given (e.g. two passes in opposite order), geomean per implementation, and its ratio to the
-first implementation seen.  Usage: ab_tflops.py PASS_A.jsonl [PASS_B.jsonl ...]"""
+"""A/B table of check_attention --jsonl files (kernels/attention/tools/ab_variants.sh writes them).
+
+Usage: ab_tflops.py PASS_A.jsonl [PASS_B.jsonl ...]
+Prints the mean TFLOP/s of every (scenario, implementation) over all files given (typically two
+passes in opposite order), the geomean per implementation over the scenarios, and each geomean's
+ratio to the first implementation seen. Scenarios an implementation failed or declined (no
+TFLOP/s) are left out of that implementation's figures and marked "-".
+"""
 import collections
 import json
 import math
 import sys
 
-t=collections.defaultdict(list)
-for f in sys.argv[1:]:
-    for line in open(f):
-        d=json.loads(line)
-        if d.get('tflops'): t[(d['id'],d['impl'])].append(d['tflops'])
-scen=[]; impls=[]
-for (s,i) in t:
-    if s not in scen: scen.append(s)
-    if i not in impls: impls.append(i)
-print('%-28s'%'scenario'+''.join('%9s'%i for i in impls))
-g=collections.defaultdict(float)
-for s in scen:
-    row=[sum(t[(s,i)])/len(t[(s,i)]) for i in impls]
-    for i,v in zip(impls,row): g[i]+=math.log(v)
-    print('%-28s'%s+''.join('%9.1f'%v for v in row))
-print('%-28s'%'geomean'+''.join('%9.1f'%math.exp(g[i]/len(scen)) for i in impls))
-base=impls[0]
-print('%-28s'%('ratio to '+base)+''.join('%9.3f'%math.exp((g[i]-g[base])/len(scen)) for i in impls))
+
+def main(paths):
+    samples = collections.defaultdict(list)  # (scenario, implementation) -> TFLOP/s of each pass
+    scenarios, impls = [], []
+    for path in paths:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    record = json.loads(line)
+                except ValueError as e:
+                    sys.exit(f"{path}:{number}: not JSON ({e})")
+                scenario, impl = record.get("id"), record.get("impl")
+                if scenario is None or impl is None:
+                    sys.exit(f"{path}:{number}: no \"id\" or \"impl\" field")
+                if scenario not in scenarios:
+                    scenarios.append(scenario)
+                if impl not in impls:
+                    impls.append(impl)
+                if record.get("tflops"):
+                    samples[(scenario, impl)].append(record["tflops"])
+    if not impls:
+        sys.exit("no records in " + " ".join(paths))
+
+    log_sum = collections.defaultdict(float)
+    counted = collections.defaultdict(int)
+    print(f"{'scenario':<28}" + "".join(f"{i:>9}" for i in impls))
+    for scenario in scenarios:
+        cells = []
+        for impl in impls:
+            values = samples.get((scenario, impl))
+            if not values:
+                cells.append(f"{'-':>9}")
+                continue
+            mean = sum(values) / len(values)
+            log_sum[impl] += math.log(mean)
+            counted[impl] += 1
+            cells.append(f"{mean:9.1f}")
+        print(f"{scenario:<28}" + "".join(cells))
+    geomean = {i: math.exp(log_sum[i] / counted[i]) if counted[i] else float("nan") for i in impls}
+    print(f"{'geomean':<28}" + "".join(f"{geomean[i]:9.1f}" for i in impls))
+    first = impls[0]
+    print(f"{'ratio to ' + first:<28}" + "".join(f"{geomean[i] / geomean[first]:9.3f}" for i in impls))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    main(sys.argv[1:])

@@ -15,6 +15,7 @@
 // Exit 0 when 1-3 hold; each failure is printed.
 //
 // Build and run (from the repository root):
+//   kernels/attention/tools/tile_order_check.sh [CANDIDATE.cu]   (default: the shipped hopper.cu), or
 //   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention \
 //     kernels/attention/tools/tile_order_check.cu -o /tmp/tile_order_check && /tmp/tile_order_check
 // (-DCANDIDATE=\"path\" checks another candidate with the same functions.)

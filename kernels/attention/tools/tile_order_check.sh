@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds and runs tile_order_check.cu (a CPU-side check of the persistent kernel's tile order,
+# no GPU needed) against a candidate, by default the shipped kernel.
+#   usage: [NVCC=nvcc] [OUT_DIR=dir] kernels/attention/tools/tile_order_check.sh [CANDIDATE.cu]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+nvcc=${NVCC:-nvcc}
+command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+candidate=$(realpath "${1:-$here/hopper.cu}")
+out=${OUT_DIR:-$(mktemp -d)}
+mkdir -p "$out"
+"$nvcc" -O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$here" -DCANDIDATE="\"$candidate\"" \
+  "$here/tools/tile_order_check.cu" -o "$out/tile_order_check"
+"$out/tile_order_check"

@@ -12,4 +12,6 @@ fi
 build_dir=${BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build_dir" -j"$(nproc)"
-ctest --test-dir "$build_dir" --output-on-failure --timeout 1800
+# The tests spend most of their time waiting on child processes (nvcc, servers, agent CLIs, the
+# packaging builds): as many at once as there are cores.
+ctest --test-dir "$build_dir" --output-on-failure --timeout 1800 --parallel "$(nproc)"

@@ -21,6 +21,9 @@ namespace qtest {
 
 using namespace socratic;
 
+/// The question bank shipped in the source tree.
+inline const std::filesystem::path shipped = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank";
+
 /// A fresh, empty folder under the system's temporary folder.
 inline std::filesystem::path temp_dir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "socratic_questions_tests" / name;

@@ -11,7 +11,7 @@ using namespace socratic;
 
 namespace {
 
-const std::filesystem::path shipped = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank";
+using qtest::shipped;
 
 /// A bank folder holding one file `name` with `text`.
 std::filesystem::path bank_with(const std::string& dir, const std::string& name, const std::string& text) {

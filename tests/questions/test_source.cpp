@@ -12,7 +12,7 @@ using namespace socratic;
 
 namespace {
 
-const std::filesystem::path shipped = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank";
+using qtest::shipped;
 
 BankEntry make(const std::string& id, const std::string& group, std::vector<Trigger> triggers = {Trigger::plateau},
                std::vector<std::string> tags = {}, std::vector<std::string> arch = {}, bool reference = false) {

@@ -64,7 +64,7 @@ int agent_command(const std::vector<std::string>& args) {
   return print_result(run_campaign_file(agent, c));
 }
 
-const command_registration registration("agent", "run a campaign with Claude Code or Codex headless as the agent",
-                                        agent_command);
+const command_registration agent_registration(
+    "agent", "run a campaign with Claude Code or Codex headless as the agent", agent_command);
 
 }  // namespace

@@ -143,7 +143,7 @@ int ask_command(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
-const command_registration registration{"ask", "print the next question from the bank for a trigger",
-                                        ask_command};
+const command_registration ask_registration{
+    "ask", "print the next question from the bank for a trigger", ask_command};
 
 }  // namespace

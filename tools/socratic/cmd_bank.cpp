@@ -142,7 +142,7 @@ int bank_command(const std::vector<std::string>& args) {
   throw usage_error("unknown bank subcommand \"" + args[0] + "\" (lint, credit)");
 }
 
-const command_registration registration{"bank", "validate the question bank (lint), credit questions from traces",
-                                        bank_command};
+const command_registration bank_registration{
+    "bank", "validate the question bank (lint), credit questions from traces", bank_command};
 
 }  // namespace

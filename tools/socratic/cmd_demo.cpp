@@ -203,7 +203,8 @@ int demo_command(const std::vector<std::string>& args) {
   throw error(skipped + "no replayable recording found; pass --recording DIR");
 }
 
-const command_registration registration("demo", "a short campaign (live with a GPU and a key, else replayed) and its report",
-                                        demo_command);
+const command_registration demo_registration(
+    "demo", "a short campaign (live with a GPU and a key, else replayed) and its report",
+    demo_command);
 
 }  // namespace

@@ -66,7 +66,7 @@ int detect_command(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
-const command_registration registration{"detect", "replay a campaign trace through the trigger detectors",
-                                        detect_command};
+const command_registration detect_registration{
+    "detect", "replay a campaign trace through the trigger detectors", detect_command};
 
 }  // namespace

@@ -171,7 +171,7 @@ int run_eval(const std::vector<std::string>& args) {
   return tool::exit_findings;
 }
 
-const tool::command_registration registration(
+const tool::command_registration eval_registration(
     "eval", "build, check and time a candidate kernel against the baseline", run_eval);
 
 }  // namespace

@@ -153,6 +153,8 @@ int hook_command(const std::vector<std::string>& args) {
   return hook_stop(rest);
 }
 
-const command_registration registration("hook", "hook stop: the Stop hook for Claude Code and Codex", hook_command);
+const command_registration hook_registration("hook",
+                                             "hook stop: the Stop hook for Claude Code and Codex",
+                                             hook_command);
 
 }  // namespace

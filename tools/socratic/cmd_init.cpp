@@ -224,7 +224,7 @@ int init_command(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
-const command_registration registration("init", "create a campaign workspace (candidate, campaign file, hook config)",
-                                        init_command);
+const command_registration init_registration(
+    "init", "create a campaign workspace (candidate, campaign file, hook config)", init_command);
 
 }  // namespace

@@ -37,6 +37,8 @@ int report_command(const std::vector<std::string>& raw) {
   return exit_ok;
 }
 
-const command_registration registration("report", "write a campaign's HTML report from its trace", report_command);
+const command_registration report_registration("report",
+                                               "write a campaign's HTML report from its trace",
+                                               report_command);
 
 }  // namespace

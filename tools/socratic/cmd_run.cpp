@@ -59,6 +59,7 @@ int run_command(const std::vector<std::string>& args) {
 #endif
 }
 
-const command_registration registration("run", "run a campaign in process with the LLM agent", run_command);
+const command_registration run_registration("run", "run a campaign in process with the LLM agent",
+                                            run_command);
 
 }  // namespace

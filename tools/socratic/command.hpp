@@ -1,6 +1,9 @@
 #pragma once
 // The socratic tool's command registry: each cmd_*.cpp registers itself with one static
-// `command_registration`, so adding a command touches no shared file.
+// `command_registration`, so adding a command touches no shared file. The commands are compiled
+// as one unity translation unit (tools/socratic/CMakeLists.txt), so names at file scope, even in
+// anonymous namespaces, must differ between files: name them after the command
+// (`ask_registration`, `ask_usage`).
 
 #include <functional>
 #include <map>

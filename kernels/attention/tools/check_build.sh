@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Compile-time checks of kernels/attention/hopper.cu, no GPU needed: builds it the way the
-# evaluator does and fails when ptxas reports a spill, a stack frame, serialised wgmma (C7512) or
+# evaluator does and fails when ptxas reports a spill, a stack frame, serialised wgmma (any of its
+# "Potential Performance Loss: wgmma" notes, C7510-C7516: registers, accumulators written between
+# issue and wait, ...), a warpgroup.wait it had to inject (C7517) or
 # an ignored setmaxnreg (C7508) in any instance. Each of these once cost a device run's worth of
 # speed (see docs/campaigns/attention-h200/log.md, v0).
 #   usage: [HOPPER_SRC=path/to/candidate.cu] kernels/attention/tools/check_build.sh [extra nvcc flags]
@@ -24,7 +26,7 @@ perl -ne 'if (/Compiling entry function .*?(attention_fwd_(?:persistent_)?kernel
     ($k, $c) = ($1, $2); $c =~ s/L[ib](\d+)E/$1,/g; $c =~ s/,$//; $pending = "$k<$c>"; }
   if ($pending && /Used (\d+) registers/) { printf "  %-34s %s registers\n", $pending, $1; $pending = ""; }' "$out/log"
 
-bad=$(grep -E "C7512|C7508|[1-9][0-9]* bytes spill|[1-9][0-9]* bytes stack frame" "$out/log" || true)
+bad=$(grep -E "C751[0-7]|C7508|Performance Loss: wgmma|[1-9][0-9]* bytes spill|[1-9][0-9]* bytes stack frame" "$out/log" || true)
 echo "$(basename "$src"): $instances fast-path kernel instances compiled"
 if [[ -n $bad ]]; then
   echo "FAIL: ptxas reports spills, stack frames or serialised wgmma:"

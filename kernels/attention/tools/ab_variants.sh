@@ -5,7 +5,7 @@
 # the second in reverse order (every variant runs back to back on each scenario, so the clock and
 # the GPU's state are shared). Tables: scripts/bench/ab_tflops.py DEST/grid_a.jsonl DEST/grid_b.jsonl.
 #   usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...   (FLAGS: comma-separated -D options)
-#   env:   CHECK="name ..." (default: every variant), ONLY=id,id,... (grid subset)
+#   env:   CHECK="name ..." (default: every variant; CHECK=" " checks none), ONLY=id,id,... (grid subset)
 set -u
 dest=$1; shift
 build=$dest/build; mkdir -p "$build"

@@ -7,7 +7,18 @@
 #   usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...   (FLAGS: comma-separated -D options)
 #   env:   CHECK="name ..." (default: every variant; CHECK=" " checks none), ONLY=id,id,... (grid subset)
 set -u
+if (($# < 2)); then
+  echo "usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...  (at least one variant)" >&2
+  exit 2
+fi
 dest=$1; shift
+for spec in "$@"; do
+  src=${spec#*=}; src=${src%%:*}
+  if [[ $spec != *=* || ! -f $src ]]; then
+    echo "ab_variants.sh: variant '$spec': expected NAME=SRC[:FLAGS] with SRC an existing file" >&2
+    exit 2
+  fi
+done
 build=$dest/build; mkdir -p "$build"
 nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
 names=()

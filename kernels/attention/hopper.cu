@@ -452,6 +452,12 @@ template <> struct WgmmaRS<256> {
 #ifndef HOPPER_SMEM_EPILOGUE
 #define HOPPER_SMEM_EPILOGUE 1
 #endif
+// Phase marks: kernels/attention/tools/tile_phases.cu defines this hook to time each consumer
+// warpgroup's tiles (point, the tile's first K/V ring position, warpgroup, key tiles); every other
+// build leaves it empty, so the shipped kernels carry no code for it.
+#ifndef HOPPER_PHASE
+#define HOPPER_PHASE(point, kv_iter, cw, n_blocks)
+#endif
 // Persistent kernel's causal tile order: K+V bytes of the (batch, head) pairs one L2 section
 // covers; 0 = one section (strict longest-first over the whole launch).
 #ifndef HOPPER_L2_SECTION_BYTES
@@ -793,6 +799,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
   softmax_step<C::kBlockN, true, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
   convert_p<C::kBlockN, C::kBf16>(s, pf);
+  HOPPER_PHASE(2, kv_iter, cw, n_blocks);
 
   for (int it = 1; it < n_blocks; ++it) {
     n = n_blocks - 1 - it;
@@ -847,6 +854,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
     }
   }
   // ---- last P V ----
+  HOPPER_PHASE(3, kv_iter, cw, n_blocks);
   const int last = stage_of(n_blocks - 1);
   mbar_wait(ring.full_v(last), phase_of(n_blocks - 1));
   turn_begin();
@@ -857,6 +865,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   wgmma_wait<0>();
   pin(o);
   release(ring.empty_v(last));
+  HOPPER_PHASE(4, kv_iter, cw, n_blocks);
 }
 
 /// 1 / (row sum) for this thread's two rows, the quad's partial sums added (0 for a row with no
@@ -969,12 +978,15 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #pragma unroll
     for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
     float l[2] = {0.f, 0.f};
+    HOPPER_PHASE(0, 0, cw, n_blocks);
     mbar_wait(bar_q, 0);
+    HOPPER_PHASE(1, 0, cw, n_blocks);
     if (n_blocks > 0) attend_tile<C, false>(o, l, ring, sq_rows, n_blocks, 0, m0, cw, 0u, p);
     // ---- epilogue: O / l, staged through this warpgroup's rows of the Q buffer ----
     float inv[2];
     inverse_row_sums(l, inv);
     store_o_staged<C>(o, inv, sQ, cw, m0, b, h, p);
+    HOPPER_PHASE(5, 0, cw, n_blocks);
   }
 }
 
@@ -1146,7 +1158,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
 #pragma unroll
       for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
       float l[2] = {0.f, 0.f};
+      HOPPER_PHASE(0, kv_iter, cw, n_blocks);
       mbar_wait(full_q, local & 1);
+      HOPPER_PHASE(1, kv_iter, cw, n_blocks);
       if (n_blocks > 0) {
         attend_tile<C, true>(o, l, ring, sq_rows, n_blocks, kv_iter, m0, cw, empty_q, p);
       } else {
@@ -1176,6 +1190,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
           }
         }
       }
+      HOPPER_PHASE(5, kv_iter - n_blocks, cw, n_blocks);
     }
   }
 }

@@ -1,5 +1,11 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
+// v12 (session 4; v8 is the trace's candidates/06da90d2...cu): v8 with (v11) the persistent
+// kernel's O stored by TMA from its staging buffer, nobody waiting for the store, and (v12) d256 on
+// the persistent kernel up to seqlen_q 2048, its O staged through the Q buffer (see kQStagesO).
+// D16, D17 (docs/campaigns/attention-h200/runs/): +3-7% on d128 up to s2048, +1-4% on d256 and
+// d64 at s512/s1024; the shapes whose code did not change moved by up to 5% either way.
+//
 // v8 (session 3; v4 is versions/v4-hopper.cu): two kernels over one set of helpers, and a host
 // dispatch by shape that picks, per shape, the one that measured faster on the H200 (device calls
 // D2, D7-D9, docs/campaigns/attention-h200/runs/):
@@ -19,7 +25,8 @@
 //       d64:  192-row non-persistent when seqlen_q >= 2048 (4096 causal); else persistent with
 //             3 consumer warpgroups (non-causal, and causal from seqlen_q 2048) or 2 (causal);
 //       d128: persistent, except causal beyond seqlen_q 8192 (v1's kernel there);
-//       d256: v1 everywhere (the persistent kernel lost 1-13% there);
+//       d256: persistent up to seqlen_q 2048 (v12), v1's kernel beyond (persistent lost 3-22%
+//             there in D17);
 //       head dims other than 64/128/256, misaligned pointers, empty shapes: the general kernel at
 //       the end of this file (as v1 and v3 did). fp16, GQA, odd lengths and seqlen_q != seqlen_kv
 //       follow the same shape rules as bf16 (both kernels handle them; v3's 192-key d64 tile from
@@ -109,6 +116,29 @@ __device__ __forceinline__ void tma_load_4d(uint32_t dst, const CUtensorMap* map
       " [%0], [%1, {%2, %3, %4, %5}], [%6];\n" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar)
       : "memory");
+}
+
+/// TMA: one box of shared memory into a 4-D tensor map (rows outside the tensor are not written),
+/// in this thread's current bulk async-group.
+__device__ __forceinline__ void tma_store_4d(const CUtensorMap* map, uint32_t src, int c0, int c1, int c2, int c3) {
+  asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4}], [%5];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(src)
+               : "memory");
+}
+/// TMA: prefetch one box of a 4-D tensor map into L2 (no shared memory, no completion).
+__device__ __forceinline__ void tma_prefetch_l2_4d(const CUtensorMap* map, int c0, int c1, int c2, int c3) {
+  asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];\n" ::"l"(
+                   reinterpret_cast<uint64_t>(map)),
+               "r"(c0), "r"(c1), "r"(c2), "r"(c3)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+/// Waits until this thread's bulk stores have read their shared-memory source (it may be reused).
+__device__ __forceinline__ void bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+/// Makes this thread's ordinary shared-memory writes visible to the async proxy (TMA).
+__device__ __forceinline__ void fence_proxy_async() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -485,7 +515,8 @@ struct Config {
   static constexpr int kKVBytes = kBlockN * D * 2;
   // Non-persistent: Q, then full/empty K and V per stage. Persistent: full/empty Q, full/empty
   // tile-ring slots (2 each), full/empty K and V per stage, then the 2 ring slots' tile indices.
-  static constexpr int kHeadBarriers = kPersistent ? 6 : 1;  // mbarriers before the K/V ring's
+  // (persistent: room for a full and an empty mbarrier per Q part, up to one part per warpgroup)
+  static constexpr int kHeadBarriers = kPersistent ? 2 * kWGs_ + 4 : 1;  // mbarriers before the K/V ring's
   static constexpr int kBarrierBytes = 8 * (kHeadBarriers + 4 * kStages) + (kPersistent ? 8 : 0);
   static constexpr int kBaseSmemBytes = kQBytes + 2 * kStages * kKVBytes + kBarrierBytes + 1024;  // +1024: alignment
   static constexpr int kOBytes = kQBytes;  // the persistent epilogue's staging buffer has Q's shape
@@ -493,9 +524,18 @@ struct Config {
   // kernel reloads Q early, so it stages through a buffer of its own or stores from registers.
   static constexpr bool kOwnOBuffer =
       kPersistent && HOPPER_SMEM_EPILOGUE != 0 && kBaseSmemBytes + kOBytes <= 227 * 1024;
+  // Persistent without a buffer of its own (d256): O is staged through the Q buffer, so Q is
+  // released after the epilogue's store has read it (one arrival per warpgroup), not after the
+  // last S GEMM, and the producer prefetches the next tile's Q into L2 meanwhile (v12).
+  static constexpr bool kQStagesO = kPersistent && HOPPER_SMEM_EPILOGUE != 0 && !kOwnOBuffer;
+  // ... and each warpgroup's 64 rows of Q are then a part of their own (a full and an empty
+  // mbarrier each, loaded as soon as that warpgroup's store is out); else one part.
+  static constexpr int kQParts = kQStagesO ? kWGs : 1;
   static constexpr int kSmemBytes = kBaseSmemBytes + (kOwnOBuffer ? kOBytes : 0);
-  static constexpr int kProducerRegs = kWGs == 2 ? 24 : 32;  // 24 + 2 x 240 = 3 x 168; 32 + 3 x 160 = 4 x 128
-  static constexpr int kConsumerRegs = kWGs == 2 ? 240 : 160;
+  // 24 + 2 x 240 = 3 x 168; 32 + 3 x 160 = 4 x 128; kQStagesO's producer (its L2 prefetch) spills
+  // in 24: 40 + 2 x 232 = 504 <= 3 x 168.
+  static constexpr int kProducerRegs = kWGs == 2 ? (kQStagesO ? 40 : 24) : 32;
+  static constexpr int kConsumerRegs = kWGs == 2 ? (kQStagesO ? 232 : 240) : 160;
   static_assert(D % 64 == 0 && D <= 256, "head dim: 64, 128, 192 or 256");
   static_assert(kWGs >= 1 && kWGs <= 3, "one to three consumer warpgroups (named barrier ids below)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "key tile: a multiple of 16");
@@ -716,12 +756,12 @@ struct KVRing {
   }
 };
 
-/// Producer (its one elected thread): the n_blocks K and V tiles of one query tile, last key tile
-/// first, into ring positions kv_iter, kv_iter + 1, ...
+/// Producer (its one elected thread): K and V tiles it_begin .. it_end - 1 of the n_blocks of one
+/// query tile, last key tile first, into ring positions kv_iter + it_begin, ...
 template <class C>
 __device__ __forceinline__ void load_kv_tiles(const KVRing<C>& ring, const CUtensorMap* tm_k, const CUtensorMap* tm_v,
-                                              int n_blocks, int kv_iter, int h_kv, int b) {
-  for (int it = 0; it < n_blocks; ++it) {
+                                              int n_blocks, int kv_iter, int h_kv, int b, int it_begin, int it_end) {
+  for (int it = it_begin; it < it_end; ++it) {
     const int n = n_blocks - 1 - it;
     const int stage = KVRing<C>::stage_of(kv_iter + it);
     const uint32_t phase = KVRing<C>::phase_of(kv_iter + it);
@@ -778,7 +818,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
     }
   };
   auto release_q = [&]() {
-    if constexpr (kPersistentTile) release(empty_q);
+    if constexpr (kPersistentTile && !C::kQStagesO) release(empty_q);
   };
 
   if constexpr (C::kPingPong && !kPersistentTile) {
@@ -881,16 +921,26 @@ __device__ __forceinline__ void inverse_row_sums(const float (&l)[2], float (&in
 }
 
 /// Epilogue through shared memory: this warpgroup's 64 rows of O / l written into its rows of a
-/// swizzled buffer shaped like Q (`stage_base`), then read back as 16-byte units and stored to
-/// global memory row by row. The first barrier waits until every warp of the group is done with
-/// the buffer's previous use (the S GEMMs reading Q, or the previous tile's epilogue reads).
+/// swizzled buffer shaped like Q (`stage_base`; a 64-row TMA box has that layout), then stored:
+///   * persistent kernel (v11): by one thread with TMA (rows past seqlen_q are not written), and
+///     nobody waits for the store; its reads of the buffer are waited for (bulk_wait_read) only
+///     before the buffer's next use, or at exit. D15 timed v8's epilogue at 1.4k, 2.3k and 4.1k
+///     cycles per tile at d64, d128 and d256; with TMA, D16: d128 2.3k -> 1.0k, +3-6% on d128 up
+///     to s2048;
+///   * non-persistent kernel: read back as 16-byte units and stored by every thread (v8's), so
+///     that the CTA may exit without waiting for a TMA store to read the buffer (with TMA there,
+///     D16: -1..-3% on d256 from s2048).
+/// The first barrier also waits until every warp of the group is done with the buffer's previous
+/// use (the S GEMMs reading Q, or the previous tile's store).
 template <class C>
 __device__ __forceinline__ void store_o_staged(const float (&o)[C::D / 2], const float (&inv)[2], uint32_t stage_base,
-                                               int cw, int m0, int b, int h, const Params& p) {
+                                               int cw, int m0, int b, int h, const Params& p,
+                                               const CUtensorMap* tm_o) {
   const int tid_wg = threadIdx.x % 128;
   const int warp_wg = tid_wg / 32;
   const int lane = threadIdx.x % 32;
   const int g = lane / 4, t4 = lane % 4;
+  if (C::kPersistent && tid_wg == 0) bulk_wait_read();
   named_sync(kBarEpilogue0 + cw, 128);
 #pragma unroll
   for (int i = 0; i < C::D / 8; ++i) {
@@ -904,6 +954,17 @@ __device__ __forceinline__ void store_o_staged(const float (&o)[C::D / 2], const
       const uint32_t v = pack2<C::kBf16>(o[4 * i + 2 * r] * inv[r], o[4 * i + 2 * r + 1] * inv[r]);
       asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(v) : "memory");
     }
+  }
+  if constexpr (C::kPersistent) {
+    fence_proxy_async();
+    named_sync(kBarEpilogue0 + cw, 128);
+    if (tid_wg == 0) {
+#pragma unroll
+      for (int c = 0; c < C::kChunks; ++c)
+        tma_store_4d(tm_o, stage_base + c * (C::kBlockM * 128) + 64 * cw * 128, 64 * c, h, m0 + 64 * cw, b);
+      bulk_commit();
+    }
+    return;
   }
   named_sync(kBarEpilogue0 + cw, 128);
   constexpr int kUnitsPerRow = C::D / 8;
@@ -931,7 +992,8 @@ __device__ __forceinline__ void store_o_staged(const float (&o)[C::D / 2], const
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     attention_fwd_kernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
-                         const __grid_constant__ CUtensorMap tm_v, const Params p) {
+                         const __grid_constant__ CUtensorMap tm_v, const __grid_constant__ CUtensorMap tm_o,
+                         const Params p) {
   static_assert(!C::kPersistent, "non-persistent layout");
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   const uint32_t base = (smem_addr(smem_raw) + 1023u) & ~1023u;  // 128B swizzle atoms need 1024 alignment
@@ -967,7 +1029,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       mbar_arrive_expect_tx(bar_q, C::kQBytes);
 #pragma unroll
       for (int c = 0; c < C::kChunks; ++c) tma_load_4d(sQ + c * C::kBlockM * 128, &tm_q, bar_q, 64 * c, h, m0, b);
-      load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, 0, h / p.group, b);
+      load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, 0, h / p.group, b, 0, n_blocks);
     }
   } else {
     // ---------------- consumers ----------------
@@ -985,7 +1047,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     // ---- epilogue: O / l, staged through this warpgroup's rows of the Q buffer ----
     float inv[2];
     inverse_row_sums(l, inv);
-    store_o_staged<C>(o, inv, sQ, cw, m0, b, h, p);
+    store_o_staged<C>(o, inv, sQ, cw, m0, b, h, p, &tm_o);
     HOPPER_PHASE(5, 0, cw, n_blocks);
   }
 }
@@ -1047,7 +1109,8 @@ inline int l2_section_pairs(long long budget_bytes, int seqlen_kv, int head_dim,
 template <class C>
 __global__ void __launch_bounds__(C::kThreads, 1)
     attention_fwd_persistent_kernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
-                                    const __grid_constant__ CUtensorMap tm_v, const Params p) {
+                                    const __grid_constant__ CUtensorMap tm_v,
+                                    const __grid_constant__ CUtensorMap tm_o, const Params p) {
   static_assert(C::kPersistent, "persistent layout");
   extern __shared__ __align__(1024) uint8_t smem_raw[];
   const uint32_t base = (smem_addr(smem_raw) + 1023u) & ~1023u;  // 128B swizzle atoms need 1024 alignment
@@ -1056,9 +1119,10 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const uint32_t sV = sK + C::kStages * C::kKVBytes;
   const uint32_t sO = sV + C::kStages * C::kKVBytes;  // the epilogue's own buffer (when it has one)
   const uint32_t bars = sO + (C::kOwnOBuffer ? C::kOBytes : 0);
-  const uint32_t full_q = bars, empty_q = bars + 8;
-  auto full_tile = [&](int slot) { return bars + 8u * (2 + slot); };
-  auto empty_tile = [&](int slot) { return bars + 8u * (4 + slot); };
+  auto full_q = [&](int part) { return bars + 8u * part; };
+  auto empty_q = [&](int part) { return bars + 8u * (C::kQParts + part); };
+  auto full_tile = [&](int slot) { return bars + 8u * (2 * C::kQParts + slot); };
+  auto empty_tile = [&](int slot) { return bars + 8u * (2 * C::kQParts + 2 + slot); };
   const KVRing<C> ring{sK, sV, bars + 8u * C::kHeadBarriers};
   auto ring_slot = [&](int slot) { return bars + 8u * (C::kHeadBarriers + 4 * C::kStages) + 4u * slot; };
 
@@ -1068,8 +1132,10 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int wg = __shfl_sync(0xffffffffu, warp / 4, 0);
 
   if (tid == 0) {
-    mbar_init(full_q, 1);
-    mbar_init(empty_q, C::kWGs * 4);
+    for (int part = 0; part < C::kQParts; ++part) {
+      mbar_init(full_q(part), 1);
+      mbar_init(empty_q(part), C::kQStagesO ? 1 : C::kWGs * 4);  // a store's issuer, or every consumer warp
+    }
     for (int slot = 0; slot < 2; ++slot) {
       mbar_init(full_tile(slot), 1);
       mbar_init(empty_tile(slot), C::kWGs * 4);
@@ -1100,16 +1166,42 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         const Tile tile = decode_tile(t, p);
         const int m0 = tile.m_block * C::kBlockM;
         const int n_blocks = key_blocks<C>(m0, p);
-        // Q may be overwritten once every consumer warp is done with the previous tile's S GEMMs.
-        mbar_wait(empty_q, (local & 1) ^ 1);
-        mbar_arrive_expect_tx(full_q, C::kQBytes);
+        // A Q part may be overwritten once the consumers are done with its previous use: every
+        // consumer warp's last S GEMM, or (kQStagesO) its warpgroup's O store.
+        auto load_q_part = [&](int part) {
+          mbar_wait(empty_q(part), (local & 1) ^ 1);
+          mbar_arrive_expect_tx(full_q(part), C::kQBytes / C::kQParts);
+          const uint32_t rows = C::kQParts > 1 ? 64u * part : 0u;
 #pragma unroll
-        for (int c = 0; c < C::kChunks; ++c)
-          tma_load_4d(sQ + c * C::kBlockM * 128, &tm_q, full_q, 64 * c, tile.h, m0, tile.b);
+          for (int c = 0; c < C::kChunks; ++c)
+            tma_load_4d(sQ + c * C::kBlockM * 128 + rows * 128, &tm_q, full_q(part), 64 * c, tile.h, m0 + rows,
+                        tile.b);
+        };
+        const int h_kv = tile.h / p.group;
+        load_q_part(0);
         // Next ticket now: its latency hides under this tile's K/V issue loop.
         const int next = static_cast<int>(gridDim.x + atomicAdd(&g_sched[0], 1u));
-        load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, tile.h / p.group, tile.b);
+        if constexpr (C::kQParts > 1) {
+          // The first warpgroup's Q and first key tile before the later warpgroups' Q parts,
+          // which wait for those warpgroups' stores of the previous tile.
+          const int first = n_blocks < 1 ? n_blocks : 1;
+          load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, h_kv, tile.b, 0, first);
+          for (int part = 1; part < C::kQParts; ++part) load_q_part(part);
+          load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, h_kv, tile.b, first, n_blocks);
+        } else {
+          load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, h_kv, tile.b, 0, n_blocks);
+        }
         kv_iter += n_blocks;
+        if (C::kQStagesO && next < p.num_tiles) {
+          // This tile's last K/V loads are out: warm L2 with the next tile's Q, which loads only
+          // after this tile's stores.
+          const Tile nt = decode_tile(next, p);
+#pragma unroll
+          for (int part = 0; part < C::kQParts; ++part)
+#pragma unroll
+            for (int c = 0; c < C::kChunks; ++c)
+              tma_prefetch_l2_4d(&tm_q, 64 * c, nt.h, nt.m_block * C::kBlockM + 64 * part, nt.b);
+        }
         t = next;
       }
       // This CTA has taken its last ticket. The fence orders its ticket atomics before the count;
@@ -1148,6 +1240,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         if constexpr (C::kPingPong) {
           if (cw == 0) named_sync(kBarTurn0, 256);
         }
+        if (C::kOwnOBuffer && tid_wg == 0) bulk_wait_read();  // the last store reads shared memory
+        // (with kQStagesO every store was waited for before Q's release)
         break;
       }
       const Tile tile = decode_tile(tt, p);
@@ -1159,12 +1253,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
       float l[2] = {0.f, 0.f};
       HOPPER_PHASE(0, kv_iter, cw, n_blocks);
-      mbar_wait(full_q, local & 1);
+      mbar_wait(full_q(C::kQStagesO ? cw : 0), local & 1);
       HOPPER_PHASE(1, kv_iter, cw, n_blocks);
       if (n_blocks > 0) {
-        attend_tile<C, true>(o, l, ring, sq_rows, n_blocks, kv_iter, m0, cw, empty_q, p);
-      } else {
-        release(empty_q);  // no key visible: the tile is all zeros and never read Q
+        attend_tile<C, true>(o, l, ring, sq_rows, n_blocks, kv_iter, m0, cw, empty_q(0), p);
+      } else if constexpr (!C::kQStagesO) {
+        release(empty_q(0));  // no key visible: the tile is all zeros and never read Q
       }
       kv_iter += n_blocks;
 
@@ -1172,7 +1266,13 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       float inv[2];
       inverse_row_sums(l, inv);
       if constexpr (C::kOwnOBuffer) {
-        store_o_staged<C>(o, inv, sO, cw, m0, tile.b, tile.h, p);
+        store_o_staged<C>(o, inv, sO, cw, m0, tile.b, tile.h, p, &tm_o);
+      } else if constexpr (C::kQStagesO) {
+        store_o_staged<C>(o, inv, sQ, cw, m0, tile.b, tile.h, p, &tm_o);
+        if (tid_wg == 0) {
+          bulk_wait_read();
+          mbar_arrive(empty_q(cw));  // this warpgroup's rows of the Q buffer are free
+        }
       } else {
         // v2's: straight from registers (4-byte stores: a quad writes 16 contiguous bytes of a row).
         uint32_t* out = static_cast<uint32_t*>(p.o);
@@ -1257,11 +1357,12 @@ bool g_configured = false;
 
 template <class C>
 int launch(const socratic_attention_args& a, cudaStream_t stream) {
-  CUtensorMap tq, tk, tv;
+  CUtensorMap tq, tk, tv, to;
   const bool bf16 = C::kBf16;
-  if (!make_map(&tq, a.q, bf16, a.head_dim, a.heads_q, a.seqlen_q, a.batch, C::kBlockM) ||
+  if (!make_map(&tq, a.q, bf16, a.head_dim, a.heads_q, a.seqlen_q, a.batch, C::kQParts > 1 ? 64 : C::kBlockM) ||
       !make_map(&tk, a.k, bf16, a.head_dim, a.heads_kv, a.seqlen_kv, a.batch, C::kBlockN) ||
-      !make_map(&tv, a.v, bf16, a.head_dim, a.heads_kv, a.seqlen_kv, a.batch, C::kBlockN))
+      !make_map(&tv, a.v, bf16, a.head_dim, a.heads_kv, a.seqlen_kv, a.batch, C::kBlockN) ||
+      !make_map(&to, a.o, bf16, a.head_dim, a.heads_q, a.seqlen_q, a.batch, 64))  // O: one warpgroup's rows
     return 3;
   const auto kernel = [] {
     if constexpr (C::kPersistent) return attention_fwd_persistent_kernel<C>;
@@ -1296,7 +1397,7 @@ int launch(const socratic_attention_args& a, cudaStream_t stream) {
     if (sms <= 0) return 7;
     grid = dim3(p.num_tiles < sms ? p.num_tiles : sms, 1, 1);
   }
-  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(tq, tk, tv, p);
+  kernel<<<grid, C::kThreads, C::kSmemBytes, stream>>>(tq, tk, tv, to, p);
   return cudaPeekAtLastError() == cudaSuccess ? 0 : 5;
 }
 
@@ -1458,8 +1559,15 @@ constexpr int kD64CausalLongFromSeqlenQ = 2048;
 /// kernel everywhere against v4): +2.9/+1.4/+2.3% non-causal s4096..s16384, +3.8% causal s8192,
 /// -8.3% causal s16384. (v4's thresholds, from v3 in D2: 2048 non-causal, 4096 causal.)
 constexpr int kD128CausalPersistentUpToSeqlenQ = 8192;
-// d256: never persistent. Same file, v3/v1: 0.980-0.997 non-causal, 0.873-1.012 causal (losses
-// from s2048 on; the persistent d256 kernel has no room for the staged epilogue).
+/// d256: persistent up to this seqlen_q (v12: O staged through the Q buffer and stored by TMA).
+/// D17 (runs/d17/grid_tflops.txt), against the same file with d256 never persistent: +2.7/+0.6/
+/// +0.2% s512/s1024/s2048, causal +4.2/+2.4/+1.3%; persistent at every length lost 4-24% from s4096
+/// (causal s16384 568 against 746 TFLOP/s). Before v12 never persistent (v3/v1 0.98-1.0 non-causal,
+/// 0.87-1.01 causal, with O stored from registers: no room for a staging buffer of its own).
+#ifndef HOPPER_D256_PERSISTENT_UP_TO
+#define HOPPER_D256_PERSISTENT_UP_TO 2048
+#endif
+constexpr int kD256PersistentUpToSeqlenQ = HOPPER_D256_PERSISTENT_UP_TO;
 
 /// Whether a shape runs on the persistent kernel (else the non-persistent one).
 inline bool choose_persistent(const socratic_attention_args& a) {
@@ -1470,6 +1578,8 @@ inline bool choose_persistent(const socratic_attention_args& a) {
       return a.seqlen_q < (a.causal ? kD64CausalRows192FromSeqlenQ : kD64Rows192FromSeqlenQ);
     case 128:
       return !a.causal || a.seqlen_q <= kD128CausalPersistentUpToSeqlenQ;
+    case 256:
+      return a.seqlen_q <= kD256PersistentUpToSeqlenQ;
     default:
       return false;
   }
@@ -1502,13 +1612,11 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
       return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                          stream);
     case 256:
-#if HOPPER_SCHEDULE == 2
+      if (!persistent)
+        return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(
+            a, stream);
       return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                          stream);
-#else
-      return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(
-          a, stream);
-#endif
     default:
       return -1;
   }

@@ -2,8 +2,8 @@
 # A/B of attention candidates on a GPU machine: builds each variant (a source file plus -D flags)
 # the way the evaluator does, checks the ones named in CHECK against the fp32 reference on the
 # three scenario sets, then times all of them with check_attention on the FA3 grid in two passes,
-# the second in reverse order (every variant runs back to back on each scenario, so the clock and
-# the GPU's state are shared). Tables: scripts/bench/ab_tflops.py DEST/grid_a.jsonl DEST/grid_b.jsonl.
+# the second in reverse order (on each scenario the variants take turns launch by launch, so they
+# share the clock and the GPU's power state). Tables: scripts/bench/ab_tflops.py DEST/grid_a.jsonl DEST/grid_b.jsonl.
 #   usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...   (FLAGS: comma-separated -D options)
 #   env:   CHECK="name ..." (default: every variant; CHECK=" " checks none), ONLY=id,id,... (grid subset)
 set -u

@@ -11,7 +11,8 @@
 // "out_pt"), then each implementation on a NaN-poisoned output, run twice under different
 // poisons. Pass = finite everywhere, bitwise equal across the two runs, max|o - ref| <=
 // k * max|naive - ref| + rounding floor (FlashAttention's own test rule), and under the
-// problem's hard cap. Timing: CUDA events, an L2 flush (2x L2) before every launch, median.
+// problem's hard cap. Timing: CUDA events, an L2 flush (2x L2) before every launch, median; the
+// implementations of a scenario take turns launch by launch (time_ms).
 // Only passing implementations are timed, except those named by --time-failing (timing-only
 // variants that are wrong on purpose, e.g. versions/v3-free-softmax-hopper.cu): they are timed
 // anyway, still reported FAIL, and their JSON lines carry "timed_despite_failing": true.
@@ -338,6 +339,15 @@ struct Runner {
       }
     }
 
+    // Timing: every implementation that is timed, launch by launch in turn (see time_ms).
+    std::vector<std::size_t> timed;
+    for (std::size_t m = 0; m < impls.size(); ++m) {
+      const bool time_anyway = std::find(opt.time_failing.begin(), opt.time_failing.end(), impls[m].name) !=
+                                   opt.time_failing.end() &&
+                               records[m].why.rfind("declined", 0) != 0;
+      if (opt.timing && (records[m].pass || time_anyway)) timed.push_back(m);
+    }
+    const std::vector<double> medians = time_ms(*problem, timed, inputs, outputs);
     std::vector<double> tflops(impls.size(), NAN);
     for (std::size_t m = 0; m < impls.size(); ++m) {
       json line = {{"file", file}, {"id", id}, {"index", index}, {"impl", impls[m].name},
@@ -348,12 +358,10 @@ struct Runner {
         line["why"] = records[m].why;
         ++failures;
       }
-      const bool time_anyway = std::find(opt.time_failing.begin(), opt.time_failing.end(), impls[m].name) !=
-                                   opt.time_failing.end() &&
-                               records[m].why.rfind("declined", 0) != 0;
-      if (opt.timing && (records[m].pass || time_anyway)) {
+      const auto slot = std::find(timed.begin(), timed.end(), m);
+      if (slot != timed.end()) {
         if (!records[m].pass) line["timed_despite_failing"] = true;
-        const double ms = time_ms(*problem, impls[m].entry, inputs, outputs);
+        const double ms = medians[slot - timed.begin()];
         tflops[m] = problem->flops() / (ms * 1e-3) / 1e12;
         line["median_ms"] = ms;
         line["tflops"] = tflops[m];
@@ -383,28 +391,42 @@ struct Runner {
     return tflops;
   }
 
-  double time_ms(socratic::harness::Problem& problem, void* entry, const std::vector<void*>& in,
-                 const std::vector<void*>& out) {
+  // Median milliseconds of each implementation in `which`, timed in turns: round r launches every
+  // one of them once, starting from a different one each round, so that they all see the same
+  // clock and power state (the GPU's clock moves on a scale of milliseconds under this load, and
+  // timing one implementation's launches back to back put up to 5% between identical builds
+  // in D14-D17). L2 is flushed before every launch.
+  std::vector<double> time_ms(socratic::harness::Problem& problem, const std::vector<std::size_t>& which,
+                              const std::vector<void*>& in, const std::vector<void*>& out) {
+    const std::size_t n = which.size();
+    std::vector<std::vector<double>> samples(n);
+    if (n == 0) return {};
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "event");
     check(cudaEventCreate(&stop), "event");
-    for (int i = 0; i < 3; ++i) problem.launch(entry, in, out, stream);  // warm-up
-    std::vector<double> samples;
+    for (std::size_t k = 0; k < n; ++k)
+      for (int i = 0; i < 3; ++i) problem.launch(impls[which[k]].entry, in, out, stream);  // warm-up
     double total_ms = 0;
-    for (int r = 0; r < opt.reps && (r < 5 || total_ms < 2000.0); ++r) {
-      check(cudaMemsetAsync(flush, r & 0xFF, flush_bytes, stream), "L2 flush");
-      check(cudaEventRecord(start, stream), "record");
-      if (problem.launch(entry, in, out, stream) != 0) throw std::runtime_error("declined while timing");
-      check(cudaEventRecord(stop, stream), "record");
-      check(cudaEventSynchronize(stop), "synchronize (timing)");
-      float ms = 0;
-      check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
-      samples.push_back(ms);
-      total_ms += ms;
+    for (int r = 0; r < opt.reps && (r < 5 || total_ms < 2000.0 * n); ++r) {
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t k = (j + r) % n;
+        check(cudaMemsetAsync(flush, r & 0xFF, flush_bytes, stream), "L2 flush");
+        check(cudaEventRecord(start, stream), "record");
+        if (problem.launch(impls[which[k]].entry, in, out, stream) != 0)
+          throw std::runtime_error(impls[which[k]].name + " declined while timing");
+        check(cudaEventRecord(stop, stream), "record");
+        check(cudaEventSynchronize(stop), "synchronize (timing)");
+        float ms = 0;
+        check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+        samples[k].push_back(ms);
+        total_ms += ms;
+      }
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    return median(samples);
+    std::vector<double> medians;
+    for (auto& v : samples) medians.push_back(median(v));
+    return medians;
   }
 };
 

@@ -1,10 +1,12 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
-// v12 (session 4; v8 is the trace's candidates/06da90d2...cu): v8 with (v11) the persistent
-// kernel's O stored by TMA from its staging buffer, nobody waiting for the store, and (v12) d256 on
-// the persistent kernel up to seqlen_q 2048, its O staged through the Q buffer (see kQStagesO).
-// D16, D17 (docs/campaigns/attention-h200/runs/): +3-7% on d128 up to s2048, +1-4% on d256 and
-// d64 at s512/s1024; the shapes whose code did not change moved by up to 5% either way.
+// v12 (session 4; v8 is the trace's candidates/06da90d2...cu): v8 with the persistent kernel's
+// O stored by TMA from its staging buffer, nobody waiting for the store (v11), and d256 on the
+// persistent kernel up to seqlen_q 2048, its O stored straight from registers 16 bytes at a time
+// after a 4 x 4 exchange inside each quad (no room for a staging buffer at d256). D18
+// (docs/campaigns/attention-h200/runs/d18/, implementations timed in turns): 1.019x v8 on the FA3
+// grid; +5-7% d128 s512, +7% d256 s512, +10% causal d256 s512, +2-3% d64 s512, less at s1024 and
+// s2048, within 1% from s4096.
 //
 // v8 (session 3; v4 is versions/v4-hopper.cu): two kernels over one set of helpers, and a host
 // dispatch by shape that picks, per shape, the one that measured faster on the H200 (device calls
@@ -25,7 +27,7 @@
 //       d64:  192-row non-persistent when seqlen_q >= 2048 (4096 causal); else persistent with
 //             3 consumer warpgroups (non-causal, and causal from seqlen_q 2048) or 2 (causal);
 //       d128: persistent, except causal beyond seqlen_q 8192 (v1's kernel there);
-//       d256: persistent up to seqlen_q 2048 (v12), v1's kernel beyond (persistent lost 3-22%
+//       d256: persistent up to seqlen_q 2048 (v12), v1's kernel beyond (persistent lost 4-24%
 //             there in D17);
 //       head dims other than 64/128/256, misaligned pointers, empty shapes: the general kernel at
 //       the end of this file (as v1 and v3 did). fp16, GQA, odd lengths and seqlen_q != seqlen_kv
@@ -124,13 +126,6 @@ __device__ __forceinline__ void tma_store_4d(const CUtensorMap* map, uint32_t sr
   asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4}], [%5];\n" ::"l"(
                    reinterpret_cast<uint64_t>(map)),
                "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(src)
-               : "memory");
-}
-/// TMA: prefetch one box of a 4-D tensor map into L2 (no shared memory, no completion).
-__device__ __forceinline__ void tma_prefetch_l2_4d(const CUtensorMap* map, int c0, int c1, int c2, int c3) {
-  asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];\n" ::"l"(
-                   reinterpret_cast<uint64_t>(map)),
-               "r"(c0), "r"(c1), "r"(c2), "r"(c3)
                : "memory");
 }
 __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
@@ -478,7 +473,7 @@ template <> struct WgmmaRS<256> {
 // ============================================================================================
 
 // Persistent kernel's epilogue: O staged through a shared-memory buffer of its own where one fits
-// (default); 0 = register-direct stores everywhere (v2's).
+// (default); 0 = stores straight from registers everywhere (as d256 does, where no buffer fits).
 #ifndef HOPPER_SMEM_EPILOGUE
 #define HOPPER_SMEM_EPILOGUE 1
 #endif
@@ -515,8 +510,7 @@ struct Config {
   static constexpr int kKVBytes = kBlockN * D * 2;
   // Non-persistent: Q, then full/empty K and V per stage. Persistent: full/empty Q, full/empty
   // tile-ring slots (2 each), full/empty K and V per stage, then the 2 ring slots' tile indices.
-  // (persistent: room for a full and an empty mbarrier per Q part, up to one part per warpgroup)
-  static constexpr int kHeadBarriers = kPersistent ? 2 * kWGs_ + 4 : 1;  // mbarriers before the K/V ring's
+  static constexpr int kHeadBarriers = kPersistent ? 6 : 1;  // mbarriers before the K/V ring's
   static constexpr int kBarrierBytes = 8 * (kHeadBarriers + 4 * kStages) + (kPersistent ? 8 : 0);
   static constexpr int kBaseSmemBytes = kQBytes + 2 * kStages * kKVBytes + kBarrierBytes + 1024;  // +1024: alignment
   static constexpr int kOBytes = kQBytes;  // the persistent epilogue's staging buffer has Q's shape
@@ -524,18 +518,9 @@ struct Config {
   // kernel reloads Q early, so it stages through a buffer of its own or stores from registers.
   static constexpr bool kOwnOBuffer =
       kPersistent && HOPPER_SMEM_EPILOGUE != 0 && kBaseSmemBytes + kOBytes <= 227 * 1024;
-  // Persistent without a buffer of its own (d256): O is staged through the Q buffer, so Q is
-  // released after the epilogue's store has read it (one arrival per warpgroup), not after the
-  // last S GEMM, and the producer prefetches the next tile's Q into L2 meanwhile (v12).
-  static constexpr bool kQStagesO = kPersistent && HOPPER_SMEM_EPILOGUE != 0 && !kOwnOBuffer;
-  // ... and each warpgroup's 64 rows of Q are then a part of their own (a full and an empty
-  // mbarrier each, loaded as soon as that warpgroup's store is out); else one part.
-  static constexpr int kQParts = kQStagesO ? kWGs : 1;
   static constexpr int kSmemBytes = kBaseSmemBytes + (kOwnOBuffer ? kOBytes : 0);
-  // 24 + 2 x 240 = 3 x 168; 32 + 3 x 160 = 4 x 128; kQStagesO's producer (its L2 prefetch) spills
-  // in 24: 40 + 2 x 232 = 504 <= 3 x 168.
-  static constexpr int kProducerRegs = kWGs == 2 ? (kQStagesO ? 40 : 24) : 32;
-  static constexpr int kConsumerRegs = kWGs == 2 ? (kQStagesO ? 232 : 240) : 160;
+  static constexpr int kProducerRegs = kWGs == 2 ? 24 : 32;  // 24 + 2 x 240 = 3 x 168; 32 + 3 x 160 = 4 x 128
+  static constexpr int kConsumerRegs = kWGs == 2 ? 240 : 160;
   static_assert(D % 64 == 0 && D <= 256, "head dim: 64, 128, 192 or 256");
   static_assert(kWGs >= 1 && kWGs <= 3, "one to three consumer warpgroups (named barrier ids below)");
   static_assert(kBlockN % 16 == 0 && kBlockN <= 256, "key tile: a multiple of 16");
@@ -756,12 +741,12 @@ struct KVRing {
   }
 };
 
-/// Producer (its one elected thread): K and V tiles it_begin .. it_end - 1 of the n_blocks of one
-/// query tile, last key tile first, into ring positions kv_iter + it_begin, ...
+/// Producer (its one elected thread): the n_blocks K and V tiles of one query tile, last key tile
+/// first, into ring positions kv_iter, kv_iter + 1, ...
 template <class C>
 __device__ __forceinline__ void load_kv_tiles(const KVRing<C>& ring, const CUtensorMap* tm_k, const CUtensorMap* tm_v,
-                                              int n_blocks, int kv_iter, int h_kv, int b, int it_begin, int it_end) {
-  for (int it = it_begin; it < it_end; ++it) {
+                                              int n_blocks, int kv_iter, int h_kv, int b) {
+  for (int it = 0; it < n_blocks; ++it) {
     const int n = n_blocks - 1 - it;
     const int stage = KVRing<C>::stage_of(kv_iter + it);
     const uint32_t phase = KVRing<C>::phase_of(kv_iter + it);
@@ -818,7 +803,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
     }
   };
   auto release_q = [&]() {
-    if constexpr (kPersistentTile && !C::kQStagesO) release(empty_q);
+    if constexpr (kPersistentTile) release(empty_q);
   };
 
   if constexpr (C::kPingPong && !kPersistentTile) {
@@ -1029,7 +1014,7 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       mbar_arrive_expect_tx(bar_q, C::kQBytes);
 #pragma unroll
       for (int c = 0; c < C::kChunks; ++c) tma_load_4d(sQ + c * C::kBlockM * 128, &tm_q, bar_q, 64 * c, h, m0, b);
-      load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, 0, h / p.group, b, 0, n_blocks);
+      load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, 0, h / p.group, b);
     }
   } else {
     // ---------------- consumers ----------------
@@ -1119,10 +1104,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const uint32_t sV = sK + C::kStages * C::kKVBytes;
   const uint32_t sO = sV + C::kStages * C::kKVBytes;  // the epilogue's own buffer (when it has one)
   const uint32_t bars = sO + (C::kOwnOBuffer ? C::kOBytes : 0);
-  auto full_q = [&](int part) { return bars + 8u * part; };
-  auto empty_q = [&](int part) { return bars + 8u * (C::kQParts + part); };
-  auto full_tile = [&](int slot) { return bars + 8u * (2 * C::kQParts + slot); };
-  auto empty_tile = [&](int slot) { return bars + 8u * (2 * C::kQParts + 2 + slot); };
+  const uint32_t full_q = bars, empty_q = bars + 8;
+  auto full_tile = [&](int slot) { return bars + 8u * (2 + slot); };
+  auto empty_tile = [&](int slot) { return bars + 8u * (4 + slot); };
   const KVRing<C> ring{sK, sV, bars + 8u * C::kHeadBarriers};
   auto ring_slot = [&](int slot) { return bars + 8u * (C::kHeadBarriers + 4 * C::kStages) + 4u * slot; };
 
@@ -1132,10 +1116,8 @@ __global__ void __launch_bounds__(C::kThreads, 1)
   const int wg = __shfl_sync(0xffffffffu, warp / 4, 0);
 
   if (tid == 0) {
-    for (int part = 0; part < C::kQParts; ++part) {
-      mbar_init(full_q(part), 1);
-      mbar_init(empty_q(part), C::kQStagesO ? 1 : C::kWGs * 4);  // a store's issuer, or every consumer warp
-    }
+    mbar_init(full_q, 1);
+    mbar_init(empty_q, C::kWGs * 4);
     for (int slot = 0; slot < 2; ++slot) {
       mbar_init(full_tile(slot), 1);
       mbar_init(empty_tile(slot), C::kWGs * 4);
@@ -1166,42 +1148,16 @@ __global__ void __launch_bounds__(C::kThreads, 1)
         const Tile tile = decode_tile(t, p);
         const int m0 = tile.m_block * C::kBlockM;
         const int n_blocks = key_blocks<C>(m0, p);
-        // A Q part may be overwritten once the consumers are done with its previous use: every
-        // consumer warp's last S GEMM, or (kQStagesO) its warpgroup's O store.
-        auto load_q_part = [&](int part) {
-          mbar_wait(empty_q(part), (local & 1) ^ 1);
-          mbar_arrive_expect_tx(full_q(part), C::kQBytes / C::kQParts);
-          const uint32_t rows = C::kQParts > 1 ? 64u * part : 0u;
+        // Q may be overwritten once every consumer warp is done with the previous tile's S GEMMs.
+        mbar_wait(empty_q, (local & 1) ^ 1);
+        mbar_arrive_expect_tx(full_q, C::kQBytes);
 #pragma unroll
-          for (int c = 0; c < C::kChunks; ++c)
-            tma_load_4d(sQ + c * C::kBlockM * 128 + rows * 128, &tm_q, full_q(part), 64 * c, tile.h, m0 + rows,
-                        tile.b);
-        };
-        const int h_kv = tile.h / p.group;
-        load_q_part(0);
+        for (int c = 0; c < C::kChunks; ++c)
+          tma_load_4d(sQ + c * C::kBlockM * 128, &tm_q, full_q, 64 * c, tile.h, m0, tile.b);
         // Next ticket now: its latency hides under this tile's K/V issue loop.
         const int next = static_cast<int>(gridDim.x + atomicAdd(&g_sched[0], 1u));
-        if constexpr (C::kQParts > 1) {
-          // The first warpgroup's Q and first key tile before the later warpgroups' Q parts,
-          // which wait for those warpgroups' stores of the previous tile.
-          const int first = n_blocks < 1 ? n_blocks : 1;
-          load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, h_kv, tile.b, 0, first);
-          for (int part = 1; part < C::kQParts; ++part) load_q_part(part);
-          load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, h_kv, tile.b, first, n_blocks);
-        } else {
-          load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, h_kv, tile.b, 0, n_blocks);
-        }
+        load_kv_tiles<C>(ring, &tm_k, &tm_v, n_blocks, kv_iter, tile.h / p.group, tile.b);
         kv_iter += n_blocks;
-        if (C::kQStagesO && next < p.num_tiles) {
-          // This tile's last K/V loads are out: warm L2 with the next tile's Q, which loads only
-          // after this tile's stores.
-          const Tile nt = decode_tile(next, p);
-#pragma unroll
-          for (int part = 0; part < C::kQParts; ++part)
-#pragma unroll
-            for (int c = 0; c < C::kChunks; ++c)
-              tma_prefetch_l2_4d(&tm_q, 64 * c, nt.h, nt.m_block * C::kBlockM + 64 * part, nt.b);
-        }
         t = next;
       }
       // This CTA has taken its last ticket. The fence orders its ticket atomics before the count;
@@ -1241,7 +1197,6 @@ __global__ void __launch_bounds__(C::kThreads, 1)
           if (cw == 0) named_sync(kBarTurn0, 256);
         }
         if (C::kOwnOBuffer && tid_wg == 0) bulk_wait_read();  // the last store reads shared memory
-        // (with kQStagesO every store was waited for before Q's release)
         break;
       }
       const Tile tile = decode_tile(tt, p);
@@ -1253,12 +1208,12 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       for (int i = 0; i < C::D / 2; ++i) o[i] = 0.f;
       float l[2] = {0.f, 0.f};
       HOPPER_PHASE(0, kv_iter, cw, n_blocks);
-      mbar_wait(full_q(C::kQStagesO ? cw : 0), local & 1);
+      mbar_wait(full_q, local & 1);
       HOPPER_PHASE(1, kv_iter, cw, n_blocks);
       if (n_blocks > 0) {
-        attend_tile<C, true>(o, l, ring, sq_rows, n_blocks, kv_iter, m0, cw, empty_q(0), p);
-      } else if constexpr (!C::kQStagesO) {
-        release(empty_q(0));  // no key visible: the tile is all zeros and never read Q
+        attend_tile<C, true>(o, l, ring, sq_rows, n_blocks, kv_iter, m0, cw, empty_q, p);
+      } else {
+        release(empty_q);  // no key visible: the tile is all zeros and never read Q
       }
       kv_iter += n_blocks;
 
@@ -1267,26 +1222,44 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       inverse_row_sums(l, inv);
       if constexpr (C::kOwnOBuffer) {
         store_o_staged<C>(o, inv, sO, cw, m0, tile.b, tile.h, p, &tm_o);
-      } else if constexpr (C::kQStagesO) {
-        store_o_staged<C>(o, inv, sQ, cw, m0, tile.b, tile.h, p, &tm_o);
-        if (tid_wg == 0) {
-          bulk_wait_read();
-          mbar_arrive(empty_q(cw));  // this warpgroup's rows of the Q buffer are free
-        }
       } else {
-        // v2's: straight from registers (4-byte stores: a quad writes 16 contiguous bytes of a row).
-        uint32_t* out = static_cast<uint32_t*>(p.o);
+        // Straight from registers, 16 bytes per store: the four threads of a quad hold 2 columns
+        // each of every 8-column group of their rows; a 4 x 4 exchange inside the quad gives
+        // thread t4 all 8 columns of group 4j + t4 (v2 stored the 4-byte pairs as they were).
+        uint16_t* out = static_cast<uint16_t*>(p.o);
         const int row_a = m0 + 64 * cw + 16 * warp_wg + g;
+        const bool s1 = (t4 & 1) != 0, s2 = (t4 & 2) != 0;
+        const int quad = (tid % 32) & ~3;
 #pragma unroll
         for (int r = 0; r < 2; ++r) {
           const int row = row_a + 8 * r;
-          if (row < p.seqlen_q) {
-            const size_t row_offset = ((static_cast<size_t>(tile.b) * p.seqlen_q + row) * p.heads_q + tile.h) * C::D;
+          const size_t row_offset = ((static_cast<size_t>(tile.b) * p.seqlen_q + row) * p.heads_q + tile.h) * C::D;
 #pragma unroll
-            for (int i = 0; i < C::D / 8; ++i) {
-              const uint32_t v = pack2<C::kBf16>(o[4 * i + 2 * r] * inv[r], o[4 * i + 2 * r + 1] * inv[r]);
-              out[(row_offset + 8 * i + 2 * t4) / 2] = v;
-            }
+          for (int j = 0; j < C::D / 32; ++j) {
+            uint32_t a[4], x[4], c[4], d[4], e[4], y[4], v[4];
+#pragma unroll
+            for (int q = 0; q < 4; ++q)
+              a[q] = pack2<C::kBf16>(o[4 * (4 * j + q) + 2 * r] * inv[r], o[4 * (4 * j + q) + 2 * r + 1] * inv[r]);
+            // c[q] = a[(q + t4) % 4]: what this thread sends in round q
+#pragma unroll
+            for (int q = 0; q < 4; ++q) x[q] = s1 ? a[(q + 1) & 3] : a[q];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) c[q] = s2 ? x[(q + 2) & 3] : x[q];
+            // round k: from thread (t4 - k) % 4, its part of group 4j + t4
+            d[0] = c[0];
+#pragma unroll
+            for (int k = 1; k < 4; ++k) d[k] = __shfl_sync(0xffffffffu, c[k], quad | ((t4 - k) & 3));
+            // v[q] = d[(t4 - q) % 4]: the parts in column order
+            e[0] = d[0];
+            e[1] = d[3];
+            e[2] = d[2];
+            e[3] = d[1];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) y[q] = s1 ? e[(q + 3) & 3] : e[q];
+#pragma unroll
+            for (int q = 0; q < 4; ++q) v[q] = s2 ? y[(q + 2) & 3] : y[q];
+            if (row < p.seqlen_q)
+              *reinterpret_cast<uint4*>(out + row_offset + 8 * (4 * j + t4)) = make_uint4(v[0], v[1], v[2], v[3]);
           }
         }
       }
@@ -1359,7 +1332,7 @@ template <class C>
 int launch(const socratic_attention_args& a, cudaStream_t stream) {
   CUtensorMap tq, tk, tv, to;
   const bool bf16 = C::kBf16;
-  if (!make_map(&tq, a.q, bf16, a.head_dim, a.heads_q, a.seqlen_q, a.batch, C::kQParts > 1 ? 64 : C::kBlockM) ||
+  if (!make_map(&tq, a.q, bf16, a.head_dim, a.heads_q, a.seqlen_q, a.batch, C::kBlockM) ||
       !make_map(&tk, a.k, bf16, a.head_dim, a.heads_kv, a.seqlen_kv, a.batch, C::kBlockN) ||
       !make_map(&tv, a.v, bf16, a.head_dim, a.heads_kv, a.seqlen_kv, a.batch, C::kBlockN) ||
       !make_map(&to, a.o, bf16, a.head_dim, a.heads_q, a.seqlen_q, a.batch, 64))  // O: one warpgroup's rows
@@ -1559,11 +1532,11 @@ constexpr int kD64CausalLongFromSeqlenQ = 2048;
 /// kernel everywhere against v4): +2.9/+1.4/+2.3% non-causal s4096..s16384, +3.8% causal s8192,
 /// -8.3% causal s16384. (v4's thresholds, from v3 in D2: 2048 non-causal, 4096 causal.)
 constexpr int kD128CausalPersistentUpToSeqlenQ = 8192;
-/// d256: persistent up to this seqlen_q (v12: O staged through the Q buffer and stored by TMA).
-/// D17 (runs/d17/grid_tflops.txt), against the same file with d256 never persistent: +2.7/+0.6/
-/// +0.2% s512/s1024/s2048, causal +4.2/+2.4/+1.3%; persistent at every length lost 4-24% from s4096
-/// (causal s16384 568 against 746 TFLOP/s). Before v12 never persistent (v3/v1 0.98-1.0 non-causal,
-/// 0.87-1.01 causal, with O stored from registers: no room for a staging buffer of its own).
+/// d256: persistent up to this seqlen_q (v12). D18 (runs/d18/grid_tflops.txt, `v12r`) against v8
+/// (never persistent at d256): +7.4/+4.1/+1.2% s512/s1024/s2048, causal +9.7/+5.7/+1.2%. D17
+/// (O staged through the Q buffer then, the Q reload after the store cost ~3k cycles a tile):
+/// persistent at every length lost 4-24% from s4096 (causal s16384 568 against 746 TFLOP/s).
+/// Before v12 never persistent (v3/v1 0.98-1.0 non-causal, 0.87-1.01 causal: v2's 4-byte stores).
 #ifndef HOPPER_D256_PERSISTENT_UP_TO
 #define HOPPER_D256_PERSISTENT_UP_TO 2048
 #endif

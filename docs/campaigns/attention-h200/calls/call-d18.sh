@@ -3,7 +3,9 @@
 # launch (check_attention), and v12ctl (a byte-identical copy of v12) measures what is left of the
 # noise. v12r = v12 with d256's O stored straight from registers, 16 bytes per store after a 4 x 4
 # exchange inside each quad (-DHOPPER_Q_STAGES_O=0: Q released after the last S GEMM, as at d64 and
-# d128) instead of staged through the Q buffer. Variant sources travel in .devcarry/ (carried).
+# d128) instead of staged through the Q buffer. Variant sources travel in .devcarry/ (carried):
+# v12-copy = kernels/attention/hopper.cu at 961c94f; v12r = the same plus HOPPER_Q_STAGES_O and the
+# quad-exchange stores, which is what 62c5c50 shipped with the Q-staging branch removed.
 # Checked (v12r) on all three scenario sets, timed on the grid in two passes. One tarball in $OUT.
 set -u
 r=/tmp/d18; mkdir -p $r

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Compile check (no GPU) of the device-side measuring tools against the current kernel and
+# harness: tile_phases.cu (hopper.cu with its HOPPER_PHASE marks defined) and check_attention.cu
+# (the A/B timer). A renamed variable at a mark, or a changed harness interface, fails here rather
+# than at the start of a device call.
+#   usage: [NVCC=nvcc] [OUT_DIR=dir] kernels/attention/tools/tools_build_check.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+nvcc=${NVCC:-nvcc}
+command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+out=${OUT_DIR:-$(mktemp -d)}
+mkdir -p "$out"
+flags=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$here" -I "$here/../harness" -c)
+"$nvcc" "${flags[@]}" "$here/tools/tile_phases.cu" -o "$out/tile_phases.o"
+"$nvcc" "${flags[@]}" "$here/tools/check_attention.cu" -o "$out/check_attention.o"
+echo "OK: tile_phases.cu and check_attention.cu compile"

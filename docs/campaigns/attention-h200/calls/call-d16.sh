@@ -4,6 +4,8 @@
 # every thread (D15: 1.4k, 2.3k and 4.1k cycles per tile at d64, d128 and d256). Checked on all three
 # scenario sets, timed against v8 on the grid (two passes in opposite order); then tile_phases of
 # v11 on D15's short shapes (marks read their buffer from constant memory since D15). One tarball.
+# (kernels/attention/hopper.cu was then a working copy: f50e394's kernel with the TMA-store epilogue
+# in both kernels, as described in the log; 961c94f keeps it in the persistent kernel only.)
 set -u
 r=/tmp/d16; mkdir -p $r/v11
 v8=docs/campaigns/attention-h200/candidates/06da90d29e253f9f6cfc413e9d1b24bc849f045a4734e73478ffdd16053fad20.cu

@@ -4,7 +4,7 @@
 # warpgroup persistent d64/d128 instances defer where seqlen_q and seqlen_kv <= 2048, with two Q
 # buffers; v14w3 = the same with the three-warpgroup d64 instance deferring too (-DHOPPER_DEFER_3WG=1,
 # without v13's pass for an empty warpgroup there). Sources in .devcarry/ (carried): v13 =
-# kernels/attention/hopper.cu at 4e65e49, v14 = the v10c branch at e9cef3c. All three checked on
+# kernels/attention/hopper.cu at 4e65e49, v14 = versions/v14-deferred-pv.patch applied to it. All three checked on
 # the three scenario sets (the edge set now has whole query tiles with no key on the persistent
 # kernel), timed on the grid in two passes.
 set -u

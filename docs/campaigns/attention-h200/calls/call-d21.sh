@@ -4,7 +4,8 @@
 # and prefetching each tile's Q into L2 a key tile or two before its load; v15np = v15 without the
 # prefetch (-DHOPPER_Q_PREFETCH=0); v15c3 = v15 with three warpgroups for causal d64 below s2048 too
 # (v13's pass for an empty warpgroup may have changed D7/D8's verdict there). v13 = 4e65e49's
-# kernels/attention/hopper.cu; sources in .devcarry/ (carried). v15 checked on the three sets, all
+# kernels/attention/hopper.cu; v15 = c4a1e57's plus the prefetch (HOPPER_Q_PREFETCH, not kept: c4a1e57
+# compiles to v15np's PTX); sources in .devcarry/ (carried). v15 checked on the three sets, all
 # timed on the grid in two passes.
 set -u
 r=/tmp/d21; mkdir -p $r

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Socratic's build and test dependencies from Debian 12 packages, only those missing.
-# Usage: scripts/install-deps.sh [--tests]   (--tests adds what the test suite needs: chromium)
+# Usage: scripts/install-deps.sh [--tests]   (--tests adds what the test suite needs: chromium, python3)
 set -euo pipefail
 
 # binutils: strip and readelf (scanner tests); zstd: the scanner decompresses zstd-compressed
@@ -10,6 +10,8 @@ if [[ "${1:-}" == "--tests" ]]; then
   # chromium renders the HTML report; zlib decodes its screenshot; npm installs the real agent CLIs
   # (scripts/install-agent-clis.sh). An npm already on PATH (e.g. from another Node.js build) is kept.
   packages+=(chromium zlib1g-dev)
+  # python3 runs the benchmark summary scripts' tests (tests/kernels).
+  packages+=(python3)
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 

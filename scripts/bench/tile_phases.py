@@ -18,7 +18,11 @@ import sys
 
 def summarise(path):
     rows = []
-    with open(path) as f:
+    try:
+        f = open(path)
+    except OSError as e:
+        sys.exit(f"{path}: cannot read ({e.strerror})")
+    with f:
         for number, r in enumerate(csv.DictReader(f), 2):
             try:
                 rows.append({k: int(v) for k, v in r.items()})

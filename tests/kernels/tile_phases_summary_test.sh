@@ -37,4 +37,8 @@ elif ! grep -q "bad.csv:2: not a tile_phases record" <<< "$bad"; then
   echo "FAIL: the error does not name the file and line: $bad"
   fail=1
 fi
+if missing=$(python3 "$script" "$dir/absent.csv" 2>&1) || ! grep -q "absent.csv: cannot read" <<< "$missing"; then
+  echo "FAIL: a missing file is not reported as such: $missing"
+  fail=1
+fi
 exit $fail

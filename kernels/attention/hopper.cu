@@ -1,5 +1,15 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
+// v19 (session 5): v18 with d64 on the persistent kernel up to seqlen_q 4096 (8192 causal): D28,
+// +5.0/+1.7% s2048/s4096, causal +5.8/+3.1% s4096/s8192 (the thresholds dated from v3, D2).
+//
+// v18 (session 5): v15 with lazy rescaling of O at d128 and d256 (v17: a row's running max moves
+// only when it grows by more than 2^8, so O's rescale leaves the loop; softmax_step), the 192-key
+// tile at d128 for long key sequences, and d256 on the persistent kernel at every non-causal
+// length. D26/D27 (docs/campaigns/attention-h200/runs/d26, d27; implementations timed in turns):
+// v17 1.011x v15 on the FA3 grid (+2-5% d128 and d256 from s2048; at d64 it cost 2-4%, so d64 keeps
+// v15's code), the 192-key tile +2-5% d128 from s4096, persistent d256 +1-4% non-causal from s4096.
+//
 // v15 (session 4): v13 with the persistent producer publishing each tile decoded, so that the
 // consumers do no division between tiles (D21: 1.009x v13; +9% causal s512 d64, +7% causal s1024
 // d64, +3% s512/s1024 d64, +1.5% s512 d128 and d256). (v14, a tile's last P V deferred into the
@@ -32,11 +42,12 @@
 //     takes 2 or 3 consumer warpgroups. Counters reset themselves (the last CTA of a launch zeroes
 //     them), so launches must not run concurrently on two streams;
 //   * dispatch (choose_persistent and launch_fast below; thresholds are named constants there):
-//       d64:  192-row non-persistent when seqlen_q >= 2048 (4096 causal); else persistent with
+//       d64:  192-row non-persistent when seqlen_q >= 8192 (16384 causal; v19); else persistent with
 //             3 consumer warpgroups (non-causal, and causal from seqlen_q 2048) or 2 (causal);
-//       d128: persistent, except causal beyond seqlen_q 8192 (v1's kernel there);
-//       d256: persistent up to seqlen_q 2048 (v12), v1's kernel beyond (persistent lost 4-24%
-//             there in D17);
+//       d128: persistent, except causal beyond seqlen_q 8192 (v1's kernel there); a 192-key
+//             tile from seqlen_kv 2048 (4096 causal), 128 below (v18);
+//       d256: persistent up to seqlen_q 2048 (v12) and at every non-causal length (v18), v1's
+//             kernel for causal beyond (persistent lost 3-13% there in D27);
 //       head dims other than 64/128/256, misaligned pointers, empty shapes: the general kernel at
 //       the end of this file (as v1 and v3 did). fp16, GQA, odd lengths and seqlen_q != seqlen_kv
 //       follow the same shape rules as bf16 (both kernels handle them; v3's 192-key d64 tile from
@@ -497,6 +508,15 @@ template <> struct WgmmaRS<256> {
 #define HOPPER_L2_SECTION_BYTES (16 << 20)
 #endif
 
+// Lazy rescaling of O (softmax_step): 1 = a row's max moves only when it grows by more than
+// HOPPER_RESCALE_THRESHOLD (log2 units), 0 = every key tile rescales O (v15 and before).
+#ifndef HOPPER_LAZY_RESCALE
+#define HOPPER_LAZY_RESCALE 1
+#endif
+#ifndef HOPPER_RESCALE_THRESHOLD
+#define HOPPER_RESCALE_THRESHOLD 8.0f
+#endif
+
 /// Compile-time shape of one kernel instance; kPersistent picks the kernel and its shared-memory
 /// layout.
 template <int kHeadDim, int kBlockN_, int kStages_, int kWGs_, bool kBf16_, bool kOverlap_, bool kPingPong_,
@@ -512,6 +532,10 @@ struct Config {
   static constexpr bool kPersistent = kPersistent_;
   static constexpr int kBlockM = 64 * kWGs;
   static constexpr int kSoftmaxChains = D == 64 ? 4 : 1;  // see softmax_step
+  // Lazy rescaling of O (softmax_step) where it measured faster: D26, +2-3% d128 and +3-5% d256 from
+  // s2048; at d64 (32 multiplies a tile to save) the votes and branches cost 2-4% (D26 one vote per
+  // row, D28 one for both rows: versions/v18l64-lazy-d64.patch).
+  static constexpr bool kLazyRescale = HOPPER_LAZY_RESCALE != 0 && D >= 128;
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -571,19 +595,46 @@ __device__ __forceinline__ void apply_mask(float (&s)[kN / 2], int col0, int row
 
 /// Online softmax over one S tile held in wgmma accumulator layout: each thread holds rows g and
 /// g+8 of its warp's 16; a row's values are spread over the 4 threads of a quad. Leaves P
-/// (unnormalised) in `s`, updates the running max and the per-thread partial sums, and returns
-/// the factor by which O must be rescaled. Value j of row r is s[4 * (j / 2) + 2 * r + j % 2].
+/// (unnormalised) in `s`, updates the running max and the per-thread partial sums, sets the
+/// factors by which O must be rescaled, and returns whether O must be rescaled at all (the same
+/// answer in every lane of the warp). Value j of row r is s[4 * (j / 2) + 2 * r + j % 2].
+///
+/// Lazy rescaling (v17, kLazy: d128 and d256, Config::kLazyRescale): a row keeps its old max as long as the new one
+/// exceeds it by at most HOPPER_RESCALE_THRESHOLD in log2 units, so P's entries stay below
+/// 2^threshold (256: exact in fp32 sums, the same relative precision in 16-bit P) and O and l need
+/// no rescale; the result O / l is the same quantity. The decision is taken per row for the whole
+/// warp (a vote), so the branch around O's rescale is uniform: after a tile or two, random or real
+/// scores seldom raise a row's max by 2^8, and the loop drops O's D/2 multiplies per thread and the
+/// two correction exponentials from the softmax's critical path.
 /// The row max and the row sum each run as kChains independent dependency chains, both rows'
 /// reductions interleaved: 4 at d64, where v4's single chains were the `wait` stalls of D5 (+1-3%
 /// at d64 in D6); at d128 and d256, where that form measured 1-3% slower (D6, D7), kChains = 1 is
 /// v4's code unchanged.
-template <int kN, bool kFirst, int kChains>
-__device__ __forceinline__ void softmax_step(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
+template <int kN, bool kFirst, int kChains, bool kLazy>
+__device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
                                              float scale_log2) {
   constexpr int kPairs = kN / 8;  // pairs of values of one row held by this thread
   static_assert(kPairs % kChains == 0, "the key tile's pairs split evenly over the chains");
+  bool rescale = !kFirst && !kLazy;
+  // The row's new max is mx; returns the max to subtract (scaled), sets corr[r] and m[r].
+  auto update_max = [&](int r, float mx) {
+    if constexpr (!kFirst && kLazy) {
+      // From -inf: +inf > threshold (rescale, corr 0); -inf to -inf: NaN, no vote.
+      const bool grows = (mx - m[r]) * scale_log2 > HOPPER_RESCALE_THRESHOLD;
+      if (!__any_sync(0xffffffffu, grows)) {
+        corr[r] = 1.f;
+        return m[r] == -INFINITY ? 0.f : m[r] * scale_log2;
+      }
+      rescale = true;
+    }
+    // A row with nothing visible yet keeps max -inf; subtracting 0 then keeps every p at 0.
+    const float m_scaled = mx == -INFINITY ? 0.f : mx * scale_log2;
+    corr[r] = kFirst ? 1.f : exp2_approx(m[r] * scale_log2 - m_scaled);
+    m[r] = mx;
+    return m_scaled;
+  };
   if constexpr (kChains == 1) {
-    // v4's softmax, instruction for instruction: one row at a time.
+    // v4's softmax, instruction for instruction (with HOPPER_LAZY_RESCALE=0): one row at a time.
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
       float mx = kFirst ? -INFINITY : m[r];
@@ -591,10 +642,7 @@ __device__ __forceinline__ void softmax_step(float (&s)[kN / 2], float (&m)[2], 
       for (int i = 0; i < kPairs; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-      // A row with nothing visible yet keeps max -inf; subtracting 0 then keeps every p at 0.
-      const float m_scaled = mx == -INFINITY ? 0.f : mx * scale_log2;
-      corr[r] = kFirst ? 1.f : exp2_approx(m[r] * scale_log2 - m_scaled);
-      m[r] = mx;
+      const float m_scaled = update_max(r, mx);
       float sum = 0.f;
 #pragma unroll
       for (int i = 0; i < kPairs; ++i) {
@@ -607,7 +655,7 @@ __device__ __forceinline__ void softmax_step(float (&s)[kN / 2], float (&m)[2], 
       }
       l[r] = kFirst ? sum : l[r] * corr[r] + sum;
     }
-    return;
+    return rescale;
   }
   auto at = [](int r, int j) { return 4 * (j / 2) + 2 * r + (j % 2); };
   auto combine = [](float (&part)[kChains], auto op) {
@@ -635,10 +683,7 @@ __device__ __forceinline__ void softmax_step(float (&s)[kN / 2], float (&m)[2], 
   for (int r = 0; r < 2; ++r) mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
-    // A row with nothing visible yet keeps max -inf; subtracting 0 then keeps every p at 0.
-    const float m_scaled = mx[r] == -INFINITY ? 0.f : mx[r] * scale_log2;
-    corr[r] = kFirst ? 1.f : exp2_approx(m[r] * scale_log2 - m_scaled);
-    m[r] = mx[r];
+    const float m_scaled = update_max(r, mx[r]);
     float part[kChains];
 #pragma unroll
     for (int k = 0; k < kChains; ++k) part[k] = 0.f;
@@ -651,6 +696,7 @@ __device__ __forceinline__ void softmax_step(float (&s)[kN / 2], float (&m)[2], 
     const float sum = combine(part, add_op);
     l[r] = kFirst ? sum : l[r] * corr[r] + sum;
   }
+  return rescale;
 }
 
 template <int kD>
@@ -857,7 +903,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   release(ring.empty_k(stage_of(0)));
   if (n_blocks == 1) release_q();  // last S GEMM
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-  softmax_step<C::kBlockN, true, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
+  softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2);
   convert_p<C::kBlockN, C::kBf16>(s, pf);
   HOPPER_PHASE(2, kv_iter, cw, n_blocks);
 
@@ -880,12 +926,13 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       release(ring.empty_k(stage));
       if (it == n_blocks - 1) release_q();
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      softmax_step<C::kBlockN, false, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
+      const bool rescale =
+          softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2);
       wgmma_wait<0>();
       pin(o);
       pin(pf);
       release(ring.empty_v(prev));
-      rescale_o<C::D>(o, corr);
+      if (rescale) rescale_o<C::D>(o, corr);
       convert_p<C::kBlockN, C::kBf16>(s, pf);
     } else {
       // P V of the previous tile, then S of this one, each waited for before the next step.
@@ -908,8 +955,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       release(ring.empty_k(stage));
       if (it == n_blocks - 1) release_q();
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      softmax_step<C::kBlockN, false, C::kSoftmaxChains>(s, m, l, corr, p.scale_log2);
-      rescale_o<C::D>(o, corr);
+      if (softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2))
+        rescale_o<C::D>(o, corr);
       convert_p<C::kBlockN, C::kBf16>(s, pf);
     }
   }
@@ -1550,6 +1597,12 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 #ifndef HOPPER_D128_STAGES
 #define HOPPER_D128_STAGES 2
 #endif
+// d128: the wide key tile for long key sequences (kD128WideFromSeqlenKv below). 192 keys leave no
+// room for the persistent kernel's own O buffer (2 x 96 KB of K/V + 32 KB of Q): O is stored from
+// registers there.
+#ifndef HOPPER_D128_WIDE_BLOCK_N
+#define HOPPER_D128_WIDE_BLOCK_N 192
+#endif
 #ifndef HOPPER_D256_BLOCK_N
 #define HOPPER_D256_BLOCK_N 80
 #endif
@@ -1561,13 +1614,14 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 // docs/campaigns/attention-h200/runs/d2/). The grid's shapes have seqlen_q == seqlen_kv; the
 // thresholds are on seqlen_q (the number of query tiles, which is what persistence and the tile
 // order act on).
-/// d64: the non-persistent 192-row tile from this seqlen_q on, causal or not. m192.txt (vs v1, same
-/// run): +13/+10/+17/+17% non-causal s2048..s16384, +6/+7/+13/+9% causal; below it, -4..-7% causal
-/// and +3-4% non-causal, where v3 gives +11..+20% (v1_v2_v3_grid_tflops.txt, s512/s1024).
-constexpr int kD64Rows192FromSeqlenQ = 2048;
-/// d64 causal: the 192-row tile only from here: at s2048 causal m192 gave +6% over v1 (m192.txt)
-/// where v3 gave +11.5% (v1_v2_v3_grid_tflops.txt; two harnesses, so D3 times v4 against v1).
-constexpr int kD64CausalRows192FromSeqlenQ = 4096;
+/// d64: the non-persistent 192-row tile from this seqlen_q on. Set at 2048 in D2 (m192.txt, against
+/// v1: +13/+10/+17/+17% non-causal s2048..s16384); v19 moved it to 8192 after D28 (runs/d28,
+/// v18s2: the persistent kernel, which v8-v15 had improved since, against v18): non-causal
+/// +5.0/+1.7% s2048/s4096, -0.2/-1.1% s8192/s16384.
+constexpr int kD64Rows192FromSeqlenQ = 8192;
+/// d64 causal: the same, from this seqlen_q (4096 until v19; D28: persistent +5.8/+3.1% causal
+/// s4096/s8192, +0.4% s16384, within noise, where it stays non-persistent).
+constexpr int kD64CausalRows192FromSeqlenQ = 16384;
 /// d64 causal, persistent: the warpgroup count switches (HOPPER_D64_CAUSAL_*_PERSISTENT_WGS) here.
 constexpr int kD64CausalLongFromSeqlenQ = 2048;
 /// d128 causal: persistent up to this seqlen_q, and non-causal at every length. Since v6 chains the
@@ -1575,11 +1629,20 @@ constexpr int kD64CausalLongFromSeqlenQ = 2048;
 /// kernel everywhere against v4): +2.9/+1.4/+2.3% non-causal s4096..s16384, +3.8% causal s8192,
 /// -8.3% causal s16384. (v4's thresholds, from v3 in D2: 2048 non-causal, 4096 causal.)
 constexpr int kD128CausalPersistentUpToSeqlenQ = 8192;
-/// d256: persistent up to this seqlen_q (v12). D18 (runs/d18/grid_tflops.txt, `v12r`) against v8
+/// d128: the 192-key tile (HOPPER_D128_WIDE_BLOCK_N) from this seqlen_kv on, non-causal and causal.
+/// D27 (runs/d27/grid_tflops.txt, v17n192 against v17; lazy rescaling had shortened the loop's
+/// softmax): non-causal +1.0/+2.4/+5.3/+5.3% s2048..s16384, -8/-8% s512/s1024; causal
+/// +0.7/+4.1/+2.8% s4096..s16384, -3% s2048 and -11/-9% s512/s1024 (the last tile's masked keys).
+/// The 176-key tile (v17n176) was below 192 from s2048 on.
+constexpr int kD128WideFromSeqlenKv = 2048;
+constexpr int kD128CausalWideFromSeqlenKv = 4096;
+/// d256: persistent up to this seqlen_q (v12) when causal, at every length when not (v18). D18 (runs/d18/grid_tflops.txt, `v12r`) against v8
 /// (never persistent at d256): +7.4/+4.1/+1.2% s512/s1024/s2048, causal +9.7/+5.7/+1.2%. D17
 /// (O staged through the Q buffer then, the Q reload after the store cost ~3k cycles a tile):
 /// persistent at every length lost 4-24% from s4096 (causal s16384 568 against 746 TFLOP/s).
 /// Before v12 never persistent (v3/v1 0.98-1.0 non-causal, 0.87-1.01 causal: v2's 4-byte stores).
+/// D27 (v17p: persistent at every length, against v17): non-causal +3.9/+1.3/+0.7% s4096..s16384,
+/// causal -2.6/-4.0/-13% (the longest-first order's tail at a few long tiles per SM).
 #ifndef HOPPER_D256_PERSISTENT_UP_TO
 #define HOPPER_D256_PERSISTENT_UP_TO 2048
 #endif
@@ -1595,7 +1658,7 @@ inline bool choose_persistent(const socratic_attention_args& a) {
     case 128:
       return !a.causal || a.seqlen_q <= kD128CausalPersistentUpToSeqlenQ;
     case 256:
-      return a.seqlen_q <= kD256PersistentUpToSeqlenQ;
+      return !a.causal || a.seqlen_q <= kD256PersistentUpToSeqlenQ;
     default:
       return false;
   }
@@ -1621,12 +1684,20 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
                                                                                                         stream);
       return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a, stream);
     }
-    case 128:
+    case 128: {
+      const bool wide = a.seqlen_kv >= (a.causal ? kD128CausalWideFromSeqlenKv : kD128WideFromSeqlenKv);
+      if (wide && !persistent)
+        return launch<Config<128, HOPPER_D128_WIDE_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong,
+                             false>>(a, stream);
+      if (wide)
+        return launch<Config<128, HOPPER_D128_WIDE_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong,
+                             true>>(a, stream);
       if (!persistent)
         return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(
             a, stream);
       return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                          stream);
+    }
     case 256:
       if (!persistent)
         return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(

@@ -5,7 +5,8 @@
 // Caught by: before every candidate call a kernel fills every SM's shared memory with random
 // plausible floats; two calls on the same inputs under different garbage differ ->
 // flag `nondeterministic` (reason "nondeterministic: two calls on the same inputs under
-// different shared-memory garbage differ"), on every scenario.
+// different shared-memory garbage differ"), on every scenario; or the garbage decodes to NaN/Inf
+// (flag `non_finite`), or the first call's answer is already wrong (a tolerance failure).
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -899,40 +899,43 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   // Causal: the first key tiles of the order (the highest) can lie wholly above every row of this
   // warpgroup while the CTA tile's lower rows need them (64-row warpgroups against 80-key tiles at
   // d256, the 192-row tiles of d64, the 192-key tiles of d128). Such a tile's S and P V are all
-  // masked: the warpgroup passes their turns at once and hands the stages back (v23). The last
-  // key tile is always computed (a warpgroup without any visible key then leaves zeros, as before).
-  int skip = 0;
+  // masked: the warpgroup passes their turns at once, hands the stages back, and goes on as if
+  // the tile had that many fewer key tiles (v23). The last key tile is always computed (a
+  // warpgroup without any visible key then leaves zeros, as before). Here, not in the loops below:
+  // D37's first version started them at the skip, and non-causal d128 and long d64 lost 1.5-3%.
   if (HOPPER_CAUSAL_SKIP && p.causal) {
     const int last_key = m0 + 64 * cw + 63 + shift;  // the last key this warpgroup's lowest row sees
     const int visible = last_key < 0 ? -1 : last_key / C::kBlockN;
-    skip = min(max(n_blocks - 1 - visible, 0), n_blocks - 1);
-  }
-  for (int it = 0; it < skip; ++it) {
-    mbar_wait(ring.full_k(stage_of(it)), phase_of(it));
-    turn_begin();
-    turn_end(false);
-    release(ring.empty_k(stage_of(it)));
-    mbar_wait(ring.full_v(stage_of(it)), phase_of(it));
-    release(ring.empty_v(stage_of(it)));
+    const int skip = min(max(n_blocks - 1 - visible, 0), n_blocks - 1);
+    for (int it = 0; it < skip; ++it) {
+      mbar_wait(ring.full_k(stage_of(it)), phase_of(it));
+      turn_begin();
+      turn_end(false);
+      release(ring.empty_k(stage_of(it)));
+      mbar_wait(ring.full_v(stage_of(it)), phase_of(it));
+      release(ring.empty_v(stage_of(it)));
+    }
+    kv_iter += skip;  // stage_of and phase_of read it
+    n_blocks -= skip;
   }
   // ---- first key tile: S, softmax ----
-  int n = n_blocks - 1 - skip;
-  mbar_wait(ring.full_k(stage_of(skip)), phase_of(skip));
+  int n = n_blocks - 1;
+  mbar_wait(ring.full_k(stage_of(0)), phase_of(0));
   turn_begin();
   wgmma_fence();
-  gemm_qk<C>(s, sq_rows, ring.k(stage_of(skip)));
+  gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
   wgmma_commit();
   turn_end(false);
   wgmma_wait<0>();
   pin(s);
-  release(ring.empty_k(stage_of(skip)));
-  if (skip == n_blocks - 1) release_q();  // last S GEMM
+  release(ring.empty_k(stage_of(0)));
+  if (n_blocks == 1) release_q();  // last S GEMM
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
   softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2);
   convert_p<C::kBlockN, C::kBf16>(s, pf);
   HOPPER_PHASE(2, kv_iter, cw, n_blocks);
 
-  for (int it = skip + 1; it < n_blocks; ++it) {
+  for (int it = 1; it < n_blocks; ++it) {
     n = n_blocks - 1 - it;
     const int stage = stage_of(it), prev = stage_of(it - 1);
     const uint32_t phase = phase_of(it), prev_phase = phase_of(it - 1);

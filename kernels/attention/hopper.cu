@@ -1,5 +1,11 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
+// v23 (session 6): v19 with the causal skip: a warpgroup passes the causal key tile that lies
+// wholly above its rows (warpgroup 0 against d256's 80-key tiles; warpgroups 0 and 1 of d64's
+// 192-row tiles), and causal d64 on 192-row tiles at every length. D38 (implementations timed in
+// turns): +0.7-1.9% causal d256, +2.0-2.3% causal d64 s512-s2048; compiled where it gained only
+// (Config::kCausalSkip: the other instances' PTX is v19's).
+//
 // v19 (session 5): v18 with d64 on the persistent kernel up to seqlen_q 4096 (8192 causal): D28,
 // +5.0/+1.7% s2048/s4096, causal +5.8/+3.1% s4096/s8192 (the thresholds dated from v3, D2).
 //
@@ -542,6 +548,10 @@ struct Config {
   // s2048; at d64 (32 multiplies a tile to save) the votes and branches cost 2-4% (D26 one vote per
   // row, D28 one for both rows: versions/v18l64-lazy-d64.patch).
   static constexpr bool kLazyRescale = HOPPER_LAZY_RESCALE != 0 && D >= 128;
+  // The causal skip (attend_tile) where it measured faster: D38, +0.7-1.9% causal d256, +0.4-2.3%
+  // causal d64 on the 192-row persistent tiles; compiled into the 192-key d128 tiles and the
+  // non-persistent d64 kernel it cost 1-2% (also where never taken: non-causal d128, long d64).
+  static constexpr bool kCausalSkip = HOPPER_CAUSAL_SKIP != 0 && (D == 256 || (D == 64 && kWGs == 3 && kPersistent));
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -896,27 +906,34 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
     release(ring.empty_v(stage_of(n_blocks - 1)));
     return;
   }
-  // Causal: the first key tiles of the order (the highest) can lie wholly above every row of this
-  // warpgroup while the CTA tile's lower rows need them (64-row warpgroups against 80-key tiles at
-  // d256, the 192-row tiles of d64, the 192-key tiles of d128). Such a tile's S and P V are all
-  // masked: the warpgroup passes their turns at once, hands the stages back, and goes on as if
-  // the tile had that many fewer key tiles (v23). The last key tile is always computed (a
-  // warpgroup without any visible key then leaves zeros, as before). Here, not in the loops below:
-  // D37's first version started them at the skip, and non-causal d128 and long d64 lost 1.5-3%.
-  if (HOPPER_CAUSAL_SKIP && p.causal) {
-    const int last_key = m0 + 64 * cw + 63 + shift;  // the last key this warpgroup's lowest row sees
-    const int visible = last_key < 0 ? -1 : last_key / C::kBlockN;
-    const int skip = min(max(n_blocks - 1 - visible, 0), n_blocks - 1);
-    for (int it = 0; it < skip; ++it) {
-      mbar_wait(ring.full_k(stage_of(it)), phase_of(it));
-      turn_begin();
-      turn_end(false);
-      release(ring.empty_k(stage_of(it)));
-      mbar_wait(ring.full_v(stage_of(it)), phase_of(it));
-      release(ring.empty_v(stage_of(it)));
+  // Causal: the first key tile of the order (the highest) can lie wholly above every row of this
+  // warpgroup while the CTA tile's lower rows need it (warpgroup 0 against d256's 80-key tiles,
+  // warpgroups 0 and 1 of d64's 192-row tiles). Its S and P V are then all masked: the warpgroup
+  // passes the tile's turn at once, hands its stages back, and goes on as if the tile had one key
+  // tile fewer (v23, C::kCausalSkip). The last key tile is always computed (a warpgroup without
+  // any visible key then leaves zeros, as before). Done here, not in the loops below: D37's first
+  // version started them at the skip, and non-causal d128 and long d64 lost 1.5-3%.
+  if constexpr (C::kCausalSkip) {
+    // At most the key tiles between this warpgroup's last row and the tile's last row.
+    constexpr int kMaxCausalSkip = (64 * (C::kWGs - 1) + C::kBlockN - 1) / C::kBlockN;
+    if (p.causal) {
+      const int last_key = m0 + 64 * cw + 63 + shift;  // the last key this warpgroup's lowest row sees
+      const int visible = last_key < 0 ? -1 : last_key / C::kBlockN;
+      const int skip = min(max(n_blocks - 1 - visible, 0), min(n_blocks - 1, kMaxCausalSkip));
+#pragma unroll
+      for (int it = 0; it < kMaxCausalSkip; ++it) {
+        if (it < skip) {
+          mbar_wait(ring.full_k(stage_of(it)), phase_of(it));
+          turn_begin();
+          turn_end(false);
+          release(ring.empty_k(stage_of(it)));
+          mbar_wait(ring.full_v(stage_of(it)), phase_of(it));
+          release(ring.empty_v(stage_of(it)));
+        }
+      }
+      kv_iter += skip;  // stage_of and phase_of read it
+      n_blocks -= skip;
     }
-    kv_iter += skip;  // stage_of and phase_of read it
-    n_blocks -= skip;
   }
   // ---- first key tile: S, softmax ----
   int n = n_blocks - 1;
@@ -1607,11 +1624,13 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 // causal from there. Three (a 192-row query tile, one warpgroup's softmax under two others' GEMMs)
 // measured +5-10% non-causal at s512 and s1024 (D7, D8) despite the 12.5% of rows its tile
 // leaves empty there; causal, -6..-10% at s512 and s1024 but +3% and +5% at s2048 (D7, D8).
+// With the causal skip (v23: warpgroups 0 and 1 pass the key tile above their rows) three won
+// causal at s512 and s1024 too: D38, +2.0% and +2.1% over v19's two.
 #ifndef HOPPER_D64_PERSISTENT_WGS
 #define HOPPER_D64_PERSISTENT_WGS 3
 #endif
 #ifndef HOPPER_D64_CAUSAL_PERSISTENT_WGS
-#define HOPPER_D64_CAUSAL_PERSISTENT_WGS 2
+#define HOPPER_D64_CAUSAL_PERSISTENT_WGS 3
 #endif
 #ifndef HOPPER_D64_CAUSAL_LONG_PERSISTENT_WGS
 #define HOPPER_D64_CAUSAL_LONG_PERSISTENT_WGS 3

@@ -228,9 +228,10 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 template <int N> struct WgmmaSS;
 template <int N> struct WgmmaRS;
 template <> struct WgmmaSS<64> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 32, "the accumulator holds 32 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
@@ -250,9 +251,10 @@ template <> struct WgmmaSS<64> {
 };
 
 template <> struct WgmmaSS<80> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[40], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 40, "the accumulator holds 40 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
@@ -272,9 +274,10 @@ template <> struct WgmmaSS<80> {
 };
 
 template <> struct WgmmaSS<96> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[48], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 48, "the accumulator holds 48 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
@@ -294,9 +297,10 @@ template <> struct WgmmaSS<96> {
 };
 
 template <> struct WgmmaSS<112> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[56], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 56, "the accumulator holds 56 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
@@ -316,9 +320,10 @@ template <> struct WgmmaSS<112> {
 };
 
 template <> struct WgmmaSS<128> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 64, "the accumulator holds 64 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
@@ -338,9 +343,10 @@ template <> struct WgmmaSS<128> {
 };
 
 template <> struct WgmmaSS<144> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[72], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 72, "the accumulator holds 72 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
@@ -360,9 +366,10 @@ template <> struct WgmmaSS<144> {
 };
 
 template <> struct WgmmaSS<160> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[80], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 80, "the accumulator holds 80 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
@@ -382,9 +389,10 @@ template <> struct WgmmaSS<160> {
 };
 
 template <> struct WgmmaSS<176> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[88], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 88, "the accumulator holds 88 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
@@ -404,9 +412,10 @@ template <> struct WgmmaSS<176> {
 };
 
 template <> struct WgmmaSS<192> {
-  template <bool kBf16>
-  static __device__ __forceinline__ void run(float (&d)[96], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16, int kLen>
+  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
+    static_assert(kLen >= 96, "the accumulator holds 96 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
@@ -528,11 +537,16 @@ template <> struct WgmmaRS<256> {
 #ifndef HOPPER_CAUSAL_SKIP
 #define HOPPER_CAUSAL_SKIP 1
 #endif
+// v24: a warpgroup whose rows see only the first 64 keys of its first key tile computes S and P V
+// of that tile over those 64 (attend_tile); 0 = over the whole tile, as v23 did.
+#ifndef HOPPER_HALF_DIAGONAL
+#define HOPPER_HALF_DIAGONAL 1
+#endif
 
 /// Compile-time shape of one kernel instance; kPersistent picks the kernel and its shared-memory
 /// layout.
 template <int kHeadDim, int kBlockN_, int kStages_, int kWGs_, bool kBf16_, bool kOverlap_, bool kPingPong_,
-          bool kPersistent_>
+          bool kPersistent_, bool kCausal_ = false>
 struct Config {
   static constexpr int D = kHeadDim;
   static constexpr int kBlockN = kBlockN_;
@@ -542,16 +556,25 @@ struct Config {
   static constexpr bool kOverlap = kOverlap_;
   static constexpr bool kPingPong = kPingPong_ && kWGs_ >= 2;
   static constexpr bool kPersistent = kPersistent_;
+  // An instance launched for causal problems only (v24): the causal key-tile savings below are
+  // compiled into these alone, so the instances non-causal problems run keep v19's code (D37-D39:
+  // compiled into shared instances, the untaken skip cost 1-3% on some non-causal shapes). Still
+  // correct for any problem: every causal-only step also tests p.causal.
+  static constexpr bool kCausal = kCausal_;
   static constexpr int kBlockM = 64 * kWGs;
   static constexpr int kSoftmaxChains = D == 64 ? 4 : 1;  // see softmax_step
   // Lazy rescaling of O (softmax_step) where it measured faster: D26, +2-3% d128 and +3-5% d256 from
   // s2048; at d64 (32 multiplies a tile to save) the votes and branches cost 2-4% (D26 one vote per
   // row, D28 one for both rows: versions/v18l64-lazy-d64.patch).
   static constexpr bool kLazyRescale = HOPPER_LAZY_RESCALE != 0 && D >= 128;
-  // The causal skip (attend_tile) where it measured faster: D38, +0.7-1.9% causal d256, +0.4-2.3%
-  // causal d64 on the 192-row persistent tiles; compiled into the 192-key d128 tiles and the
-  // non-persistent d64 kernel it cost 1-2% (also where never taken: non-causal d128, long d64).
-  static constexpr bool kCausalSkip = HOPPER_CAUSAL_SKIP != 0 && (D == 256 || (D == 64 && kWGs == 3 && kPersistent));
+  // The causal skip (attend_tile), in the causal instances where it measured faster (D38: +0.7-1.9%
+  // causal d256, +0.4-2.3% causal d64 on 192-row tiles; in the 192-key d128 tiles, which non-causal
+  // problems share, it cost 1-2%).
+  static constexpr bool kCausalSkip = HOPPER_CAUSAL_SKIP != 0 && kCausal && (D == 256 || (D == 64 && kWGs == 3));
+  // The half diagonal (attend_tile): a warpgroup that sees only the first 64 keys of its first key
+  // tile computes S and P V over those alone. Not at d256: its 80-key tiles save a fifth of a tile,
+  // and the 32 values of the narrower S did not fit beside O (ptxas serialised the wgmma).
+  static constexpr bool kHalfDiagonal = HOPPER_HALF_DIAGONAL != 0 && kCausal && kBlockN > 64 && D <= 128;
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -747,17 +770,32 @@ __device__ __forceinline__ void gemm_qk(float (&s)[C::kBlockN / 2], uint32_t sq_
   }
 }
 
+/// S over the first 64 keys of the tile only (the first 64 rows of each 128-byte chunk of the K
+/// tile), into 32 values laid out as the first 32 of a whole tile's S.
+template <class C>
+__device__ __forceinline__ void gemm_qk_first64(float (&h)[32], uint32_t sq_rows, uint32_t sk_stage) {
+  static_assert(C::kBlockN > 64, "a narrower tile has no first half");
+#pragma unroll
+  for (int kk = 0; kk < C::D / 16; ++kk) {
+    const uint32_t chunk = kk / 4, within = (kk % 4) * 32;
+    const uint64_t da = smem_desc(sq_rows + chunk * (C::kBlockM * 128) + within, 16, 1024);
+    const uint64_t db = smem_desc(sk_stage + chunk * (C::kBlockN * 128) + within, 16, 1024);
+    WgmmaSS<64>::template run<C::kBf16>(h, da, db, kk > 0 ? 1 : 0);
+  }
+}
+
 // Diagnostic switch for the first device runs: exchanges the two strides of the V descriptor.
 #ifndef HOPPER_V_SWAP_STRIDES
 #define HOPPER_V_SWAP_STRIDES 0
 #endif
 
-/// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart).
-template <class C>
+/// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart), over its
+/// first kKeys keys (all of them, or the first 64 of a half-diagonal tile, whose other P are zero).
+template <class C, int kKeys = C::kBlockN>
 __device__ __forceinline__ void gemm_pv(float (&o)[C::D / 2], const uint32_t (&pf)[C::kBlockN / 4],
                                         uint32_t sv_stage) {
 #pragma unroll
-  for (int kk = 0; kk < C::kBlockN / 16; ++kk) {
+  for (int kk = 0; kk < kKeys / 16; ++kk) {
     const uint32_t a[4] = {pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3]};
     // MN-major, 128B swizzle: "leading" = from one 64-column chunk to the next, "stride" = from
     // one group of 8 key rows to the next (PTX ISA, canonical layouts).
@@ -935,16 +973,52 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       n_blocks -= skip;
     }
   }
+  // The half diagonal (v24, C::kHalfDiagonal): when this warpgroup's rows see only the first 64
+  // keys of its first key tile (warpgroup 0 of a 128-row tile on the 128-key diagonal, and one
+  // warpgroup of every 192-row d64 tile), S and P V of that tile run over those 64 keys; the
+  // other S values are masked below, so their P are zero.
+  bool half = false;
+  if constexpr (C::kHalfDiagonal) half = p.causal && m0 + 64 * cw + 63 + shift < (n_blocks - 1) * C::kBlockN + 64;
+  auto pv = [&](bool first_tile, uint32_t sv_stage) {  // P V of a key tile (the first: maybe half)
+    if constexpr (C::kHalfDiagonal) {
+      if (first_tile && half) {
+        gemm_pv<C, 64>(o, pf, sv_stage);
+        return;
+      }
+    }
+    gemm_pv<C>(o, pf, sv_stage);
+  };
   // ---- first key tile: S, softmax ----
   int n = n_blocks - 1;
   mbar_wait(ring.full_k(stage_of(0)), phase_of(0));
   turn_begin();
-  wgmma_fence();
-  gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
-  wgmma_commit();
-  turn_end(false);
-  wgmma_wait<0>();
-  pin(s);
+  bool full_s = true;
+  if constexpr (C::kHalfDiagonal) {
+    if (half) {
+      // Its own registers (a narrower wgmma writing into the whole tile's accumulator made ptxas
+      // serialise every wgmma of the kernel), copied once the GEMM is done.
+      float h[32];
+#pragma unroll
+      for (int i = 0; i < 32; ++i) h[i] = 0.f;
+      wgmma_fence();
+      gemm_qk_first64<C>(h, sq_rows, ring.k(stage_of(0)));
+      wgmma_commit();
+      turn_end(false);
+      wgmma_wait<0>();
+      pin(h);
+#pragma unroll
+      for (int i = 0; i < C::kBlockN / 2; ++i) s[i] = i < 32 ? h[i] : -INFINITY;
+      full_s = false;
+    }
+  }
+  if (full_s) {
+    wgmma_fence();
+    gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
+    wgmma_commit();
+    turn_end(false);
+    wgmma_wait<0>();
+    pin(s);
+  }
   release(ring.empty_k(stage_of(0)));
   if (n_blocks == 1) release_q();  // last S GEMM
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
@@ -963,7 +1037,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       wgmma_fence();
       gemm_qk<C>(s, sq_rows, ring.k(stage));
       wgmma_commit();
-      gemm_pv<C>(o, pf, ring.v(prev));
+      pv(it == 1, ring.v(prev));
       wgmma_commit();
       turn_end(false);
       wgmma_wait<1>();
@@ -984,7 +1058,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       mbar_wait(ring.full_v(prev), prev_phase);
       turn_begin();
       wgmma_fence();
-      gemm_pv<C>(o, pf, ring.v(prev));
+      pv(it == 1, ring.v(prev));
       wgmma_commit();
       wgmma_wait<0>();
       pin(o);
@@ -1011,7 +1085,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   mbar_wait(ring.full_v(last), phase_of(n_blocks - 1));
   turn_begin();
   wgmma_fence();
-  gemm_pv<C>(o, pf, ring.v(last));
+  pv(n_blocks == 1, ring.v(last));
   wgmma_commit();
   turn_end(true);
   wgmma_wait<0>();
@@ -1726,6 +1800,9 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
       // (three warpgroups have no registers for the 192-key tile: 160 each)
       if (wgs == 2 && a.seqlen_kv >= HOPPER_D64_WIDE_FROM)
         return launch<Config<64, 192, HOPPER_D64_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a, stream);
+      if (wgs == 3 && a.causal)
+        return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, 3, kBf16, kOverlap, kPingPong, true, true>>(
+            a, stream);
       if (wgs == 3)
         return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, 3, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                         stream);
@@ -1742,12 +1819,20 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
       if (!persistent)
         return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(
             a, stream);
+      if (a.causal)
+        return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true, true>>(
+            a, stream);
       return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                          stream);
     }
     case 256:
+      // (the per-tile kernel runs causal problems only, unless HOPPER_SCHEDULE forces it: its
+      // causal instance is correct for any problem)
       if (!persistent)
-        return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(
+        return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, false,
+                             true>>(a, stream);
+      if (a.causal)
+        return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, true, true>>(
             a, stream);
       return launch<Config<256, HOPPER_D256_BLOCK_N, HOPPER_D256_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                          stream);

@@ -1,10 +1,12 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
-// v23 (session 6): v19 with the causal skip: a warpgroup passes the causal key tile that lies
+// v24 (session 6): v19 with the causal skip: a warpgroup passes the causal key tile that lies
 // wholly above its rows (warpgroup 0 against d256's 80-key tiles; warpgroups 0 and 1 of d64's
-// 192-row tiles), and causal d64 on 192-row tiles at every length. D38 (implementations timed in
-// turns): +0.7-1.9% causal d256, +2.0-2.3% causal d64 s512-s2048; compiled where it gained only
-// (Config::kCausalSkip: the other instances' PTX is v19's).
+// 192-row tiles), and causal d64 on 192-row tiles at every length. The skip lives in instances
+// launched for causal problems only (Config::kCausal): every instance a non-causal problem runs
+// has v19's PTX (compiled into shared instances, v23, the untaken skip cost 1-3% on some
+// non-causal shapes in D37-D39). D40 (implementations timed in turns, the grid's causal shapes):
+// 1.008x v19; +1.4-2.2% causal d64 s512-s4096, +0.7-2.3% causal d256 s512-s4096.
 //
 // v19 (session 5): v18 with d64 on the persistent kernel up to seqlen_q 4096 (8192 causal): D28,
 // +5.0/+1.7% s2048/s4096, causal +5.8/+3.1% s4096/s8192 (the thresholds dated from v3, D2).
@@ -228,10 +230,9 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 template <int N> struct WgmmaSS;
 template <int N> struct WgmmaRS;
 template <> struct WgmmaSS<64> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 32, "the accumulator holds 32 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
@@ -251,10 +252,9 @@ template <> struct WgmmaSS<64> {
 };
 
 template <> struct WgmmaSS<80> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[40], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 40, "the accumulator holds 40 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %42, 0;\n"
@@ -274,10 +274,9 @@ template <> struct WgmmaSS<80> {
 };
 
 template <> struct WgmmaSS<96> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[48], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 48, "the accumulator holds 48 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %50, 0;\n"
@@ -297,10 +296,9 @@ template <> struct WgmmaSS<96> {
 };
 
 template <> struct WgmmaSS<112> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[56], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 56, "the accumulator holds 56 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %58, 0;\n"
@@ -320,10 +318,9 @@ template <> struct WgmmaSS<112> {
 };
 
 template <> struct WgmmaSS<128> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 64, "the accumulator holds 64 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
@@ -343,10 +340,9 @@ template <> struct WgmmaSS<128> {
 };
 
 template <> struct WgmmaSS<144> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[72], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 72, "the accumulator holds 72 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %74, 0;\n"
@@ -366,10 +362,9 @@ template <> struct WgmmaSS<144> {
 };
 
 template <> struct WgmmaSS<160> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[80], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 80, "the accumulator holds 80 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %82, 0;\n"
@@ -389,10 +384,9 @@ template <> struct WgmmaSS<160> {
 };
 
 template <> struct WgmmaSS<176> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[88], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 88, "the accumulator holds 88 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %90, 0;\n"
@@ -412,10 +406,9 @@ template <> struct WgmmaSS<176> {
 };
 
 template <> struct WgmmaSS<192> {
-  template <bool kBf16, int kLen>
-  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[96], uint64_t desc_a, uint64_t desc_b,
                                              int accumulate) {
-    static_assert(kLen >= 96, "the accumulator holds 96 values");
     if constexpr (kBf16) {
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"
@@ -537,11 +530,6 @@ template <> struct WgmmaRS<256> {
 #ifndef HOPPER_CAUSAL_SKIP
 #define HOPPER_CAUSAL_SKIP 1
 #endif
-// v24: a warpgroup whose rows see only the first 64 keys of its first key tile computes S and P V
-// of that tile over those 64 (attend_tile); 0 = over the whole tile, as v23 did.
-#ifndef HOPPER_HALF_DIAGONAL
-#define HOPPER_HALF_DIAGONAL 1
-#endif
 
 /// Compile-time shape of one kernel instance; kPersistent picks the kernel and its shared-memory
 /// layout.
@@ -556,10 +544,12 @@ struct Config {
   static constexpr bool kOverlap = kOverlap_;
   static constexpr bool kPingPong = kPingPong_ && kWGs_ >= 2;
   static constexpr bool kPersistent = kPersistent_;
-  // An instance launched for causal problems only (v24): the causal key-tile savings below are
-  // compiled into these alone, so the instances non-causal problems run keep v19's code (D37-D39:
-  // compiled into shared instances, the untaken skip cost 1-3% on some non-causal shapes). Still
-  // correct for any problem: every causal-only step also tests p.causal.
+  // An instance launched for causal problems only (v24): the causal skip below is compiled into
+  // these alone, so the instances non-causal problems run keep v19's code (D37-D39: compiled into
+  // shared instances, the untaken skip cost 1-3% on some non-causal shapes). Still correct for any
+  // problem: the skip also tests p.causal. (D40: a half diagonal, S and P V over the first 64 keys
+  // for a warpgroup that sees no more of its first key tile, lost 2-4% at causal d128 s1024/s2048:
+  // versions/v24h-half-diagonal.patch.)
   static constexpr bool kCausal = kCausal_;
   static constexpr int kBlockM = 64 * kWGs;
   static constexpr int kSoftmaxChains = D == 64 ? 4 : 1;  // see softmax_step
@@ -571,10 +561,6 @@ struct Config {
   // causal d256, +0.4-2.3% causal d64 on 192-row tiles; in the 192-key d128 tiles, which non-causal
   // problems share, it cost 1-2%).
   static constexpr bool kCausalSkip = HOPPER_CAUSAL_SKIP != 0 && kCausal && (D == 256 || (D == 64 && kWGs == 3));
-  // The half diagonal (attend_tile): a warpgroup that sees only the first 64 keys of its first key
-  // tile computes S and P V over those alone. Not at d256: its 80-key tiles save a fifth of a tile,
-  // and the 32 values of the narrower S did not fit beside O (ptxas serialised the wgmma).
-  static constexpr bool kHalfDiagonal = HOPPER_HALF_DIAGONAL != 0 && kCausal && kBlockN > 64 && D <= 128;
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -770,32 +756,17 @@ __device__ __forceinline__ void gemm_qk(float (&s)[C::kBlockN / 2], uint32_t sq_
   }
 }
 
-/// S over the first 64 keys of the tile only (the first 64 rows of each 128-byte chunk of the K
-/// tile), into 32 values laid out as the first 32 of a whole tile's S.
-template <class C>
-__device__ __forceinline__ void gemm_qk_first64(float (&h)[32], uint32_t sq_rows, uint32_t sk_stage) {
-  static_assert(C::kBlockN > 64, "a narrower tile has no first half");
-#pragma unroll
-  for (int kk = 0; kk < C::D / 16; ++kk) {
-    const uint32_t chunk = kk / 4, within = (kk % 4) * 32;
-    const uint64_t da = smem_desc(sq_rows + chunk * (C::kBlockM * 128) + within, 16, 1024);
-    const uint64_t db = smem_desc(sk_stage + chunk * (C::kBlockN * 128) + within, 16, 1024);
-    WgmmaSS<64>::template run<C::kBf16>(h, da, db, kk > 0 ? 1 : 0);
-  }
-}
-
 // Diagnostic switch for the first device runs: exchanges the two strides of the V descriptor.
 #ifndef HOPPER_V_SWAP_STRIDES
 #define HOPPER_V_SWAP_STRIDES 0
 #endif
 
-/// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart), over its
-/// first kKeys keys (all of them, or the first 64 of a half-diagonal tile, whose other P are zero).
-template <class C, int kKeys = C::kBlockN>
+/// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart).
+template <class C>
 __device__ __forceinline__ void gemm_pv(float (&o)[C::D / 2], const uint32_t (&pf)[C::kBlockN / 4],
                                         uint32_t sv_stage) {
 #pragma unroll
-  for (int kk = 0; kk < kKeys / 16; ++kk) {
+  for (int kk = 0; kk < C::kBlockN / 16; ++kk) {
     const uint32_t a[4] = {pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3]};
     // MN-major, 128B swizzle: "leading" = from one 64-column chunk to the next, "stride" = from
     // one group of 8 key rows to the next (PTX ISA, canonical layouts).
@@ -973,52 +944,16 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       n_blocks -= skip;
     }
   }
-  // The half diagonal (v24, C::kHalfDiagonal): when this warpgroup's rows see only the first 64
-  // keys of its first key tile (warpgroup 0 of a 128-row tile on the 128-key diagonal, and one
-  // warpgroup of every 192-row d64 tile), S and P V of that tile run over those 64 keys; the
-  // other S values are masked below, so their P are zero.
-  bool half = false;
-  if constexpr (C::kHalfDiagonal) half = p.causal && m0 + 64 * cw + 63 + shift < (n_blocks - 1) * C::kBlockN + 64;
-  auto pv = [&](bool first_tile, uint32_t sv_stage) {  // P V of a key tile (the first: maybe half)
-    if constexpr (C::kHalfDiagonal) {
-      if (first_tile && half) {
-        gemm_pv<C, 64>(o, pf, sv_stage);
-        return;
-      }
-    }
-    gemm_pv<C>(o, pf, sv_stage);
-  };
   // ---- first key tile: S, softmax ----
   int n = n_blocks - 1;
   mbar_wait(ring.full_k(stage_of(0)), phase_of(0));
   turn_begin();
-  bool full_s = true;
-  if constexpr (C::kHalfDiagonal) {
-    if (half) {
-      // Its own registers (a narrower wgmma writing into the whole tile's accumulator made ptxas
-      // serialise every wgmma of the kernel), copied once the GEMM is done.
-      float h[32];
-#pragma unroll
-      for (int i = 0; i < 32; ++i) h[i] = 0.f;
-      wgmma_fence();
-      gemm_qk_first64<C>(h, sq_rows, ring.k(stage_of(0)));
-      wgmma_commit();
-      turn_end(false);
-      wgmma_wait<0>();
-      pin(h);
-#pragma unroll
-      for (int i = 0; i < C::kBlockN / 2; ++i) s[i] = i < 32 ? h[i] : -INFINITY;
-      full_s = false;
-    }
-  }
-  if (full_s) {
-    wgmma_fence();
-    gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
-    wgmma_commit();
-    turn_end(false);
-    wgmma_wait<0>();
-    pin(s);
-  }
+  wgmma_fence();
+  gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
+  wgmma_commit();
+  turn_end(false);
+  wgmma_wait<0>();
+  pin(s);
   release(ring.empty_k(stage_of(0)));
   if (n_blocks == 1) release_q();  // last S GEMM
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
@@ -1037,7 +972,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       wgmma_fence();
       gemm_qk<C>(s, sq_rows, ring.k(stage));
       wgmma_commit();
-      pv(it == 1, ring.v(prev));
+      gemm_pv<C>(o, pf, ring.v(prev));
       wgmma_commit();
       turn_end(false);
       wgmma_wait<1>();
@@ -1058,7 +993,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       mbar_wait(ring.full_v(prev), prev_phase);
       turn_begin();
       wgmma_fence();
-      pv(it == 1, ring.v(prev));
+      gemm_pv<C>(o, pf, ring.v(prev));
       wgmma_commit();
       wgmma_wait<0>();
       pin(o);
@@ -1085,7 +1020,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   mbar_wait(ring.full_v(last), phase_of(n_blocks - 1));
   turn_begin();
   wgmma_fence();
-  pv(n_blocks == 1, ring.v(last));
+  gemm_pv<C>(o, pf, ring.v(last));
   wgmma_commit();
   turn_end(true);
   wgmma_wait<0>();
@@ -1818,9 +1753,6 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
                              true>>(a, stream);
       if (!persistent)
         return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, false>>(
-            a, stream);
-      if (a.causal)
-        return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true, true>>(
             a, stream);
       return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true>>(a,
                                                                                                          stream);

@@ -32,13 +32,10 @@ def ss(n):
             f'        "{{{ops}}}, %{r}, %{r + 1}, p, 1, 1, 0, 0;\\n}}\\n"\n'
             f'        : {constraint_list(r)}\n'
             f'        : "l"(desc_a), "l"(desc_b), "r"(accumulate));\n')
-    # d may be a wider tile's accumulator: its first {r} values are columns 0..{n-1} (the half
-    # diagonal computes the first 64 keys of a 128-key tile into the tile's own registers).
     return (f"template <> struct WgmmaSS<{n}> {{\n"
-            f"  template <bool kBf16, int kLen>\n"
-            f"  static __device__ __forceinline__ void run(float (&d)[kLen], uint64_t desc_a, uint64_t desc_b,\n"
+            f"  template <bool kBf16>\n"
+            f"  static __device__ __forceinline__ void run(float (&d)[{r}], uint64_t desc_a, uint64_t desc_b,\n"
             f"                                             int accumulate) {{\n"
-            f"    static_assert(kLen >= {r}, \"the accumulator holds {r} values\");\n"
             f"    if constexpr (kBf16) {{\n{body[0]}    }} else {{\n{body[1]}    }}\n  }}\n}};\n")
 
 

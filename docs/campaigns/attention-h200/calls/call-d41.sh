@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Device call D41 (2026-11-29, session 6): v24 measured for docs/benchmarks.md. v24 checked on the
+# three scenario sets; `socratic eval` of v24 on the grid, production and edge sets and of the
+# baseline on the grid and production sets; the banned-library scan of every built object; the SDPA
+# anchors (cuDNN, FlashAttention-2) in the same run; v24 against v19 (the trace's stop 7) in one
+# runner. The recording and the [gpu] tests follow in D42. Run from the repository root with
+# prebuilt/ carried (the tool built on the development machine). One tarball in $OUT.
+set -u
+root=$PWD r=/tmp/d41; mkdir -p $r
+export SOCRATIC_DATA_DIR=$root SOCRATIC_CACHE_DIR=/tmp/sc PYTHONUNBUFFERED=1
+S=$root/prebuilt/bin/socratic B=/tmp/v24 H=kernels/attention/hopper.cu
+v19=docs/campaigns/attention-h200/candidates/50cf9ea9d85f20813edb52caa7f6fb8d6c15112664ee763f0973ea201af130e2.cu
+t0=$(date +%s); say() { echo "[$(( $(date +%s) - t0 )) s] $*" | tee -a $r/summary.txt; }
+pack() { tar czf $OUT/d41.tgz -C /tmp d41; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> $r/summary.txt 2>&1
+mkdir -p $B
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique \
+  -I kernels/attention $H -o $B/v24.so &
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/harness -I kernels/attention \
+  kernels/attention/tools/check_attention.cu kernels/attention/problem.cu kernels/attention/reference.cu \
+  -o $B/check_attention -ldl &
+wait; say "built: $(ls $B | tr '\n' ' '); gnu-unique symbols in v24.so: $(nm -C --defined-only $B/v24.so | grep -c ' u ')"
+timeout 150 $B/check_attention --impl v24=$B/v24.so --no-timing --jsonl $r/v24_check.jsonl \
+  scenarios/attention_edge.json scenarios/attention_fa3_grid.json scenarios/attention_production.json \
+  > $r/v24_check.txt 2>&1; say "v24 check exit $? $(tail -1 $r/v24_check.txt)"; pack
+
+ev() { local n=$1 c=$2 s=$3; shift 3; local st=$(date +%s); timeout 200 $S eval $c --problem attention --scenarios $s --quiet --json $r/$n.json "$@" > $r/$n.txt 2> $r/$n.err; say "eval $n exit $? $(( $(date +%s) - st )) s: $(tail -2 $r/$n.txt | head -1)"; }
+ev hopper_grid $H attention_fa3_grid
+ev hopper_production $H attention_production
+ev hopper_edge $H attention_edge
+ev baseline_grid kernels/attention/baseline.cu attention_fa3_grid
+ev baseline_production kernels/attention/baseline.cu attention_production
+$S scan --json $(find /tmp/sc -name "*.so") > $r/scan.json 2>&1; say "scan of every built .so exit $?"; pack
+timeout 150 python3 scripts/bench/sdpa_anchors.py scenarios/attention_fa3_grid.json \
+  scenarios/attention_production.json > $r/anchors.json 2> $r/anchors.log; say "anchors exit $?"; pack
+ev v24_vs_v19_grid $H attention_fa3_grid --baseline $v19
+say done; pack

@@ -14,9 +14,9 @@ nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attenti
 "${nv[@]}" -I kernels/harness kernels/attention/tools/check_attention.cu kernels/attention/problem.cu \
   kernels/attention/reference.cu -o $r/build/check_attention -ldl &
 wait
-ca() { timeout 60 $r/build/check_attention --impl v24=$r/build/v24.so --jsonl $r/v24_$1.jsonl \
+ca() { timeout 120 $r/build/check_attention --impl v24=$r/build/v24.so --jsonl $r/v24_$1.jsonl \
   scenarios/attention_fa3_grid.json > $r/v24_$1.txt 2>&1; echo "v24 pass $1 exit $?" >> $r/summary.txt; pack; }
 ca a
-timeout 60 python3 scripts/bench/sdpa_anchors.py scenarios/attention_fa3_grid.json > $r/anchors.json 2> $r/anchors.log
+timeout 120 python3 scripts/bench/sdpa_anchors.py scenarios/attention_fa3_grid.json > $r/anchors.json 2> $r/anchors.log
 echo "anchors exit $?" >> $r/summary.txt; pack
 ca b

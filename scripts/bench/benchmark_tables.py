@@ -2,7 +2,12 @@
 """Render docs/benchmarks.md tables from `socratic eval --json` reports and sdpa_anchors.py output
 measured in the same device run.
 
-Usage: benchmark_tables.py ANCHORS.json SET_NAME NAME=REPORT.json [NAME=REPORT.json ...]
+Usage: benchmark_tables.py ANCHORS.json SET_NAME NAME=REPORT [NAME=REPORT ...]
+A REPORT is a `socratic eval --json` file, or (ending in .jsonl) the --jsonl output of
+kernels/attention/tools/check_attention, which times an implementation the way sdpa_anchors.py
+times cuDNN and FlashAttention-2 (the L2 flush enqueued before every launch, no synchronisation
+before the start event, so the host's part of the call is not in the interval; the evaluator
+synchronises after its flush, so its interval holds it). Rows of other scenario files are ignored.
 TFLOP/s are recomputed from the median times with one FLOP convention for every column (FA3:
 4*b*hq*sq*skv*d, halved for causal), so that every column is comparable.
 """
@@ -16,6 +21,32 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
+def read_report(path, set_name):
+    """(scenarios by id, footer line) of one REPORT; exits with the file and line named if it is
+    not one."""
+    if path.endswith(".jsonl"):
+        by_id = {}
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                    if row.get("file", set_name) != set_name:
+                        continue
+                    by_id[row["id"]] = {"candidate_ms": row.get("median_ms"),
+                                        "correct": bool(row["pass"]) and row.get("median_ms") is not None}
+                except (ValueError, KeyError, TypeError) as e:
+                    sys.exit(f"{path}:{n}: not a check_attention --jsonl row ({e})")
+        correct = all(s["correct"] for s in by_id.values())
+        return by_id, (f"check_attention timing (the anchors' way), {len(by_id)} scenarios, "
+                       f"all correct and timed = {correct}")
+    rep = json.load(open(path))
+    return ({s["id"]: s for s in rep["scenarios"]},
+            f"all correct = {rep['all_correct']}, banned = {len(rep['banned'])}, "
+            f"evaluation wall time {rep['timings']['total_s']:.1f} s")
+
+
 def main():
     anchors = json.load(open(sys.argv[1]))
     set_name = sys.argv[2]
@@ -23,8 +54,8 @@ def main():
     reports = []
     for arg in sys.argv[3:]:
         name, path = arg.split("=", 1)
-        rep = json.load(open(path))
-        reports.append((name, {s["id"]: s for s in rep["scenarios"]}, rep))
+        by_id, footer = read_report(path, set_name)
+        reports.append((name, by_id, footer))
     cols = [n for n, _, _ in reports] + ["cuDNN", "FA2"]
     print("| scenario | " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * len(cols))
@@ -50,9 +81,8 @@ def main():
     print()
     for c in cols[1:]:
         print(f"- {cols[0]} / {c}: geomean of per-scenario ratios **{geomean(ratios[c]):.3f}**")
-    for name, _, rep in reports:
-        print(f"- {name}: all correct = {rep['all_correct']}, banned = {len(rep['banned'])}, "
-              f"evaluation wall time {rep['timings']['total_s']:.1f} s")
+    for name, _, footer in reports:
+        print(f"- {name}: {footer}")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # every launch, no synchronisation between it and the start event, so neither side's interval
 # holds the host's part of the call; median), in one session on one GPU: v24, the anchors, v24
 # again. The evaluator's figures (D41) include the host's part for the kernel only. One tarball
-# in $OUT, packed after every step.
+# in $OUT, packed after every step. Tables: scripts/bench/benchmark_tables.py ANCHORS.json
+# attention_fa3_grid v24=v24_a.jsonl (a check_attention report is read as such).
 set -u
 r=/tmp/d45; mkdir -p $r/build
 pack() { tar czf $OUT/d45.tgz --exclude=build -C /tmp d45; }

@@ -26,7 +26,11 @@ def read_report(path, set_name):
     not one."""
     if path.endswith(".jsonl"):
         by_id = {}
-        with open(path) as f:
+        try:
+            f = open(path)
+        except OSError as e:
+            sys.exit(f"{path}: cannot be read ({e})")
+        with f:
             for n, line in enumerate(f, 1):
                 if not line.strip():
                     continue
@@ -41,8 +45,13 @@ def read_report(path, set_name):
         correct = all(s["correct"] for s in by_id.values())
         return by_id, (f"check_attention timing (the anchors' way), {len(by_id)} scenarios, "
                        f"all correct and timed = {correct}")
-    rep = json.load(open(path))
-    return ({s["id"]: s for s in rep["scenarios"]},
+    try:
+        with open(path) as f:
+            rep = json.load(f)
+        by_id = {s["id"]: s for s in rep["scenarios"]}
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"{path}: not a readable `socratic eval --json` report ({e})")
+    return (by_id,
             f"all correct = {rep['all_correct']}, banned = {len(rep['banned'])}, "
             f"evaluation wall time {rep['timings']['total_s']:.1f} s")
 

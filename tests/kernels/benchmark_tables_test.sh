@@ -2,7 +2,7 @@
 # scripts/bench/benchmark_tables.py on hand-made reports whose figures are known: anchors for two
 # scenarios (1 TFLOP each), a `socratic eval --json` report (2 ms and 4 ms: 500 and 250 TFLOP/s)
 # and a check_attention --jsonl report (1 ms and 2 ms, plus a row of another scenario file, which
-# must be ignored); then a malformed --jsonl row, which must fail with the file and line named.
+# must be ignored); then a malformed --jsonl row and a missing report, which must fail naming the file.
 #   usage: tests/kernels/benchmark_tables_test.sh SOURCE_DIR
 set -euo pipefail
 script="$1/scripts/bench/benchmark_tables.py"
@@ -45,6 +45,13 @@ if err=$(python3 "$script" "$dir/anchors.json" grid ca="$dir/bad.jsonl" 2>&1); t
   fail=1
 elif ! grep -qF "bad.jsonl:1: not a check_attention --jsonl row" <<< "$err"; then
   echo "FAIL: the error does not name the file and line: $err"
+  fail=1
+fi
+if err=$(python3 "$script" "$dir/anchors.json" grid ev="$dir/missing.json" 2>&1); then
+  echo "FAIL: a missing report was accepted"
+  fail=1
+elif ! grep -qF "missing.json: not a readable" <<< "$err"; then
+  echo "FAIL: the error does not name the missing report: $err"
   fail=1
 fi
 exit $fail

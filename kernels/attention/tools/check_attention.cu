@@ -3,7 +3,8 @@
 //
 //   check_attention --impl baseline=baseline.so [--impl NAME=OTHER.so ...] [--trials 4]
 //                   [--trial-list 0,3] [--reps 20] [--no-timing] [--only ID,ID] [--seed N] [--k 2]
-//                   [--jsonl FILE] [--time-failing NAME ...] SCENARIOS.json...
+//                   [--jsonl FILE] [--time-failing NAME ...] [--hold-us N | --hold-flag]
+//                   SCENARIOS.json...
 //
 // For every scenario and trial: fresh inputs (problem.cu's generator; the trial number picks the
 // value regime, so --trial-list 0,3 runs unit normals and outliers only), the fp32
@@ -12,7 +13,13 @@
 // poisons. Pass = finite everywhere, bitwise equal across the two runs, max|o - ref| <=
 // k * max|naive - ref| + rounding floor (FlashAttention's own test rule), and under the
 // problem's hard cap. Timing: CUDA events, an L2 flush (2x L2) before every launch, median; the
-// implementations of a scenario take turns launch by launch (time_ms).
+// implementations of a scenario take turns launch by launch (time_ms). A hold between the flush
+// and the start event keeps the host's part of the call (argument checks, tensor-map encoding, a
+// framework's dispatch) out of the interval: --hold-flag holds the stream until the call is
+// enqueued (NVBench's blocking kernel, blocking_hold.cuh; the GPU rests only that long),
+// --hold-us N for N microseconds (which also rests the GPU: D46/D47). Each sample records
+// whether the hold outlasted the host's part, and the report says in how many it did.
+// scripts/bench/sdpa_anchors.py times the anchors with the same holds.
 // Only passing implementations are timed, except those named by --time-failing (timing-only
 // variants that are wrong on purpose, e.g. versions/v3-free-softmax-hopper.cu): they are timed
 // anyway, still reported FAIL, and their JSON lines carry "timed_despite_failing": true.
@@ -31,6 +38,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -38,6 +46,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "blocking_hold.cuh"
 #include "problem.cuh"
 #include "reference.cuh"
 #include "shape.cuh"
@@ -66,6 +75,8 @@ struct Options {
   double k = 2.0;
   std::string jsonl;
   std::vector<std::string> time_failing;  // implementation names timed even when they fail
+  int hold_us = 0;  // 0: no hold (the host's part of a call may fall inside its interval)
+  bool hold_flag = false;  // hold until the call is enqueued (BlockingHold)
 };
 
 Options parse_options(int argc, char** argv) {
@@ -98,6 +109,12 @@ Options parse_options(int argc, char** argv) {
       o.k = std::stod(value());
     } else if (a == "--time-failing") {
       o.time_failing.push_back(value());
+    } else if (a == "--hold-us") {
+      o.hold_us = std::stoi(value());
+      if (o.hold_us < 0 || o.hold_us > 100000)
+        throw std::runtime_error("--hold-us expects 0..100000 microseconds, got " + std::to_string(o.hold_us));
+    } else if (a == "--hold-flag") {
+      o.hold_flag = true;
     } else if (a == "--jsonl") {
       o.jsonl = value();
     } else if (a == "--only") {
@@ -109,6 +126,7 @@ Options parse_options(int argc, char** argv) {
       o.files.push_back(a);
     }
   }
+  if (o.hold_flag && o.hold_us > 0) throw std::runtime_error("--hold-flag and --hold-us exclude each other");
   if (o.impls.empty() || o.files.empty())
     throw std::runtime_error("usage: check_attention --impl NAME=LIB.so [...] SCENARIOS.json...");
   return o;
@@ -116,6 +134,17 @@ Options parse_options(int argc, char** argv) {
 
 // ---------------------------------------------------------------------------------------------
 // Device-side comparisons.
+
+// Keeps one SM busy for `ns` nanoseconds of the GPU's global timer and touches no memory, so
+// the L2 stays as the flush left it.
+__global__ void hold_kernel(unsigned long long ns) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    __nanosleep(500);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < ns);
+}
 
 struct Stats {
   unsigned int max_abs_bits;  // max |a - b| (or |a|) as float bits: non-negative floats order as ints
@@ -224,6 +253,12 @@ struct Runner {
   Stats* stats = nullptr;  // device
   void* flush = nullptr;
   std::size_t flush_bytes = 0;
+  std::unique_ptr<socratic::bench::BlockingHold> blocking_hold;  // with --hold-flag
+
+  // How the timed intervals were kept free of the host's part of the call, for the reports.
+  std::string hold_name() const {
+    return opt.hold_flag ? "flag" : opt.hold_us > 0 ? std::to_string(opt.hold_us) + " us" : "none";
+  }
   std::ofstream jsonl;
   socratic::attention::Reference naive_reference;
   int failures = 0;
@@ -347,7 +382,7 @@ struct Runner {
                                records[m].why.rfind("declined", 0) != 0;
       if (opt.timing && (records[m].pass || time_anyway)) timed.push_back(m);
     }
-    const std::vector<double> medians = time_ms(*problem, timed, inputs, outputs);
+    const std::vector<Timing> timings = time_ms(*problem, timed, inputs, outputs);
     std::vector<double> tflops(impls.size(), NAN);
     for (std::size_t m = 0; m < impls.size(); ++m) {
       json line = {{"file", file}, {"id", id}, {"index", index}, {"impl", impls[m].name},
@@ -361,10 +396,11 @@ struct Runner {
       const auto slot = std::find(timed.begin(), timed.end(), m);
       if (slot != timed.end()) {
         if (!records[m].pass) line["timed_despite_failing"] = true;
-        const double ms = medians[slot - timed.begin()];
-        tflops[m] = problem->flops() / (ms * 1e-3) / 1e12;
-        line["median_ms"] = ms;
+        const Timing& t = timings[slot - timed.begin()];
+        tflops[m] = problem->flops() / (t.median_ms * 1e-3) / 1e12;
+        line["median_ms"] = t.median_ms;
         line["tflops"] = tflops[m];
+        line["timing"] = {{"hold", hold_name()}, {"samples", t.samples}, {"host_hidden", t.host_hidden}};
       }
       if (jsonl) jsonl << line.dump() << "\n" << std::flush;
       std::printf("%-28s %-10s %-5s", id.c_str(), impls[m].name.c_str(),
@@ -376,7 +412,12 @@ struct Runner {
           worst_naive = t["naive_err"];
         }
       std::printf(" max_err %.3e (naive %.3e)", worst, worst_naive);
-      if (!std::isnan(tflops[m])) std::printf("  %8.3f ms  %7.1f TFLOP/s", line["median_ms"].get<double>(), tflops[m]);
+      if (!std::isnan(tflops[m])) {
+        std::printf("  %8.3f ms  %7.1f TFLOP/s", line["median_ms"].get<double>(), tflops[m]);
+        if (opt.hold_us > 0 || opt.hold_flag)
+          std::printf("  host hidden %d/%d", line["timing"]["host_hidden"].get<int>(),
+                      line["timing"]["samples"].get<int>());
+      }
       if (!records[m].pass) std::printf("  %s", records[m].why.c_str());
       if (m == 0) std::printf("  [reference %.1f ms]", reference_ms);
       std::printf("\n");
@@ -396,10 +437,15 @@ struct Runner {
   // clock and power state (the GPU's clock moves on a scale of milliseconds under this load, and
   // timing one implementation's launches back to back put up to 5% between identical builds
   // in D14-D17). L2 is flushed before every launch.
-  std::vector<double> time_ms(socratic::harness::Problem& problem, const std::vector<std::size_t>& which,
+  struct Timing {
+    double median_ms = 0;
+    int samples = 0, host_hidden = 0;  // samples whose host part ran inside the hold
+  };
+  std::vector<Timing> time_ms(socratic::harness::Problem& problem, const std::vector<std::size_t>& which,
                               const std::vector<void*>& in, const std::vector<void*>& out) {
     const std::size_t n = which.size();
     std::vector<std::vector<double>> samples(n);
+    std::vector<int> hidden(n, 0);
     if (n == 0) return {};
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "event");
@@ -411,11 +457,21 @@ struct Runner {
       for (std::size_t j = 0; j < n; ++j) {
         const std::size_t k = (j + r) % n;
         check(cudaMemsetAsync(flush, r & 0xFF, flush_bytes, stream), "L2 flush");
+        if (blocking_hold) {
+          blocking_hold->block(stream);
+        } else if (opt.hold_us > 0) {
+          hold_kernel<<<1, 1, 0, stream>>>(1000ull * opt.hold_us);
+          check(cudaGetLastError(), "hold kernel");
+        }
         check(cudaEventRecord(start, stream), "record");
-        if (problem.launch(impls[which[k]].entry, in, out, stream) != 0)
-          throw std::runtime_error(impls[which[k]].name + " declined while timing");
+        const int declined = problem.launch(impls[which[k]].entry, in, out, stream);
+        const cudaError_t started = cudaEventQuery(start);
+        if (blocking_hold) blocking_hold->release();
+        if (declined != 0) throw std::runtime_error(impls[which[k]].name + " declined while timing");
+        if (started != cudaErrorNotReady && started != cudaSuccess) check(started, "query (start)");
         check(cudaEventRecord(stop, stream), "record");
         check(cudaEventSynchronize(stop), "synchronize (timing)");
+        if (blocking_hold ? blocking_hold->hid_last() : started == cudaErrorNotReady) ++hidden[k];
         float ms = 0;
         check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
         samples[k].push_back(ms);
@@ -424,9 +480,10 @@ struct Runner {
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    std::vector<double> medians;
-    for (auto& v : samples) medians.push_back(median(v));
-    return medians;
+    std::vector<Timing> timings;
+    for (std::size_t k = 0; k < n; ++k)
+      timings.push_back({median(samples[k]), static_cast<int>(samples[k].size()), hidden[k]});
+    return timings;
   }
 };
 
@@ -454,6 +511,8 @@ int main(int argc, char** argv) {
     check(cudaGetDeviceProperties(&prop, device), "properties");
     std::printf("device %s, %d SMs, L2 %d bytes\n", prop.name, prop.multiProcessorCount, l2);
     if (!r.opt.jsonl.empty()) r.jsonl.open(r.opt.jsonl);
+    if (r.opt.hold_flag) r.blocking_hold = std::make_unique<socratic::bench::BlockingHold>();
+    std::printf("timing: L2 flush %zu bytes, hold %s\n", r.flush_bytes, r.hold_name().c_str());
 
     for (const auto& path : r.opt.files) {
       const ScenarioFile f = load_scenarios(path);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile check (no GPU) of the device-side measuring tools against the current kernel and
-# harness: tile_phases.cu (hopper.cu with its HOPPER_PHASE marks defined) and check_attention.cu
-# (the A/B timer). A renamed variable at a mark, or a changed harness interface, fails here rather
+# harness: tile_phases.cu (hopper.cu with its HOPPER_PHASE marks defined), check_attention.cu
+# (the A/B timer) and blocking_hold_lib.cu (the stream hold sdpa_anchors.py --hold-flag loads). A renamed variable at a mark, or a changed harness interface, fails here rather
 # than at the start of a device call.
 #   usage: [NVCC=nvcc] [OUT_DIR=dir] kernels/attention/tools/tools_build_check.sh
 set -euo pipefail
@@ -13,4 +13,5 @@ mkdir -p "$out"
 flags=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$here" -I "$here/../harness" -c)
 "$nvcc" "${flags[@]}" "$here/tools/tile_phases.cu" -o "$out/tile_phases.o"
 "$nvcc" "${flags[@]}" "$here/tools/check_attention.cu" -o "$out/check_attention.o"
-echo "OK: tile_phases.cu and check_attention.cu compile"
+"$nvcc" "${flags[@]}" -Xcompiler -fPIC "$here/tools/blocking_hold_lib.cu" -o "$out/blocking_hold_lib.o"
+echo "OK: tile_phases.cu, check_attention.cu and blocking_hold_lib.cu compile"

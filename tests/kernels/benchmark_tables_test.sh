@@ -2,7 +2,9 @@
 # scripts/bench/benchmark_tables.py on hand-made reports whose figures are known: anchors for two
 # scenarios (1 TFLOP each), a `socratic eval --json` report (2 ms and 4 ms: 500 and 250 TFLOP/s)
 # and a check_attention --jsonl report (1 ms and 2 ms, plus a row of another scenario file, which
-# must be ignored); then a malformed --jsonl row and a missing report, which must fail naming the file.
+# must be ignored); then a kernel timed in turns by sdpa_anchors.py beside a check_attention report
+# of two implementations; then a malformed --jsonl row, a report of two implementations read
+# without naming one, and a missing report, which must fail naming the file.
 #   usage: tests/kernels/benchmark_tables_test.sh SOURCE_DIR
 set -euo pipefail
 script="$1/scripts/bench/benchmark_tables.py"
@@ -38,7 +40,72 @@ expect '| b | 250.0 | 500.0 | 500.0 | 250.0 |'
 expect '- ev / ca: geomean of per-scenario ratios **0.500**'
 expect '- ev / cuDNN: geomean of per-scenario ratios **0.791**'
 expect '- ev: all correct = True, banned = 0, evaluation wall time 12.5 s'
-expect '- ca: check_attention timing (the anchors'"'"' way), 2 scenarios, all correct and timed = True'
+expect '- ca: check_attention timing, 2 scenarios, all correct and timed = True; no hold'
+expect '- **not timed alike**: anchors hold none, ev evaluator, ca hold none'
+
+# Timed in turns by sdpa_anchors.py (--impl k, hold 500 us) and a check_attention report of two
+# implementations, held alike (the report in the older hold_us form): the in-turns column comes
+# first, the report's rows are base's.
+cat > "$dir/held.json" <<'JSON'
+{"timing": {"hold": "500 us", "in_turns": true}, "impls": {"k": "k.so"}, "sets": {"grid": [
+  {"id": "a", "flops": 1e12, "k": {"tflops": 800.0, "samples": 20, "host_hidden": 20},
+   "cudnn": {"tflops": 400.0, "samples": 20, "host_hidden": 19}, "flash": {"tflops": 200.0}},
+  {"id": "b", "flops": 1e12, "k": {"tflops": 1000.0, "samples": 20, "host_hidden": 20},
+   "cudnn": {"tflops": 500.0, "samples": 20, "host_hidden": 20}, "flash": {"tflops": 250.0}}]}}
+JSON
+cat > "$dir/two.jsonl" <<'JSONL'
+{"file": "grid", "id": "a", "impl": "base", "median_ms": 4.0, "pass": true, "timing": {"hold_us": 500, "samples": 10, "host_hidden": 10}}
+{"file": "grid", "id": "a", "impl": "k", "median_ms": 1.0, "pass": true, "timing": {"hold_us": 500, "samples": 10, "host_hidden": 9}}
+{"file": "grid", "id": "b", "impl": "base", "median_ms": 4.0, "pass": true, "timing": {"hold_us": 500, "samples": 10, "host_hidden": 10}}
+{"file": "grid", "id": "b", "impl": "k", "median_ms": 1.0, "pass": true, "timing": {"hold_us": 500, "samples": 10, "host_hidden": 10}}
+JSONL
+out=$(python3 "$script" "$dir/held.json" grid base="$dir/two.jsonl")
+echo "$out"
+expect '| scenario | k | base | cuDNN | FA2 |'
+expect '| a | 800.0 | 250.0 | 400.0 | 200.0 |'
+expect '- k / cuDNN: geomean of per-scenario ratios **2.000**'
+expect '- base: check_attention timing, 2 scenarios, all correct and timed = True; hold 500 us, host part hidden in 20 of 20 samples'
+expect '- k, cuDNN, FA2 (sdpa_anchors.py in turns): hold 500 us, host part hidden in 79 of 80 samples'
+if grep -qF 'not timed alike' <<< "$out"; then
+  echo "FAIL: columns held alike were flagged as not timed alike"
+  fail=1
+fi
+# Held until enqueued (--hold-flag) on both sides: said so, and not flagged.
+sed 's/"hold": "500 us"/"hold": "flag"/' "$dir/held.json" > "$dir/flag.json"
+sed 's/"hold_us": 500/"hold": "flag"/' "$dir/two.jsonl" > "$dir/flag.jsonl"
+out=$(python3 "$script" "$dir/flag.json" grid base="$dir/flag.jsonl")
+echo "$out"
+expect '- base: check_attention timing, 2 scenarios, all correct and timed = True; hold until each call was enqueued (blocking kernel), host part hidden in 20 of 20 samples'
+if grep -qF 'not timed alike' <<< "$out"; then
+  echo "FAIL: columns held alike (flag) were flagged as not timed alike"
+  fail=1
+fi
+out=$(python3 "$script" "$dir/flag.json" grid base="$dir/two.jsonl")
+expect '- **not timed alike**: anchors hold flag, base hold 500 us'
+if err=$(python3 "$script" "$dir/held.json" grid k="$dir/two.jsonl" 2>&1); then
+  echo "FAIL: a report took the name of the kernel timed in turns"
+  fail=1
+elif ! grep -qF "column 'k' is already taken" <<< "$err"; then
+  echo "FAIL: the error does not name the taken column: $err"
+  fail=1
+fi
+if err=$(python3 "$script" "$dir/held.json" grid other="$dir/two.jsonl" 2>&1); then
+  echo "FAIL: a report of two implementations was read without naming one"
+  fail=1
+elif ! grep -qF "two.jsonl: holds implementations base, k; name the column after one" <<< "$err"; then
+  echo "FAIL: the error does not name the implementations: $err"
+  fail=1
+fi
+# NAME=REPORT#IMPL picks an implementation under another column name.
+out=$(python3 "$script" "$dir/held.json" grid k_check="$dir/two.jsonl#k" base="$dir/two.jsonl")
+expect '| a | 800.0 | 1000.0 | 250.0 | 400.0 | 200.0 |'
+if err=$(python3 "$script" "$dir/held.json" grid x="$dir/timed.jsonl#nope" 2>&1); then
+  echo "FAIL: #IMPL naming no implementation of the report was accepted"
+  fail=1
+elif ! grep -qF "timed.jsonl: holds implementations k" <<< "$err"; then
+  echo "FAIL: the error does not name the implementations: $err"
+  fail=1
+fi
 printf '{"file": "grid", "id": "a", "median_ms": 1.0}\n' > "$dir/bad.jsonl"
 if err=$(python3 "$script" "$dir/anchors.json" grid ca="$dir/bad.jsonl" 2>&1); then
   echo "FAIL: a row without 'pass' was accepted"

@@ -26,9 +26,10 @@ import torch
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
+import attention_abi  # beside this file
+
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
-SOCRATIC_DTYPES = {"bf16": 0, "fp16": 1}  # enum socratic_dtype
 
 
 def load(path):
@@ -130,25 +131,17 @@ class Kernel:
     """A Socratic attention implementation (a shared library exporting socratic_attention_forward,
     kernels/attention/attention_args.h), called through ctypes on PyTorch's current stream."""
 
-    class Args(ctypes.Structure):
-        _fields_ = [("q", ctypes.c_void_p), ("k", ctypes.c_void_p), ("v", ctypes.c_void_p),
-                    ("o", ctypes.c_void_p)] + \
-                   [(f, ctypes.c_int) for f in ("batch", "seqlen_q", "seqlen_kv", "heads_q",
-                                                "heads_kv", "head_dim", "causal", "dtype")] + \
-                   [("softmax_scale", ctypes.c_float)]
-
     def __init__(self, path):
         self.path = path
-        self.forward = ctypes.CDLL(path).socratic_attention_forward
-        self.forward.argtypes = [ctypes.POINTER(Kernel.Args), ctypes.c_void_p]
-        self.forward.restype = ctypes.c_int
+        self.forward = attention_abi.load_forward(path)
 
     def bind(self, p, q, k, v, o):
         """A callable that runs the kernel on BSHD tensors q, k, v into o."""
-        args = Kernel.Args(q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), p["batch"],
-                           p["seqlen_q"], p["seqlen_kv"], p["heads_q"], p["heads_kv"],
-                           p["head_dim"], int(bool(p.get("causal", False))),
-                           SOCRATIC_DTYPES[p.get("dtype", "bf16")], 1.0 / math.sqrt(p["head_dim"]))
+        args = attention_abi.Args(
+            q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), p["batch"], p["seqlen_q"],
+            p["seqlen_kv"], p["heads_q"], p["heads_kv"], p["head_dim"],
+            int(bool(p.get("causal", False))), attention_abi.DTYPES[p.get("dtype", "bf16")],
+            1.0 / math.sqrt(p["head_dim"]))
 
         def run():
             ret = self.forward(ctypes.byref(args), torch.cuda.current_stream().cuda_stream)

@@ -35,6 +35,18 @@ expect() {
     fail=1
   fi
 }
+# expect_refusal WHAT TEXT ARGS...: benchmark_tables.py ARGS must fail, its error containing TEXT.
+expect_refusal() {
+  local what=$1 text=$2 err
+  shift 2
+  if err=$(python3 "$script" "$@" 2>&1); then
+    echo "FAIL: $what was accepted"
+    fail=1
+  elif ! grep -qF -- "$text" <<< "$err"; then
+    echo "FAIL: the error for $what does not say '$text': $err"
+    fail=1
+  fi
+}
 expect '| a | 500.0 | 1000.0 | 400.0 | 200.0 |'
 expect '| b | 250.0 | 500.0 | 500.0 | 250.0 |'
 expect '- ev / ca: geomean of per-scenario ratios **0.500**'
@@ -82,43 +94,20 @@ if grep -qF 'not timed alike' <<< "$out"; then
 fi
 out=$(python3 "$script" "$dir/flag.json" grid base="$dir/two.jsonl")
 expect '- **not timed alike**: anchors hold flag, base hold 500 us'
-if err=$(python3 "$script" "$dir/held.json" grid k="$dir/two.jsonl" 2>&1); then
-  echo "FAIL: a report took the name of the kernel timed in turns"
-  fail=1
-elif ! grep -qF "column 'k' is already taken" <<< "$err"; then
-  echo "FAIL: the error does not name the taken column: $err"
-  fail=1
-fi
-if err=$(python3 "$script" "$dir/held.json" grid other="$dir/two.jsonl" 2>&1); then
-  echo "FAIL: a report of two implementations was read without naming one"
-  fail=1
-elif ! grep -qF "two.jsonl: holds implementations base, k; name the column after one" <<< "$err"; then
-  echo "FAIL: the error does not name the implementations: $err"
-  fail=1
-fi
+expect_refusal "a report named after the kernel timed in turns" "column 'k' is already taken" \
+  "$dir/held.json" grid k="$dir/two.jsonl"
+expect_refusal "a report of two implementations read without naming one" \
+  "two.jsonl: holds implementations base, k; name the column after one" \
+  "$dir/held.json" grid other="$dir/two.jsonl"
 # NAME=REPORT#IMPL picks an implementation under another column name.
 out=$(python3 "$script" "$dir/held.json" grid k_check="$dir/two.jsonl#k" base="$dir/two.jsonl")
 expect '| a | 800.0 | 1000.0 | 250.0 | 400.0 | 200.0 |'
-if err=$(python3 "$script" "$dir/held.json" grid x="$dir/timed.jsonl#nope" 2>&1); then
-  echo "FAIL: #IMPL naming no implementation of the report was accepted"
-  fail=1
-elif ! grep -qF "timed.jsonl: holds implementations k" <<< "$err"; then
-  echo "FAIL: the error does not name the implementations: $err"
-  fail=1
-fi
+expect_refusal "#IMPL naming no implementation of the report" "timed.jsonl: holds implementations k" \
+  "$dir/held.json" grid x="$dir/timed.jsonl#nope"
 printf '{"file": "grid", "id": "a", "median_ms": 1.0}\n' > "$dir/bad.jsonl"
-if err=$(python3 "$script" "$dir/anchors.json" grid ca="$dir/bad.jsonl" 2>&1); then
-  echo "FAIL: a row without 'pass' was accepted"
-  fail=1
-elif ! grep -qF "bad.jsonl:1: not a check_attention --jsonl row" <<< "$err"; then
-  echo "FAIL: the error does not name the file and line: $err"
-  fail=1
-fi
-if err=$(python3 "$script" "$dir/anchors.json" grid ev="$dir/missing.json" 2>&1); then
-  echo "FAIL: a missing report was accepted"
-  fail=1
-elif ! grep -qF "missing.json: not a readable" <<< "$err"; then
-  echo "FAIL: the error does not name the missing report: $err"
-  fail=1
-fi
+expect_refusal "a row without 'pass'" "bad.jsonl:1: not a check_attention --jsonl row" \
+  "$dir/anchors.json" grid ca="$dir/bad.jsonl"
+expect_refusal "a missing report" "missing.json: not a readable" \
+  "$dir/anchors.json" grid ev="$dir/missing.json"
+expect_refusal "a scenario set the anchors lack" "no scenario set 'nope'" "$dir/anchors.json" nope
 exit $fail

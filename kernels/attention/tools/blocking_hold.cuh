@@ -8,7 +8,8 @@
 //   hold.hid_last() tells whether the call was enqueued before the hold gave up (timeout).
 //
 // The flag lives in mapped pinned memory; the kernel gives up after `timeout_ns` (a call that
-// synchronises inside would otherwise wait for the hold forever), and says so.
+// synchronises inside would otherwise wait for the hold forever), and says so. hold_for is the
+// fixed-length hold (check_attention --hold-us), kept for comparison.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -18,18 +19,29 @@
 
 namespace socratic::bench {
 
+__device__ inline unsigned long long global_timer_ns() {
+  unsigned long long now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+
 __global__ void block_until_released(const volatile int* go, unsigned long long timeout_ns,
                                      volatile int* gave_up) {
-  unsigned long long start = 0, now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  const unsigned long long start = global_timer_ns();
   while (*go == 0) {
     __nanosleep(200);
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    if (now - start > timeout_ns) {
+    if (global_timer_ns() - start > timeout_ns) {
       *gave_up = 1;
       return;
     }
   }
+}
+
+/// A hold of fixed length (check_attention --hold-us): keeps one SM waiting `ns` nanoseconds and
+/// touches no memory, so the L2 stays as the flush left it. It also rests the GPU that long.
+__global__ void hold_for(unsigned long long ns) {
+  const unsigned long long start = global_timer_ns();
+  while (global_timer_ns() - start < ns) __nanosleep(500);
 }
 
 class BlockingHold {

@@ -34,11 +34,9 @@ void check(cudaError_t err, const char* what) {
 }
 
 __global__ void busy_for(unsigned long long ns) {
-  unsigned long long start = 0, now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < ns);
+  const unsigned long long start = socratic::bench::global_timer_ns();
+  while (socratic::bench::global_timer_ns() - start < ns) {
+  }
 }
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }

@@ -135,17 +135,6 @@ Options parse_options(int argc, char** argv) {
 // ---------------------------------------------------------------------------------------------
 // Device-side comparisons.
 
-// Keeps one SM busy for `ns` nanoseconds of the GPU's global timer and touches no memory, so
-// the L2 stays as the flush left it.
-__global__ void hold_kernel(unsigned long long ns) {
-  unsigned long long start = 0, now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  do {
-    __nanosleep(500);
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  } while (now - start < ns);
-}
-
 struct Stats {
   unsigned int max_abs_bits;  // max |a - b| (or |a|) as float bits: non-negative floats order as ints
   unsigned long long non_finite;
@@ -460,7 +449,7 @@ struct Runner {
         if (blocking_hold) {
           blocking_hold->block(stream);
         } else if (opt.hold_us > 0) {
-          hold_kernel<<<1, 1, 0, stream>>>(1000ull * opt.hold_us);
+          socratic::bench::hold_for<<<1, 1, 0, stream>>>(1000ull * opt.hold_us);
           check(cudaGetLastError(), "hold kernel");
         }
         check(cudaEventRecord(start, stream), "record");

@@ -234,6 +234,11 @@ def main():
     except (OSError, AttributeError) as e:
         ap.error(f"--hold-flag {args.hold_flag}: {e}")
     hold_name = "flag" if flag_hold else f"{args.hold_us} us" if args.hold_us else "none"
+    if hold_name == "none":
+        print("sdpa_anchors.py: no hold: PyTorch's dispatch can fall inside cuDNN's and FA2's "
+              "intervals (D47: all of cuDNN's); for figures to compare, pass --hold-flag with "
+              "kernels/attention/tools/blocking_hold_lib.cu built as a shared library",
+              file=sys.stderr)
     results = {"device": props.name, "torch": torch.__version__,
                "cudnn": torch.backends.cudnn.version(),
                "timing": {"hold": hold_name, "hold_cycles": hold_cycles,

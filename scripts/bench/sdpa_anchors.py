@@ -197,7 +197,14 @@ def measure(p, flush, hold_cycles, flag_hold, kernels):
                 out[name] = {"error": f"output differs from SDPA's by {diff} (max abs)"}
             else:
                 out.setdefault(name, {})["max_abs_diff_vs_sdpa"] = diff
-    for name, (ms, noise, n, hidden) in time_in_turns(fns, flush, hold_cycles, flag_hold).items():
+    try:  # a failure while timing costs this scenario's timings, not the run's
+        timed = time_in_turns(fns, flush, hold_cycles, flag_hold)
+    except Exception as e:
+        torch.cuda.synchronize()
+        for name in fns:
+            out.setdefault(name, {})["error"] = "while timing: " + str(e).splitlines()[0][:200]
+        return out
+    for name, (ms, noise, n, hidden) in timed.items():
         out.setdefault(name, {}).update({"ms": ms, "tflops": flops(p) / (ms * 1e-3) / 1e12,
                                          "noise": noise, "samples": n, "host_hidden": hidden})
     return out

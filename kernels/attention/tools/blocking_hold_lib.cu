@@ -22,6 +22,10 @@ int socratic_hold_init() {
   }
 }
 int socratic_hold_block(cudaStream_t stream) {
+  if (!hold) {
+    std::fprintf(stderr, "socratic_hold_block: call socratic_hold_init first\n");
+    return 1;
+  }
   try {
     hold->block(stream);
     return 0;
@@ -30,6 +34,9 @@ int socratic_hold_block(cudaStream_t stream) {
     return 1;
   }
 }
-void socratic_hold_release() { hold->release(); }
-int socratic_hold_hid_last() { return hold->hid_last() ? 1 : 0; }
+void socratic_hold_release() {
+  if (hold) hold->release();
+}
+/// 1: the last hold lasted until release; 0: it gave up (or there was none).
+int socratic_hold_hid_last() { return hold && hold->hid_last() ? 1 : 0; }
 }

@@ -4,8 +4,11 @@
 # three scenario sets, then times all of them with check_attention on the FA3 grid in two passes,
 # the second in reverse order (on each scenario the variants take turns launch by launch, so they
 # share the clock and the GPU's power state). Tables: scripts/bench/ab_tflops.py DEST/grid_a.jsonl DEST/grid_b.jsonl.
-#   usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...   (FLAGS: comma-separated -D options)
-#   env:   CHECK="name ..." (default: every variant; CHECK=" " checks none), ONLY=id,id,... (grid subset)
+#   usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...   (FLAGS: comma-separated -D options; a SRC
+#          ending in .so is a variant built beforehand, e.g. on a machine without a GPU, and is used as is)
+#   env:   CHECK="name ..." (default: every variant; CHECK=" " checks none), ONLY=id,id,... (grid subset),
+#          CHECK_ATTENTION=path (a check_attention built beforehand), TIMING="options" (extra
+#          check_attention timing options, e.g. "--hold-flag" to time as the anchors are timed)
 set -u
 if (($# < 2)); then
   echo "usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...  (at least one variant)" >&2
@@ -27,13 +30,14 @@ for spec in "$@"; do
   src=${rest%%:*} flags=""
   [[ $rest == *:* ]] && flags=${rest#*:}
   names+=("$name")
+  if [[ $src == *.so ]]; then cp "$src" "$build/$name.so"; continue; fi
   "${nv[@]}" -shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique ${flags//,/ } "$src" -o "$build/$name.so" \
     > "$build/$name.log" 2>&1 &
 done
-"${nv[@]}" -I kernels/harness kernels/attention/tools/check_attention.cu kernels/attention/problem.cu \
+[[ -z ${CHECK_ATTENTION:-} ]] && "${nv[@]}" -I kernels/harness kernels/attention/tools/check_attention.cu kernels/attention/problem.cu \
   kernels/attention/reference.cu -o "$build/check_attention" -ldl > "$build/check_attention.log" 2>&1 &
 wait
-ca=$build/check_attention grid=scenarios/attention_fa3_grid.json
+ca=${CHECK_ATTENTION:-$build/check_attention} grid=scenarios/attention_fa3_grid.json
 for name in ${CHECK:-${names[@]}}; do
   timeout 150 "$ca" --impl "$name=$build/$name.so" --no-timing scenarios/attention_edge.json "$grid" \
     scenarios/attention_production.json > "$dest/check_$name.txt" 2>&1
@@ -42,9 +46,9 @@ done
 forward=() reverse=()
 for name in "${names[@]}"; do forward+=(--impl "$name=$build/$name.so"); reverse=(--impl "$name=$build/$name.so" "${reverse[@]}"); done
 only=(); [[ -n ${ONLY:-} ]] && only=(--only "$ONLY")
-timeout 280 "$ca" "${forward[@]}" "${only[@]}" --jsonl "$dest/grid_a.jsonl" "$grid" > "$dest/grid_a.txt" 2>&1
+timeout 280 "$ca" "${forward[@]}" "${only[@]}" ${TIMING:-} --jsonl "$dest/grid_a.jsonl" "$grid" > "$dest/grid_a.txt" 2>&1
 echo "timing pass a: exit $?"
-timeout 280 "$ca" "${reverse[@]}" "${only[@]}" --jsonl "$dest/grid_b.jsonl" "$grid" > "$dest/grid_b.txt" 2>&1
+timeout 280 "$ca" "${reverse[@]}" "${only[@]}" ${TIMING:-} --jsonl "$dest/grid_b.jsonl" "$grid" > "$dest/grid_b.txt" 2>&1
 echo "timing pass b: exit $?"
 python3 scripts/bench/ab_tflops.py "$dest/grid_a.jsonl" "$dest/grid_b.jsonl" > "$dest/grid_tflops.txt" 2>&1
 tail -2 "$dest/grid_tflops.txt"

@@ -1,5 +1,11 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
+// v25 (session 8): v24 with the exponential token at d64: the consumer warpgroups take turns for
+// their softmax's exponentials, as they do for their GEMMs, so that no two share a sub-partition's
+// MUFU queue at once (D58: MUFU held 28-32% of d64's warp samples, 7-10% on that queue). D60
+// (implementations timed in turns, each launch held until enqueued): +1.4-3.5% on the d64 grid
+// shapes from s1024, 0 at causal s512; d128 and d256 keep v24's PTX (the token cost them 0.5-1.6%).
+//
 // v24 (session 6): v19 with the causal skip: a warpgroup passes the causal key tile that lies
 // wholly above its rows (warpgroup 0 against d256's 80-key tiles; warpgroups 0 and 1 of d64's
 // 192-row tiles), and causal d64 on 192-row tiles at every length. The skip lives in instances
@@ -531,6 +537,21 @@ template <> struct WgmmaRS<256> {
 #define HOPPER_CAUSAL_SKIP 1
 #endif
 
+// The exponential token (v25), per head dim: 1 = the consumer warpgroups take turns for their
+// softmax's exponentials (a ring of named barriers beside the GEMM turns), so that no two
+// warpgroups' exponentials share a sub-partition's MUFU queue at once. At d64 MUFU holds a third of
+// the warp samples (D58); D59/D60: +1.4-3.5% on the d64 grid shapes from s1024, 0 at causal s512;
+// at d128 and d256 (two warpgroups) it cost 0.5-1.6% (D60), so it is off there.
+#ifndef HOPPER_EXP_TOKEN_D64
+#define HOPPER_EXP_TOKEN_D64 1
+#endif
+#ifndef HOPPER_EXP_TOKEN_D128
+#define HOPPER_EXP_TOKEN_D128 0
+#endif
+#ifndef HOPPER_EXP_TOKEN_D256
+#define HOPPER_EXP_TOKEN_D256 0
+#endif
+
 /// Compile-time shape of one kernel instance; kPersistent picks the kernel and its shared-memory
 /// layout.
 template <int kHeadDim, int kBlockN_, int kStages_, int kWGs_, bool kBf16_, bool kOverlap_, bool kPingPong_,
@@ -561,6 +582,8 @@ struct Config {
   // causal d256, +0.4-2.3% causal d64 on 192-row tiles; in the 192-key d128 tiles, which non-causal
   // problems share, it cost 1-2%).
   static constexpr bool kCausalSkip = HOPPER_CAUSAL_SKIP != 0 && kCausal && (D == 256 || (D == 64 && kWGs == 3));
+  static constexpr bool kExpToken =
+      kPingPong && (D == 64 ? HOPPER_EXP_TOKEN_D64 : D == 128 ? HOPPER_EXP_TOKEN_D128 : HOPPER_EXP_TOKEN_D256) != 0;
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -600,6 +623,7 @@ struct Params {
 // then one epilogue barrier per consumer warpgroup.
 constexpr int kBarTurn0 = 1;
 constexpr int kBarEpilogue0 = 4;
+constexpr int kBarExp0 = 7;  // the exponential token's ring (Config::kExpToken), one per consumer warpgroup
 
 /// Sets S entries whose key is past seqlen_kv, or above the causal diagonal, to -inf.
 template <int kN>
@@ -631,13 +655,15 @@ __device__ __forceinline__ void apply_mask(float (&s)[kN / 2], int col0, int row
 /// warp (a vote), so the branch around O's rescale is uniform: after a tile or two, random or real
 /// scores seldom raise a row's max by 2^8, and the loop drops O's D/2 multiplies per thread and the
 /// two correction exponentials from the softmax's critical path.
+/// `gate` brackets the exponentials (the exponential token, Config::kExpToken; attend_tile's
+/// ExpGate): begin() before the first, end() after the last.
 /// The row max and the row sum each run as kChains independent dependency chains, both rows'
 /// reductions interleaved: 4 at d64, where v4's single chains were the `wait` stalls of D5 (+1-3%
 /// at d64 in D6); at d128 and d256, where that form measured 1-3% slower (D6, D7), kChains = 1 is
 /// v4's code unchanged.
-template <int kN, bool kFirst, int kChains, bool kLazy>
+template <int kN, bool kFirst, int kChains, bool kLazy, class Gate>
 __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
-                                             float scale_log2) {
+                                             float scale_log2, const Gate& gate) {
   constexpr int kPairs = kN / 8;  // pairs of values of one row held by this thread
   static_assert(kPairs % kChains == 0, "the key tile's pairs split evenly over the chains");
   bool rescale = !kFirst && !kLazy;
@@ -667,6 +693,7 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
       for (int i = 0; i < kPairs; ++i) mx = fmaxf(mx, fmaxf(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]));
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
       mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+      if (r == 0) gate.begin();
       const float m_scaled = update_max(r, mx);
       float sum = 0.f;
 #pragma unroll
@@ -680,6 +707,7 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
       }
       l[r] = kFirst ? sum : l[r] * corr[r] + sum;
     }
+    gate.end();
     return rescale;
   }
   auto at = [](int r, int j) { return 4 * (j / 2) + 2 * r + (j % 2); };
@@ -706,6 +734,7 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
   for (int r = 0; r < 2; ++r) mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 1));
 #pragma unroll
   for (int r = 0; r < 2; ++r) mx[r] = fmaxf(mx[r], __shfl_xor_sync(0xffffffffu, mx[r], 2));
+  gate.begin();
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     const float m_scaled = update_max(r, mx[r]);
@@ -721,6 +750,7 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
     const float sum = combine(part, add_op);
     l[r] = kFirst ? sum : l[r] * corr[r] + sum;
   }
+  gate.end();
   return rescale;
 }
 
@@ -884,6 +914,28 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   auto release_q = [&]() {
     if constexpr (kPersistentTile) release(empty_q);
   };
+  // The exponential token (C::kExpToken): taken before a softmax's exponentials, passed on after.
+  // Like the GEMM turns it runs on from one tile to the next in the persistent kernel; in the
+  // per-tile kernel the last warpgroup's last pass goes to nobody.
+  struct ExpGate {
+    int mine, next;
+    bool to_nobody;
+    __device__ __forceinline__ void begin() const {
+      if constexpr (C::kExpToken) named_sync(mine, 256);
+    }
+    __device__ __forceinline__ void end() const {
+      if constexpr (C::kExpToken) {
+        if (!to_nobody) named_arrive(next, 256);
+      }
+    }
+  };
+  auto exp_gate = [&](bool last) {
+    return ExpGate{kBarExp0 + cw, kBarExp0 + (cw + 1) % C::kWGs,
+                   !kPersistentTile && last && cw == C::kWGs - 1};
+  };
+  if constexpr (C::kExpToken && !kPersistentTile) {
+    if (cw == C::kWGs - 1) named_arrive(kBarExp0, 256);  // warpgroup 0's exponentials go first
+  }
 
   if constexpr (C::kPingPong && !kPersistentTile) {
     if (cw == C::kWGs - 1) named_arrive(next_turn, 256);  // warpgroup 0 goes first
@@ -898,6 +950,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
     mbar_wait(ring.full_k(stage_of(0)), phase_of(0));
     turn_begin();
     turn_end(false);
+    exp_gate(n_blocks == 1).begin();
+    exp_gate(n_blocks == 1).end();
     release(ring.empty_k(stage_of(0)));
     if (n_blocks == 1) release_q();
     for (int it = 1; it < n_blocks; ++it) {
@@ -905,6 +959,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       mbar_wait(ring.full_v(stage_of(it - 1)), phase_of(it - 1));
       turn_begin();
       turn_end(false);
+      exp_gate(it == n_blocks - 1).begin();
+      exp_gate(it == n_blocks - 1).end();
       release(ring.empty_k(stage_of(it)));
       if (it == n_blocks - 1) release_q();
       release(ring.empty_v(stage_of(it - 1)));
@@ -935,6 +991,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
           mbar_wait(ring.full_k(stage_of(it)), phase_of(it));
           turn_begin();
           turn_end(false);
+          exp_gate(false).begin();  // (never the tile's last key tile)
+          exp_gate(false).end();
           release(ring.empty_k(stage_of(it)));
           mbar_wait(ring.full_v(stage_of(it)), phase_of(it));
           release(ring.empty_v(stage_of(it)));
@@ -957,7 +1015,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   release(ring.empty_k(stage_of(0)));
   if (n_blocks == 1) release_q();  // last S GEMM
   if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-  softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2);
+  softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2,
+                                                                     exp_gate(n_blocks == 1));
   convert_p<C::kBlockN, C::kBf16>(s, pf);
   HOPPER_PHASE(2, kv_iter, cw, n_blocks);
 
@@ -980,8 +1039,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       release(ring.empty_k(stage));
       if (it == n_blocks - 1) release_q();
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      const bool rescale =
-          softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2);
+      const bool rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(
+          s, m, l, corr, p.scale_log2, exp_gate(it == n_blocks - 1));
       wgmma_wait<0>();
       pin(o);
       pin(pf);
@@ -1009,7 +1068,8 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       release(ring.empty_k(stage));
       if (it == n_blocks - 1) release_q();
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      if (softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2))
+      if (softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2,
+                                                                              exp_gate(it == n_blocks - 1)))
         rescale_o<C::D>(o, corr);
       convert_p<C::kBlockN, C::kBf16>(s, pf);
     }
@@ -1327,6 +1387,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
     if constexpr (C::kPingPong) {
       if (cw == C::kWGs - 1) named_arrive(kBarTurn0, 256);
     }
+    if constexpr (C::kExpToken) {
+      if (cw == C::kWGs - 1) named_arrive(kBarExp0, 256);
+    }
     int kv_iter = 0;  // K/V ring positions consumed so far by this CTA, across its query tiles
     for (int local = 0;; ++local) {
       const int slot = local & 1;
@@ -1341,6 +1404,9 @@ __global__ void __launch_bounds__(C::kThreads, 1)
       if (tile.m_block < 0) {
         if constexpr (C::kPingPong) {
           if (cw == 0) named_sync(kBarTurn0, 256);
+        }
+        if constexpr (C::kExpToken) {
+          if (cw == 0) named_sync(kBarExp0, 256);
         }
         if (C::kOwnOBuffer && tid_wg == 0) bulk_wait_read();  // the last store reads shared memory
         break;

@@ -10,7 +10,8 @@ variant alone, marking phases, and samples nvidia-smi meanwhile answers "is it p
   date -u +"%Y/%m/%d %T.%N start LABEL" >> phases.txt; ...run...; date -u +"%Y/%m/%d %T.%N end LABEL" >> phases.txt
 
 Usage: gpu_power_phases.py SMI.csv PHASES.txt [--busy-watts W]
-For every phase (a start and an end line with the same label, in order): the samples inside it,
+For every phase (a start and an end line with the same label, in order; the word start or end may
+also follow the label): the samples inside it,
 the busy ones (power above W, default 350: the flush and host work between launches draw less),
 their mean power and SM clock, and how many had the software power cap (reason bit 0x4) active.
 """
@@ -78,12 +79,17 @@ def read_samples(path):
 def read_phases(path):
     open_at, phases = {}, []
     for n, line in enumerate(read_lines(path), start=1):
-        parts = line.split(None, 3)
+        parts = line.split()
         if not parts:
             continue
-        if len(parts) < 4 or parts[2] not in ("start", "end"):
-            fail(f"{path}:{n}: expected 'DATE TIME start|end LABEL', got '{line}'")
-        when, kind, label = parse_time(f"{parts[0]} {parts[1]}", path, n), parts[2], parts[3].strip()
+        # Either 'DATE TIME start|end LABEL...' or 'DATE TIME LABEL... start|end' (calls D48, D61).
+        if len(parts) >= 4 and parts[2] in ("start", "end"):
+            kind, label = parts[2], " ".join(parts[3:])
+        elif len(parts) >= 4 and parts[-1] in ("start", "end"):
+            kind, label = parts[-1], " ".join(parts[2:-1])
+        else:
+            fail(f"{path}:{n}: expected 'DATE TIME start|end LABEL' or 'DATE TIME LABEL start|end', got '{line}'")
+        when = parse_time(f"{parts[0]} {parts[1]}", path, n)
         if kind == "start":
             open_at[label] = when
         elif label not in open_at:

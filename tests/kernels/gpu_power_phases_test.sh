@@ -25,6 +25,12 @@ cat > "$dir/phases.txt" <<'TXT'
 2026/11/29 10:00:02.900000000 start s1 other
 2026/11/29 10:00:03.900000000 end s1 other
 TXT
+# The other order some calls write (label, then start or end), with dashes in the date.
+cat > "$dir/phases_b.txt" <<'TXT'
+2026-11-29 10:00:02.900000000 s1 other start
+2026-11-29 10:00:03.900000000 s1 other end
+TXT
+out_b=$(python3 "$script" "$dir/smi.csv" "$dir/phases_b.txt")
 out=$(python3 "$script" "$dir/smi.csv" "$dir/phases.txt")
 echo "$out"
 fail=0
@@ -37,6 +43,10 @@ expect() {
 # s1 v24: 3 readable samples inside (600, 500, 120 W), 2 busy: 550 W, 1700 MHz, 1 of 2 capped.
 expect '^s1 v24 +3 +2 +550\.0 +1700 +1/2$'
 expect '^s1 other +1 +1 +650\.0 +1500 +1/1$'
+if ! grep -qE '^s1 other +1 +1 +650\.0 +1500 +1/1$' <<< "$out_b"; then
+  echo "FAIL: label-then-start phases not read: $out_b"
+  fail=1
+fi
 refused() {  # SMI PHASES EXPECTED-TEXT
   local got
   if got=$(python3 "$script" "$1" "$2" 2>&1) || ! grep -qF -- "$3" <<< "$got"; then
@@ -49,7 +59,7 @@ refused "$dir/smi.csv" "$dir/open.txt" "open.txt: no end for: a"
 printf '2026/11/29 10:00:00.9 end a\n' > "$dir/orphan.txt"
 refused "$dir/smi.csv" "$dir/orphan.txt" "orphan.txt:1: 'end a' without a start"
 printf 'start a\n' > "$dir/short.txt"
-refused "$dir/smi.csv" "$dir/short.txt" "short.txt:1: expected 'DATE TIME start|end LABEL'"
+refused "$dir/smi.csv" "$dir/short.txt" "short.txt:1: expected 'DATE TIME start|end LABEL' or 'DATE TIME LABEL start|end'"
 printf 'yesterday noon start a\n' > "$dir/when.txt"
 refused "$dir/smi.csv" "$dir/when.txt" "when.txt:1: not a timestamp"
 printf 'timestamp, power.draw [W]\n2026/11/29 10:00:00.000, 80 W\n' > "$dir/narrow.csv"

@@ -30,39 +30,24 @@ cat > "$dir/phases_b.txt" <<'TXT'
 2026-11-29 10:00:02.900000000 s1 other start
 2026-11-29 10:00:03.900000000 s1 other end
 TXT
-out_b=$(python3 "$script" "$dir/smi.csv" "$dir/phases_b.txt")
+source "$(dirname "$0")/script_checks.sh"
 out=$(python3 "$script" "$dir/smi.csv" "$dir/phases.txt")
 echo "$out"
-fail=0
-expect() {
-  if ! grep -qE -- "$1" <<< "$out"; then
-    echo "FAIL: expected a line matching: $1"
-    fail=1
-  fi
-}
 # s1 v24: 3 readable samples inside (600, 500, 120 W), 2 busy: 550 W, 1700 MHz, 1 of 2 capped.
-expect '^s1 v24 +3 +2 +550\.0 +1700 +1/2$'
-expect '^s1 other +1 +1 +650\.0 +1500 +1/1$'
-if ! grep -qE '^s1 other +1 +1 +650\.0 +1500 +1/1$' <<< "$out_b"; then
-  echo "FAIL: label-then-start phases not read: $out_b"
-  fail=1
-fi
-refused() {  # SMI PHASES EXPECTED-TEXT
-  local got
-  if got=$(python3 "$script" "$1" "$2" 2>&1) || ! grep -qF -- "$3" <<< "$got"; then
-    echo "FAIL: expected a refusal naming '$3', got: $got"
-    fail=1
-  fi
-}
+expect_match "$out" '^s1 v24 +3 +2 +550\.0 +1700 +1/2$'
+expect_match "$out" '^s1 other +1 +1 +650\.0 +1500 +1/1$'
+expect_match "$(python3 "$script" "$dir/smi.csv" "$dir/phases_b.txt")" '^s1 other +1 +1 +650\.0 +1500 +1/1$'
 printf '2026/11/29 10:00:00.9 start a\n' > "$dir/open.txt"
-refused "$dir/smi.csv" "$dir/open.txt" "open.txt: no end for: a"
+expect_refusal "open.txt: no end for: a" python3 "$script" "$dir/smi.csv" "$dir/open.txt"
 printf '2026/11/29 10:00:00.9 end a\n' > "$dir/orphan.txt"
-refused "$dir/smi.csv" "$dir/orphan.txt" "orphan.txt:1: 'end a' without a start"
+expect_refusal "orphan.txt:1: 'end a' without a start" python3 "$script" "$dir/smi.csv" "$dir/orphan.txt"
 printf 'start a\n' > "$dir/short.txt"
-refused "$dir/smi.csv" "$dir/short.txt" "short.txt:1: expected 'DATE TIME start|end LABEL' or 'DATE TIME LABEL start|end'"
+expect_refusal "short.txt:1: expected 'DATE TIME start|end LABEL' or 'DATE TIME LABEL start|end'" \
+  python3 "$script" "$dir/smi.csv" "$dir/short.txt"
 printf 'yesterday noon start a\n' > "$dir/when.txt"
-refused "$dir/smi.csv" "$dir/when.txt" "when.txt:1: not a timestamp"
+expect_refusal "when.txt:1: not a timestamp" python3 "$script" "$dir/smi.csv" "$dir/when.txt"
 printf 'timestamp, power.draw [W]\n2026/11/29 10:00:00.000, 80 W\n' > "$dir/narrow.csv"
-refused "$dir/narrow.csv" "$dir/phases.txt" "narrow.csv: no column named like clocks.current.sm or clocks.sm"
-refused "$dir/absent.csv" "$dir/phases.txt" "absent.csv: cannot read"
+expect_refusal "narrow.csv: no column named like clocks.current.sm or clocks.sm" \
+  python3 "$script" "$dir/narrow.csv" "$dir/phases.txt"
+expect_refusal "absent.csv: cannot read" python3 "$script" "$dir/absent.csv" "$dir/phases.txt"
 exit $fail

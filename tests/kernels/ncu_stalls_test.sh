@@ -17,35 +17,19 @@ header='"Address","Source","Warp Stall Sampling (All Samples)","stall_wait","sta
   echo '"0x30","FMNMX R5, R5, R6, !PT ;","10","10","0","0","99"'
   echo '"0x40","BAR.SYNC.DEFER_BLOCKING 0x1, 0x100 ;","50","0","0","50","99"'
 } | gzip > "$dir/page.csv.gz"
+source "$(dirname "$0")/script_checks.sh"
 out=$(python3 "$script" "$dir/page.csv.gz" --top 2)
 echo "$out"
-fail=0
-expect() {
-  if ! grep -qE -- "$1" <<< "$out"; then
-    echo "FAIL: expected a line matching: $1"
-    fail=1
-  fi
-}
-expect '^void k<64>\(float\*\)$'
-expect '^samples 100: barrier 50\.0%, wait 30\.0%, mio 20\.0%$'
-expect '^  BAR +50\.0%  \(barrier 50\.0\)$'
-expect '^  MUFU +40\.0%  \(wait 20\.0, mio 20\.0\)$'
-if grep -q FMNMX <<< "$out"; then
-  echo "FAIL: --top 2 listed a third opcode"
-  fail=1
-fi
-refused() {  # FILE EXPECTED-TEXT
-  local got
-  if got=$(python3 "$script" "$1" 2>&1) || ! grep -qF -- "$2" <<< "$got"; then
-    echo "FAIL: expected a refusal naming '$2', got: $got"
-    fail=1
-  fi
-}
+expect_match "$out" '^void k<64>\(float\*\)$'
+expect_match "$out" '^samples 100: barrier 50\.0%, wait 30\.0%, mio 20\.0%$'
+expect_match "$out" '^  BAR +50\.0%  \(barrier 50\.0\)$'
+expect_match "$out" '^  MUFU +40\.0%  \(wait 20\.0, mio 20\.0\)$'
+expect_no_match "$out" 'FMNMX'  # --top 2
 printf 'a,b\n1,2\n' > "$dir/other.csv"
-refused "$dir/other.csv" "other.csv: no header with 'Source' and stall_* columns"
+expect_refusal "other.csv: no header with 'Source' and stall_* columns" python3 "$script" "$dir/other.csv"
 printf '%s\n"0x10","FADD R1, R2, R3 ;","0","0","0","0","0"\n' "$header" > "$dir/empty.csv"
-refused "$dir/empty.csv" "empty.csv: no warp-state samples"
+expect_refusal "empty.csv: no warp-state samples" python3 "$script" "$dir/empty.csv"
 printf '%s\n"0x10","FADD R1, R2, R3 ;","1","x","0","0","0"\n' "$header" > "$dir/word.csv"
-refused "$dir/word.csv" "word.csv:2: column stall_wait: not a number: 'x'"
-refused "$dir/absent.csv" "absent.csv: cannot read"
+expect_refusal "word.csv:2: column stall_wait: not a number: 'x'" python3 "$script" "$dir/word.csv"
+expect_refusal "absent.csv: cannot read" python3 "$script" "$dir/absent.csv"
 exit $fail

@@ -26,37 +26,16 @@ cat > "$dir/known.sass" <<'SASS'
 		Function : _Z5otherv
         /*0000*/                   BRA 0x0 ;
 SASS
+source "$(dirname "$0")/script_checks.sh"
 out=$(python3 "$script" "$dir/known.sass" --match kernel)
 echo "$out"
-fail=0
-expect() {
-  if ! grep -qE -- "$1" <<< "$out"; then
-    echo "FAIL: expected a line matching: $1"
-    fail=1
-  fi
-}
-expect '^_Z6kernelPf$'
-expect '^  instructions 8  branches 3  backward 2: 0x40->0x30 \(1\), 0x60->0x50 \(1\)$'
-if grep -q '_Z5otherv' <<< "$out"; then
-  echo "FAIL: --match kernel listed _Z5otherv"
-  fail=1
-fi
-all=$(python3 "$script" "$dir/known.sass")
-if ! grep -qE '^  instructions 1  branches 1  backward 1: 0x0->0x0 \(0\)$' <<< "$all"; then
-  echo "FAIL: without --match, _Z5otherv's self-branch is not listed: $all"
-  fail=1
-fi
+expect_match "$out" '^_Z6kernelPf$'
+expect_match "$out" '^  instructions 8  branches 3  backward 2: 0x40->0x30 \(1\), 0x60->0x50 \(1\)$'
+expect_no_match "$out" '_Z5otherv'  # --match kernel leaves it out
+# Without --match, _Z5otherv's self-branch is listed.
+expect_match "$(python3 "$script" "$dir/known.sass")" '^  instructions 1  branches 1  backward 1: 0x0->0x0 \(0\)$'
 printf 'not sass at all\n' > "$dir/bad.sass"
-if bad=$(python3 "$script" "$dir/bad.sass" 2>&1) || ! grep -q "bad.sass: no 'Function :' section" <<< "$bad"; then
-  echo "FAIL: a file that is not SASS is not reported as such: $bad"
-  fail=1
-fi
-if missing=$(python3 "$script" "$dir/absent.sass" 2>&1) || ! grep -q "absent.sass: cannot read" <<< "$missing"; then
-  echo "FAIL: a missing file is not reported as such: $missing"
-  fail=1
-fi
-if none=$(python3 "$script" "$dir/known.sass" --match nothing 2>&1) || ! grep -q "no function name contains 'nothing'" <<< "$none"; then
-  echo "FAIL: a --match that selects nothing is not reported: $none"
-  fail=1
-fi
+expect_refusal "bad.sass: no 'Function :' section" python3 "$script" "$dir/bad.sass"
+expect_refusal "absent.sass: cannot read" python3 "$script" "$dir/absent.sass"
+expect_refusal "no function name contains 'nothing'" python3 "$script" "$dir/known.sass" --match nothing
 exit $fail

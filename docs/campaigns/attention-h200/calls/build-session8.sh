@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds, on any machine with nvcc (no GPU needed), the libraries session 8's device calls D52-D61
-# carried in .devcarry/: v24 itself, check_attention, and the variants of
+# Builds, on any machine with nvcc (no GPU needed), the libraries session 8's device calls D52-D65
+# carried in .devcarry/ (D59's first form of the token, D62's and D63's variants aside: see the
+# campaign log's Reproduce): v24 itself, check_attention, and the variants of
 # versions/v25-session8-variants.patch (v24 plus switches that are all off by default; with none
 # set, its PTX is v24's). Run from the repository root; then carry .devcarry to the GPU machine.
 # The base is the trace's copy of v24 (stop 8), which the patch was made against.
@@ -39,3 +40,5 @@ mkdir -p $dc/d60 $dc/d61
 "${nv[@]}" "${lib[@]}" kernels/attention/hopper.cu -o $dc/d61/v25.so
 "${nv[@]}" "${lib[@]}" kernels/attention/baseline.cu -o $dc/d61/baseline.so
 "${nv[@]}" "${lib[@]}" kernels/attention/tools/blocking_hold_lib.cu -o $dc/blocking_hold.so
+mkdir -p $dc/d65  # D65 (Nsight Compute on v25)
+"${nv[@]}" "${lib[@]}" -lineinfo kernels/attention/hopper.cu -o $dc/d65/v25li.so

@@ -4,7 +4,8 @@
 # kernel's softmax_step beside wgmma work), check_attention.cu (the A/B timer) and
 # blocking_hold_lib.cu (the stream hold sdpa_anchors.py --hold-flag loads). A renamed variable at
 # a mark, or a changed kernel or harness interface, fails here rather than at the start of a
-# device call. The two that compile the whole kernel run side by side.
+# device call. The two that include the whole kernel stop at PTX (ptxas's verdict on the kernel is
+# check_build.sh's) and run side by side.
 #   usage: [NVCC=nvcc] [OUT_DIR=dir] kernels/attention/tools/tools_build_check.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,9 +14,10 @@ command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
 out=${OUT_DIR:-$(mktemp -d)}
 mkdir -p "$out"
 flags=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$here" -I "$here/../harness" -c)
-"$nvcc" "${flags[@]}" "$here/tools/tile_phases.cu" -o "$out/tile_phases.o" &
+ptx_flags=(-std=c++17 -gencode=arch=compute_90a,code=compute_90a -I "$here" -I "$here/../harness" -c)
+"$nvcc" "${ptx_flags[@]}" "$here/tools/tile_phases.cu" -o "$out/tile_phases.o" &
 tile_phases=$!
-"$nvcc" "${flags[@]}" "$here/tools/softmax_bench.cu" -o "$out/softmax_bench.o"
+"$nvcc" "${ptx_flags[@]}" "$here/tools/softmax_bench.cu" -o "$out/softmax_bench.o"
 wait "$tile_phases"
 "$nvcc" "${flags[@]}" "$here/tools/check_attention.cu" -o "$out/check_attention.o"
 "$nvcc" "${flags[@]}" -Xcompiler -fPIC "$here/tools/blocking_hold_lib.cu" -o "$out/blocking_hold_lib.o"

@@ -235,6 +235,28 @@ __device__ __forceinline__ uint32_t pack2(float lo, float hi) {
 // RS: A from registers, B from shared memory MN-major (imm-trans-b = 1).
 template <int N> struct WgmmaSS;
 template <int N> struct WgmmaRS;
+template <> struct WgmmaSS<40> {
+  template <bool kBf16>
+  static __device__ __forceinline__ void run(float (&d)[20], uint64_t desc_a, uint64_t desc_b,
+                                             int accumulate) {
+    if constexpr (kBf16) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %22, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n40k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19}, %20, %21, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19])
+        : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    } else {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %22, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n40k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19}, %20, %21, p, 1, 1, 0, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19])
+        : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+    }
+  }
+};
+
 template <> struct WgmmaSS<64> {
   template <bool kBf16>
   static __device__ __forceinline__ void run(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
@@ -537,6 +559,19 @@ template <> struct WgmmaRS<256> {
 #define HOPPER_CAUSAL_SKIP 1
 #endif
 
+// v26: when no row of a warpgroup sees past the first half of its first key tile (its causal
+// diagonal, or the tile past seqlen_kv's last full one), that tile's mask, softmax and conversion
+// run over the first half alone and the other half's P is zero (attend_tile, Config::kLiveHalf);
+// 0 = over the whole tile, as v25 did. The same results, bit for bit (the skipped values are
+// exp2(-inf) = 0; D79, check_attention --same-as on the three sets).
+#ifndef HOPPER_LIVE_HALF
+#define HOPPER_LIVE_HALF 1
+#endif
+// With HOPPER_LIVE_HALF: 1 = that tile's S and P V GEMMs also run over the first half alone.
+#ifndef HOPPER_LIVE_HALF_GEMMS
+#define HOPPER_LIVE_HALF_GEMMS 0
+#endif
+
 // The exponential token (v25), per head dim: 1 = the consumer warpgroups take turns for their
 // softmax's exponentials (a ring of named barriers beside the GEMM turns), so that no two
 // warpgroups' exponentials share a sub-partition's MUFU queue at once. At d64 MUFU holds a third of
@@ -582,6 +617,13 @@ struct Config {
   // causal d256, +0.4-2.3% causal d64 on 192-row tiles; in the 192-key d128 tiles, which non-causal
   // problems share, it cost 1-2%).
   static constexpr bool kCausalSkip = HOPPER_CAUSAL_SKIP != 0 && kCausal && (D == 256 || (D == 64 && kWGs == 3));
+  // The first key tile's half (HOPPER_LIVE_HALF), in the causal instances only: D79, compiled into
+  // every instance, +5.6/+3.4/+1.5/+1.1% causal d64 s512..s4096, but the other instances' loops
+  // lost 1-4% (d128 non-causal from s2048, d64 from s8192) though they never take it on the grid.
+  static constexpr bool kLiveHalf = HOPPER_LIVE_HALF != 0 && kCausal;
+  // (d64 only: as in D40, the narrower S GEMM made ptxas serialise every wgmma at d256, and at d128
+  // with the narrower P V too)
+  static constexpr bool kLiveHalfGemms = kLiveHalf && HOPPER_LIVE_HALF_GEMMS != 0 && D == 64;
   static constexpr bool kExpToken =
       kPingPong && (D == 64 ? HOPPER_EXP_TOKEN_D64 : D == 128 ? HOPPER_EXP_TOKEN_D128 : HOPPER_EXP_TOKEN_D256) != 0;
   static constexpr int kThreads = 128 * (kWGs + 1);
@@ -626,13 +668,14 @@ constexpr int kBarEpilogue0 = 4;
 constexpr int kBarExp0 = 7;  // the exponential token's ring (Config::kExpToken), one per consumer warpgroup
 
 /// Sets S entries whose key is past seqlen_kv, or above the causal diagonal, to -inf.
-template <int kN>
+/// With kLiveN < kN only the first kLiveN columns (the caller ignores the others).
+template <int kN, int kLiveN = kN>
 __device__ __forceinline__ void apply_mask(float (&s)[kN / 2], int col0, int row_a, int row_b, const Params& p) {
   const int shift = p.seqlen_kv - p.seqlen_q;  // bottom-right alignment
   const int lim_a = p.causal ? min(p.seqlen_kv, row_a + shift + 1) : p.seqlen_kv;
   const int lim_b = p.causal ? min(p.seqlen_kv, row_b + shift + 1) : p.seqlen_kv;
 #pragma unroll
-  for (int i = 0; i < kN / 8; ++i) {
+  for (int i = 0; i < kLiveN / 8; ++i) {
 #pragma unroll
     for (int e = 0; e < 2; ++e) {
       const int col = col0 + 8 * i + e;
@@ -661,10 +704,14 @@ __device__ __forceinline__ void apply_mask(float (&s)[kN / 2], int col0, int row
 /// reductions interleaved: 4 at d64, where v4's single chains were the `wait` stalls of D5 (+1-3%
 /// at d64 in D6); at d128 and d256, where that form measured 1-3% slower (D6, D7), kChains = 1 is
 /// v4's code unchanged.
-template <int kN, bool kFirst, int kChains, bool kLazy, class Gate>
+/// With kLiveN < kN (v26) the tile's columns from kLiveN on are taken as masked: their P is zero
+/// and they take no part in the max, the exponentials or the sum (the same results as masked
+/// values: exp2(-inf) = 0).
+template <int kN, bool kFirst, int kChains, bool kLazy, int kLiveN = kN, class Gate>
 __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
                                              float scale_log2, const Gate& gate) {
-  constexpr int kPairs = kN / 8;  // pairs of values of one row held by this thread
+  static_assert(kLiveN % 8 == 0 && kLiveN <= kN, "live columns: whole groups of 8");
+  constexpr int kPairs = kLiveN / 8;  // pairs of values of one (live) row held by this thread
   static_assert(kPairs % kChains == 0, "the key tile's pairs split evenly over the chains");
   bool rescale = !kFirst && !kLazy;
   // The row's new max is mx; returns the max to subtract (scaled), sets corr[r] and m[r].
@@ -768,21 +815,23 @@ __device__ __forceinline__ void rescale_o(float (&o)[kD / 2], const float (&corr
 /// Converts P (fp32 accumulator layout) into wgmma A-operand fragments: for key step kk, the four
 /// registers 4kk..4kk+3 are exactly (row g, k 2t..), (row g+8, k 2t..), (row g, k 8+2t..),
 /// (row g+8, k 8+2t..), which is accumulator pairs 8kk+0/1, +2/3, +4/5, +6/7.
-template <int kN, bool kBf16>
+/// With kLiveN < kN, P from column kLiveN on is zero (softmax_step's live columns).
+template <int kN, bool kBf16, int kLiveN = kN>
 __device__ __forceinline__ void convert_p(const float (&s)[kN / 2], uint32_t (&pf)[kN / 4]) {
 #pragma unroll
-  for (int j = 0; j < kN / 4; ++j) pf[j] = pack2<kBf16>(s[2 * j], s[2 * j + 1]);
+  for (int j = 0; j < kN / 4; ++j) pf[j] = j < kLiveN / 4 ? pack2<kBf16>(s[2 * j], s[2 * j + 1]) : 0u;
 }
 
 /// S = Q K^T for this warpgroup's 64 rows against one key tile.
-template <class C>
-__device__ __forceinline__ void gemm_qk(float (&s)[C::kBlockN / 2], uint32_t sq_rows, uint32_t sk_stage) {
+/// With kN < kBlockN, over the tile's first kN keys only.
+template <class C, int kN = C::kBlockN>
+__device__ __forceinline__ void gemm_qk(float (&s)[kN / 2], uint32_t sq_rows, uint32_t sk_stage) {
 #pragma unroll
   for (int kk = 0; kk < C::D / 16; ++kk) {
     const uint32_t chunk = kk / 4, within = (kk % 4) * 32;
     const uint64_t da = smem_desc(sq_rows + chunk * (C::kBlockM * 128) + within, 16, 1024);
     const uint64_t db = smem_desc(sk_stage + chunk * (C::kBlockN * 128) + within, 16, 1024);
-    WgmmaSS<C::kBlockN>::template run<C::kBf16>(s, da, db, kk > 0 ? 1 : 0);
+    WgmmaSS<kN>::template run<C::kBf16>(s, da, db, kk > 0 ? 1 : 0);
   }
 }
 
@@ -791,12 +840,13 @@ __device__ __forceinline__ void gemm_qk(float (&s)[C::kBlockN / 2], uint32_t sq_
 #define HOPPER_V_SWAP_STRIDES 0
 #endif
 
-/// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart).
-template <class C>
+/// O += P V for one key tile (V tile MN-major: 64-column chunks kBlockN*128 bytes apart); with
+/// kKeys < kBlockN over the key steps that hold the first kKeys keys only (P is zero past them).
+template <class C, int kKeys = C::kBlockN>
 __device__ __forceinline__ void gemm_pv(float (&o)[C::D / 2], const uint32_t (&pf)[C::kBlockN / 4],
                                         uint32_t sv_stage) {
 #pragma unroll
-  for (int kk = 0; kk < C::kBlockN / 16; ++kk) {
+  for (int kk = 0; kk < (kKeys + 15) / 16; ++kk) {
     const uint32_t a[4] = {pf[4 * kk], pf[4 * kk + 1], pf[4 * kk + 2], pf[4 * kk + 3]};
     // MN-major, 128B swizzle: "leading" = from one 64-column chunk to the next, "stride" = from
     // one group of 8 key rows to the next (PTX ISA, canonical layouts).
@@ -1004,20 +1054,47 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   }
   // ---- first key tile: S, softmax ----
   int n = n_blocks - 1;
+  // Keys of this tile that some row of this warpgroup sees (its last row's causal limit).
+  const int live_keys = (p.causal ? min(p.seqlen_kv, m0 + 64 * cw + 64 + shift) : p.seqlen_kv) - n * C::kBlockN;
+  const bool live_half = C::kLiveHalf && live_keys <= C::kBlockN / 2;
+  constexpr int kHalf = C::kBlockN / 2;
   mbar_wait(ring.full_k(stage_of(0)), phase_of(0));
   turn_begin();
-  wgmma_fence();
-  gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
-  wgmma_commit();
-  turn_end(false);
-  wgmma_wait<0>();
-  pin(s);
+  if (C::kLiveHalfGemms && live_half) {
+    // Into registers of its own, copied after the wait (D40: a narrower wgmma into part of the
+    // tile's accumulator made ptxas serialise every wgmma of the kernel).
+    float h[kHalf / 2];
+#pragma unroll
+    for (int i = 0; i < kHalf / 2; ++i) h[i] = 0.f;
+    wgmma_fence();
+    gemm_qk<C, kHalf>(h, sq_rows, ring.k(stage_of(0)));
+    wgmma_commit();
+    turn_end(false);
+    wgmma_wait<0>();
+    pin(h);
+#pragma unroll
+    for (int i = 0; i < C::kBlockN / 2; ++i) s[i] = i < kHalf / 2 ? h[i] : -INFINITY;
+  } else {
+    wgmma_fence();
+    gemm_qk<C>(s, sq_rows, ring.k(stage_of(0)));
+    wgmma_commit();
+    turn_end(false);
+    wgmma_wait<0>();
+    pin(s);
+  }
   release(ring.empty_k(stage_of(0)));
   if (n_blocks == 1) release_q();  // last S GEMM
-  if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-  softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2,
-                                                                     exp_gate(n_blocks == 1));
-  convert_p<C::kBlockN, C::kBf16>(s, pf);
+  if (live_half) {
+    apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
+    softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale, kHalf>(s, m, l, corr, p.scale_log2,
+                                                                              exp_gate(n_blocks == 1));
+    convert_p<C::kBlockN, C::kBf16, kHalf>(s, pf);
+  } else {
+    if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
+    softmax_step<C::kBlockN, true, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2,
+                                                                       exp_gate(n_blocks == 1));
+    convert_p<C::kBlockN, C::kBf16>(s, pf);
+  }
   HOPPER_PHASE(2, kv_iter, cw, n_blocks);
 
   for (int it = 1; it < n_blocks; ++it) {
@@ -1031,7 +1108,10 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       wgmma_fence();
       gemm_qk<C>(s, sq_rows, ring.k(stage));
       wgmma_commit();
-      gemm_pv<C>(o, pf, ring.v(prev));
+      if (C::kLiveHalfGemms && it == 1 && live_half)
+        gemm_pv<C, kHalf>(o, pf, ring.v(prev));
+      else
+        gemm_pv<C>(o, pf, ring.v(prev));
       wgmma_commit();
       turn_end(false);
       wgmma_wait<1>();
@@ -1052,7 +1132,10 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       mbar_wait(ring.full_v(prev), prev_phase);
       turn_begin();
       wgmma_fence();
-      gemm_pv<C>(o, pf, ring.v(prev));
+      if (C::kLiveHalfGemms && it == 1 && live_half)
+        gemm_pv<C, kHalf>(o, pf, ring.v(prev));
+      else
+        gemm_pv<C>(o, pf, ring.v(prev));
       wgmma_commit();
       wgmma_wait<0>();
       pin(o);
@@ -1080,7 +1163,10 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   mbar_wait(ring.full_v(last), phase_of(n_blocks - 1));
   turn_begin();
   wgmma_fence();
-  gemm_pv<C>(o, pf, ring.v(last));
+  if (C::kLiveHalfGemms && n_blocks == 1 && live_half)
+    gemm_pv<C, kHalf>(o, pf, ring.v(last));
+  else
+    gemm_pv<C>(o, pf, ring.v(last));
   wgmma_commit();
   turn_end(true);
   wgmma_wait<0>();
@@ -1728,6 +1814,11 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 #ifndef HOPPER_D256_BLOCK_N
 #define HOPPER_D256_BLOCK_N 80
 #endif
+// d128: causal problems on instances of their own (Config::kCausal: the live half; d128 has no
+// causal skip), 0 = on the instances non-causal problems run, as v25 did.
+#ifndef HOPPER_D128_CAUSAL_INSTANCES
+#define HOPPER_D128_CAUSAL_INSTANCES 0
+#endif
 #ifndef HOPPER_D256_STAGES
 #define HOPPER_D256_STAGES 2
 #endif
@@ -1811,6 +1902,21 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
     }
     case 128: {
       const bool wide = a.seqlen_kv >= (a.causal ? kD128CausalWideFromSeqlenKv : kD128WideFromSeqlenKv);
+      if constexpr (HOPPER_D128_CAUSAL_INSTANCES != 0) {
+        if (a.causal) {
+          if (wide && !persistent)
+            return launch<Config<128, HOPPER_D128_WIDE_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong,
+                                 false, true>>(a, stream);
+          if (wide)
+            return launch<Config<128, HOPPER_D128_WIDE_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong,
+                                 true, true>>(a, stream);
+          if (!persistent)
+            return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, false,
+                                 true>>(a, stream);
+          return launch<Config<128, HOPPER_D128_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong, true,
+                               true>>(a, stream);
+        }
+      }
       if (wide && !persistent)
         return launch<Config<128, HOPPER_D128_WIDE_BLOCK_N, HOPPER_D128_STAGES, 2, kBf16, kOverlap, kPingPong,
                              false>>(a, stream);

@@ -4,7 +4,7 @@
 //   check_attention --impl baseline=baseline.so [--impl NAME=OTHER.so ...] [--trials 4]
 //                   [--trial-list 0,3] [--reps 20] [--no-timing] [--only ID,ID] [--seed N] [--k 2]
 //                   [--jsonl FILE] [--time-failing NAME ...] [--hold-us N | --hold-flag]
-//                   SCENARIOS.json...
+//                   [--same-as NAME] SCENARIOS.json...
 //
 // For every scenario and trial: fresh inputs (problem.cu's generator; the trial number picks the
 // value regime, so --trial-list 0,3 runs unit normals and outliers only), the fp32
@@ -23,6 +23,10 @@
 // Only passing implementations are timed, except those named by --time-failing (timing-only
 // variants that are wrong on purpose, e.g. versions/v3-free-softmax-hopper.cu): they are timed
 // anyway, still reported FAIL, and their JSON lines carry "timed_despite_failing": true.
+// --same-as NAME compares every implementation listed after NAME with NAME's output bit for bit,
+// trial by trial ("bits_differ_from" in its JSON trials, "bits differ from NAME" or "bit-identical
+// to NAME" in its line): the check for a variant that should only skip work whose result is zero.
+// It reports; it does not fail anyone.
 //
 // Build (from the repository root):
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/harness
@@ -38,6 +42,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <memory>
 #include <sstream>
 #include <stdexcept>
@@ -77,6 +82,7 @@ struct Options {
   std::vector<std::string> time_failing;  // implementation names timed even when they fail
   int hold_us = 0;  // 0: no hold (the host's part of a call may fall inside its interval)
   bool hold_flag = false;  // hold until the call is enqueued (BlockingHold)
+  std::string same_as;  // implementation whose outputs the later ones are compared with, bit for bit
 };
 
 Options parse_options(int argc, char** argv) {
@@ -115,6 +121,8 @@ Options parse_options(int argc, char** argv) {
         throw std::runtime_error("--hold-us expects 0..100000 microseconds, got " + std::to_string(o.hold_us));
     } else if (a == "--hold-flag") {
       o.hold_flag = true;
+    } else if (a == "--same-as") {
+      o.same_as = value();
     } else if (a == "--jsonl") {
       o.jsonl = value();
     } else if (a == "--only") {
@@ -129,6 +137,13 @@ Options parse_options(int argc, char** argv) {
   if (o.hold_flag && o.hold_us > 0) throw std::runtime_error("--hold-flag and --hold-us exclude each other");
   if (o.impls.empty() || o.files.empty())
     throw std::runtime_error("usage: check_attention --impl NAME=LIB.so [...] SCENARIOS.json...");
+  if (!o.same_as.empty()) {
+    const auto named = std::find_if(o.impls.begin(), o.impls.end(),
+                                    [&](const auto& impl) { return impl.first == o.same_as; });
+    if (named == o.impls.end()) throw std::runtime_error("--same-as " + o.same_as + ": no --impl of that name");
+    if (named + 1 == o.impls.end())
+      throw std::runtime_error("--same-as " + o.same_as + ": list the implementations to compare after it");
+  }
   return o;
 }
 
@@ -277,6 +292,11 @@ struct Runner {
     void* second = nullptr;  // a second output buffer for the determinism check
     float *ref = nullptr, *naive = nullptr;
     check(cudaMalloc(&second, n_out * 2), "cudaMalloc second output");
+    void* same = nullptr;  // --same-as: the named implementation's output of the current trial
+    std::size_t same_index = impls.size();
+    for (std::size_t m = 0; m < impls.size(); ++m)
+      if (impls[m].name == opt.same_as) same_index = m;
+    if (same_index < impls.size()) check(cudaMalloc(&same, n_out * 2), "cudaMalloc --same-as output");
     check(cudaMalloc(&ref, n_out * sizeof(float)), "cudaMalloc reference");
     check(cudaMalloc(&naive, n_out * sizeof(float)), "cudaMalloc naive");
 
@@ -286,6 +306,7 @@ struct Runner {
       std::string why;
     };
     std::vector<Record> records(impls.size());
+    std::set<int> same_trials;  // trials in which the --same-as implementation ran
     const std::uint64_t seed = opt.seed ^ hash_string(file + "/" + id);
 
     double reference_ms = NAN;  // cost of the fp32 reference, first trial
@@ -349,6 +370,15 @@ struct Runner {
         t.update({{"max_err", err}, {"naive_err", naive_err}, {"ref_max", ref_max},
                   {"floor", floor}, {"cap", cap}, {"tolerance", tolerance},
                   {"non_finite", s.non_finite}, {"mismatches", s.mismatches}, {"pass", ok}});
+        if (m == same_index) {
+          check(cudaMemcpyAsync(same, outputs[0], n_out * 2, cudaMemcpyDeviceToDevice, stream), "copy --same-as");
+          same_trials.insert(trial);
+        } else if (m > same_index && same_trials.count(trial)) {
+          clear_stats();
+          mismatch_kernel<<<kReduceBlocks, kReduceThreads, 0, stream>>>(
+              static_cast<const std::uint16_t*>(outputs[0]), static_cast<const std::uint16_t*>(same), n_out, stats);
+          t["bits_differ_from"] = {{"impl", opt.same_as}, {"count", read_stats(1, host).mismatches}};
+        }
         rec.trials.push_back(t);
         if (!ok && rec.pass) {
           rec.pass = false;
@@ -408,6 +438,18 @@ struct Runner {
                       line["timing"]["samples"].get<int>());
       }
       if (!records[m].pass) std::printf("  %s", records[m].why.c_str());
+      if (m > same_index) {
+        unsigned long long differ = 0;
+        int compared = 0;
+        for (const auto& t : records[m].trials)
+          if (t.contains("bits_differ_from")) differ += t["bits_differ_from"]["count"].get<unsigned long long>(), ++compared;
+        if (compared == 0)
+          std::printf("  not compared with %s", opt.same_as.c_str());
+        else if (differ == 0)
+          std::printf("  bit-identical to %s (%d trials)", opt.same_as.c_str(), compared);
+        else
+          std::printf("  bits differ from %s: %llu values", opt.same_as.c_str(), differ);
+      }
       if (m == 0) std::printf("  [reference %.1f ms]", reference_ms);
       std::printf("\n");
       std::fflush(stdout);
@@ -416,6 +458,7 @@ struct Runner {
     for (void* p : inputs) cudaFree(p);
     for (void* p : outputs) cudaFree(p);
     cudaFree(second);
+    cudaFree(same);
     cudaFree(ref);
     cudaFree(naive);
     return tflops;

@@ -8,7 +8,7 @@ Usage: python3 kernels/attention/tools/gen_wgmma.py > /tmp/wgmma.inc   (then pas
 import re
 import sys
 
-SS_N = [64, 80, 96, 112, 128, 144, 160, 176, 192]   # S = Q K^T: N is the key tile
+SS_N = [40, 64, 80, 96, 112, 128, 144, 160, 176, 192]   # S = Q K^T: N is the key tile (40: d256's half)
 RS_N = [64, 128, 256]                                # O += P V: N is the head dimension
 
 

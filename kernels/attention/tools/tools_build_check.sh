@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Compile check (no GPU) of the device-side measuring tools against the current kernel and
 # harness: tile_phases.cu (hopper.cu with its HOPPER_PHASE marks defined), softmax_bench.cu (the
-# kernel's softmax_step beside wgmma work), check_attention.cu (the A/B timer) and
+# kernel's softmax_step beside wgmma work), wgmma_rate.cu (the kernel's wgmma wrappers' rate by
+# group form), check_attention.cu (the A/B timer) and
 # blocking_hold_lib.cu (the stream hold sdpa_anchors.py --hold-flag loads). A renamed variable at
 # a mark, or a changed kernel or harness interface, fails here rather than at the start of a
-# device call. The two that include the whole kernel stop at PTX (ptxas's verdict on the kernel is
+# device call. The three that include the whole kernel stop at PTX (ptxas's verdict on the kernel is
 # check_build.sh's) and run side by side.
 #   usage: [NVCC=nvcc] [OUT_DIR=dir] kernels/attention/tools/tools_build_check.sh
 set -euo pipefail
@@ -17,8 +18,11 @@ flags=(-std=c++17 -gencode=arch=compute_90a,code=sm_90a -I "$here" -I "$here/../
 ptx_flags=(-std=c++17 -gencode=arch=compute_90a,code=compute_90a -I "$here" -I "$here/../harness" -c)
 "$nvcc" "${ptx_flags[@]}" "$here/tools/tile_phases.cu" -o "$out/tile_phases.o" &
 tile_phases=$!
+"$nvcc" "${ptx_flags[@]}" "$here/tools/wgmma_rate.cu" -o "$out/wgmma_rate.o" &
+wgmma_rate=$!
 "$nvcc" "${ptx_flags[@]}" "$here/tools/softmax_bench.cu" -o "$out/softmax_bench.o"
 wait "$tile_phases"
+wait "$wgmma_rate"
 "$nvcc" "${flags[@]}" "$here/tools/check_attention.cu" -o "$out/check_attention.o"
 "$nvcc" "${flags[@]}" -Xcompiler -fPIC "$here/tools/blocking_hold_lib.cu" -o "$out/blocking_hold_lib.o"
-echo "OK: tile_phases.cu, softmax_bench.cu, check_attention.cu and blocking_hold_lib.cu compile"
+echo "OK: tile_phases.cu, softmax_bench.cu, wgmma_rate.cu, check_attention.cu and blocking_hold_lib.cu compile"

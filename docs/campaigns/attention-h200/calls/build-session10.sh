@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D82 carried
+# in .devcarry/ (from the repository root; about 6 minutes on 2 cores). D61's v25.so and
+# baseline.so and blocking_hold.so come from calls/build-session8.sh.
+set -euo pipefail
+dc=.devcarry; mkdir -p $dc/d79 $dc/d80 $dc/d82
+C=docs/campaigns/attention-h200
+nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
+lib=(-shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique)
+"${nv[@]}" -I kernels/harness kernels/attention/tools/check_attention.cu kernels/attention/problem.cu \
+  kernels/attention/reference.cu -o $dc/check_attention -ldl   # with --same-as
+# D79: the live half compiled into every instance (the first form, v25 + a patch).
+tmp=$(mktemp -d); cp kernels/attention/attention_args.h "$tmp/"
+v25=$C/candidates/d2a9329daf15a4bc6001ab7a0c2cde05b92dacf6a32d3dd6c9b75fd995f43661.cu
+patch -s -o "$tmp/hopper.cu" "$v25" $C/versions/v26-d79-every-instance.patch
+"${nv[@]}" "${lib[@]}" "$tmp/hopper.cu" -o $dc/d79/v26.so
+# D80: the causal instances only (v26c, the default: what shipped as v26), and its extensions.
+"${nv[@]}" "${lib[@]}" kernels/attention/hopper.cu -o $dc/d80/v26c.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_LIVE_HALF_GEMMS=1 kernels/attention/hopper.cu -o $dc/d80/v26g.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_D128_CAUSAL_INSTANCES=1 kernels/attention/hopper.cu -o $dc/d80/v26d.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_D128_CAUSAL_INSTANCES=1 -DHOPPER_LIVE_HALF_GEMMS=1 kernels/attention/hopper.cu \
+  -o $dc/d80/v26gd.so
+# D81: the tensor cores' rate by group form.
+"${nv[@]}" kernels/attention/tools/wgmma_rate.cu -o $dc/wgmma_rate
+# D82: v26 as shipped.
+cp $dc/d80/v26c.so $dc/d82/v26.so

@@ -6,7 +6,12 @@
 //   sleeps for 2000 x 1500 cycles (the GEMMs' rate alone);
 //   warpgroup 1 idles, or issues S-GEMM-like groups (8 x wgmma m64n192k16, both operands in shared
 //   memory), or P V-like groups (12 x m64n128k16, A from registers) until warpgroup 0 is done,
-//   counting its groups, or runs the same softmax loop (two softmax warps per sub-partition).
+//   counting its groups, or runs the same softmax loop (two softmax warps per sub-partition), or
+//   issues the S-like groups pipelined (the next issued before the previous is waited for, so the
+//   tensor cores have no gap: wgmma_rate.cu, D81).
+// Besides softmax_step and its exponentials, warpgroup 0's work can be one instruction class at a
+// time, one instruction per value, four passes a call (session 10's question: which of the
+// softmax's instructions does the tensor cores' work slow): FFMA, FMNMX or FADD.
 // Prints cycles per call (warpgroup 0's warps) and per GEMM group. Shared memory is left as it is:
 // the GEMMs' values do not matter, only their timing.
 // Build (repository root; -I of a patched copy's folder first to measure a variant's softmax):
@@ -33,8 +38,9 @@ struct NoGate {
 
 constexpr int kSmemBytes = 16384 + 2 * 49152 + 1024;
 
-// work: 0 softmax_step, 1 the exponentials alone, 2 none. beside: 0 nothing, 1 S-like GEMMs (SS),
-// 2 P V-like GEMMs (RS), 3 the same work.
+// work: 0 softmax_step, 1 the exponentials alone, 2 none, 3 FFMA, 4 FMNMX, 5 FADD (4 x 96 a call).
+// beside: 0 nothing, 1 S-like GEMMs (SS), 2 P V-like GEMMs (RS), 3 the same work, 4 S-like GEMMs
+// pipelined.
 template <int kN, int kWork, int kGemm>
 __global__ void __launch_bounds__(256, 1) bench(long long* out, float* sink, int iters, float scale_log2) {
   extern __shared__ __align__(1024) unsigned char smem_raw[];
@@ -55,6 +61,18 @@ __global__ void __launch_bounds__(256, 1) bench(long long* out, float* sink, int
         softmax_step<kN, false, 1, true>(s, m, l, corr, scale_log2, NoGate{});
       } else if constexpr (kWork == 2) {
         while (clock64() - t0 < 1500ll * (it + 1)) __nanosleep(200);
+      } else if constexpr (kWork >= 3) {
+        // One instruction of the class per value, each value its own chain (no dependence
+        // between values); the second operand is a per-row register, as in the softmax.
+#pragma unroll
+        for (int pass = 0; pass < 4; ++pass)
+#pragma unroll
+          for (int i = 0; i < kN / 2; ++i) {
+            if constexpr (kWork == 3) s[i] = fmaf(s[i], scale_log2, -m[i & 1]);
+            if constexpr (kWork == 4) s[i] = fmaxf(s[i], m[i & 1]);
+            if constexpr (kWork == 5) s[i] = s[i] + m[i & 1];
+            asm volatile("" : "+f"(s[i]));  // no folding of one pass into the next
+          }
       } else {
 #pragma unroll
         for (int i = 0; i < kN / 2; ++i) s[i] = exp2_approx(s[i]);
@@ -77,7 +95,7 @@ __global__ void __launch_bounds__(256, 1) bench(long long* out, float* sink, int
     uint32_t a[4] = {0u, 0u, 0u, 0u};
     int groups = 0;
     const long long t0 = clock64();
-    if constexpr (kGemm == 1 || kGemm == 2) {
+    if constexpr (kGemm == 1 || kGemm == 2 || kGemm == 4) {
       __shared__ volatile int stop;
       for (;;) {
         // The wgmma instructions are warpgroup-wide: the four warps decide together.
@@ -87,7 +105,7 @@ __global__ void __launch_bounds__(256, 1) bench(long long* out, float* sink, int
         asm volatile("bar.sync 2, 128;" ::: "memory");
         if (leave) break;
         wgmma_fence();
-        if constexpr (kGemm == 1) {
+        if constexpr (kGemm == 1 || kGemm == 4) {
 #pragma unroll
           for (int kk = 0; kk < 8; ++kk) {
             const uint32_t chunk = kk / 4, within = (kk % 4) * 32;
@@ -104,11 +122,16 @@ __global__ void __launch_bounds__(256, 1) bench(long long* out, float* sink, int
           }
         }
         wgmma_commit();
-        wgmma_wait<0>();
+        if constexpr (kGemm == 4) {
+          wgmma_wait<1>();  // the group before: this one runs on while the flag is read
+        } else {
+          wgmma_wait<0>();
 #pragma unroll
-        for (int i = 0; i < 96; ++i) asm volatile("" : "+f"(d[i])::"memory");
+          for (int i = 0; i < 96; ++i) asm volatile("" : "+f"(d[i])::"memory");
+        }
         ++groups;
       }
+      if constexpr (kGemm == 4) wgmma_wait<0>();
     }
     const long long t1 = clock64();
     if (threadIdx.x == 128) {
@@ -145,12 +168,13 @@ void run(const char* name) {
     gemm += h[(b * 4) * 2 + 1];
   }
   const char* beside[] = {"nothing", "S GEMMs (SS m64n192k16 x8)", "P V GEMMs (RS m64n128k16 x12)",
-                          "the same work"};
+                          "the same work", "S GEMMs pipelined (wait<1>)"};
   if (kWork == 2)
     std::printf("%-40s beside %-30s", name, beside[kGemm]);
   else
     std::printf("%-40s beside %-30s %6.0f cycles a call", name, beside[kGemm], soft / (blocks * 4));
-  if (kGemm == 1 || kGemm == 2) std::printf(", %6.0f cycles a GEMM group (alone at peak: 768)", gemm / blocks);
+  if (kGemm == 1 || kGemm == 2 || kGemm == 4)
+    std::printf(", %6.0f cycles a GEMM group (alone at peak: 768)", gemm / blocks);
   std::printf("\n");
   cudaFree(out);
   cudaFree(sink);
@@ -172,5 +196,18 @@ int main() {
   run<80, 0, 0>("softmax_step, d256 (40 values a thread)");
   run<80, 0, 1>("softmax_step, d256 (40 values a thread)");
   run<80, 0, 2>("softmax_step, d256 (40 values a thread)");
+  // Session 10: beside gap-free GEMMs, and one instruction class at a time (4 x 96 a call).
+  run<192, 2, 4>("no softmax");
+  run<192, 0, 4>("softmax_step, d128 (96 values a thread)");
+  run<192, 1, 4>("exponentials alone (96 values a thread)");
+  run<192, 3, 0>("FFMA, 4 x 96 a thread");
+  run<192, 3, 1>("FFMA, 4 x 96 a thread");
+  run<192, 3, 4>("FFMA, 4 x 96 a thread");
+  run<192, 4, 0>("FMNMX, 4 x 96 a thread");
+  run<192, 4, 1>("FMNMX, 4 x 96 a thread");
+  run<192, 4, 4>("FMNMX, 4 x 96 a thread");
+  run<192, 5, 0>("FADD, 4 x 96 a thread");
+  run<192, 5, 1>("FADD, 4 x 96 a thread");
+  run<192, 5, 4>("FADD, 4 x 96 a thread");
   return 0;
 }

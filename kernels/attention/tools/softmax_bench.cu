@@ -11,7 +11,9 @@
 //   tensor cores have no gap: wgmma_rate.cu, D81).
 // Besides softmax_step and its exponentials, warpgroup 0's work can be one instruction class at a
 // time, one instruction per value, four passes a call (session 10's question: which of the
-// softmax's instructions does the tensor cores' work slow): FFMA, FMNMX or FADD.
+// softmax's instructions does the tensor cores' work slow): FFMA, FMNMX or FADD; or one per pair
+// of values: the packed 16-bit max (HMNMX2) or the packing itself (F2FP), the two halves of a row
+// max taken over bf16 pairs.
 // Prints cycles per call (warpgroup 0's warps) and per GEMM group. Shared memory is left as it is:
 // the GEMMs' values do not matter, only their timing.
 // Build (repository root; -I of a patched copy's folder first to measure a variant's softmax):
@@ -38,7 +40,8 @@ struct NoGate {
 
 constexpr int kSmemBytes = 16384 + 2 * 49152 + 1024;
 
-// work: 0 softmax_step, 1 the exponentials alone, 2 none, 3 FFMA, 4 FMNMX, 5 FADD (4 x 96 a call).
+// work: 0 softmax_step, 1 the exponentials alone, 2 none, 3 FFMA, 4 FMNMX, 5 FADD (4 x 96 a call),
+// 6 HMNMX2 on bf16 pairs, 7 F2FP packing to bf16 pairs (4 x 48 a call).
 // beside: 0 nothing, 1 S-like GEMMs (SS), 2 P V-like GEMMs (RS), 3 the same work, 4 S-like GEMMs
 // pipelined.
 template <int kN, int kWork, int kGemm>
@@ -61,6 +64,22 @@ __global__ void __launch_bounds__(256, 1) bench(long long* out, float* sink, int
         softmax_step<kN, false, 1, true>(s, m, l, corr, scale_log2, NoGate{});
       } else if constexpr (kWork == 2) {
         while (clock64() - t0 < 1500ll * (it + 1)) __nanosleep(200);
+      } else if constexpr (kWork == 6 || kWork == 7) {
+        uint32_t packed[kN / 4];
+#pragma unroll
+        for (int i = 0; i < kN / 4; ++i) packed[i] = __float_as_uint(s[2 * i]);
+        const uint32_t row_max = __float_as_uint(m[0]);
+#pragma unroll
+        for (int pass = 0; pass < 4; ++pass)
+#pragma unroll
+          for (int i = 0; i < kN / 4; ++i) {
+            if constexpr (kWork == 6)
+              asm volatile("max.bf16x2 %0, %0, %1;" : "+r"(packed[i]) : "r"(row_max));
+            else
+              asm volatile("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed[i]) : "f"(s[2 * i]), "f"(s[2 * i + 1]));
+          }
+#pragma unroll
+        for (int i = 0; i < kN / 4; ++i) s[2 * i] = __uint_as_float(packed[i]);
       } else if constexpr (kWork >= 3) {
         // One instruction of the class per value, each value its own chain (no dependence
         // between values); the second operand is a per-row register, as in the softmax.
@@ -209,5 +228,11 @@ int main() {
   run<192, 5, 0>("FADD, 4 x 96 a thread");
   run<192, 5, 1>("FADD, 4 x 96 a thread");
   run<192, 5, 4>("FADD, 4 x 96 a thread");
+  run<192, 6, 0>("HMNMX2 (bf16 pairs), 4 x 48 a thread");
+  run<192, 6, 1>("HMNMX2 (bf16 pairs), 4 x 48 a thread");
+  run<192, 6, 4>("HMNMX2 (bf16 pairs), 4 x 48 a thread");
+  run<192, 7, 0>("F2FP (pack to bf16), 4 x 48 a thread");
+  run<192, 7, 1>("F2FP (pack to bf16), 4 x 48 a thread");
+  run<192, 7, 4>("F2FP (pack to bf16), 4 x 48 a thread");
   return 0;
 }

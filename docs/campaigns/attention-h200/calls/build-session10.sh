@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D84 carried
+# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D85 carried
 # in .devcarry/ (from the repository root; about 6 minutes on 2 cores). D61's v25.so and
 # baseline.so and blocking_hold.so come from calls/build-session8.sh.
 set -euo pipefail
@@ -24,5 +24,5 @@ patch -s -o "$tmp/hopper.cu" "$v25" $C/versions/v26-d79-every-instance.patch
 "${nv[@]}" kernels/attention/tools/wgmma_rate.cu -o $dc/wgmma_rate
 # D82: v26 as shipped.
 cp $dc/d80/v26c.so $dc/d82/v26.so
-# D84: softmax_bench with the session-10 modes
+# D84, D85: softmax_bench with the session-10 modes (D84 ran it before the HMNMX2 and F2FP rows)
 "${nv[@]}" kernels/attention/tools/softmax_bench.cu -o $dc/softmax_bench

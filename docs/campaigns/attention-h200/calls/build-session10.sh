@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D85 carried
+# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D87 carried
 # in .devcarry/ (from the repository root; about 6 minutes on 2 cores). D61's v25.so and
 # baseline.so and blocking_hold.so come from calls/build-session8.sh.
 set -euo pipefail
@@ -26,3 +26,9 @@ patch -s -o "$tmp/hopper.cu" "$v25" $C/versions/v26-d79-every-instance.patch
 cp $dc/d80/v26c.so $dc/d82/v26.so
 # D84, D85: softmax_bench with the session-10 modes (D84 ran it before the HMNMX2 and F2FP rows)
 "${nv[@]}" kernels/attention/tools/softmax_bench.cu -o $dc/softmax_bench
+# D86, D87: v27 (v26 + versions/v27-stale-max.patch), and v27b with HOPPER_STALE_MAX_LAST=0.
+tmp27=$(mktemp -d); cp kernels/attention/attention_args.h "$tmp27/"
+patch -s -o "$tmp27/hopper.cu" kernels/attention/hopper.cu $C/versions/v27-stale-max.patch
+mkdir -p $dc/d86
+"${nv[@]}" "${lib[@]}" "$tmp27/hopper.cu" -o $dc/d86/v27.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_STALE_MAX_LAST=0 "$tmp27/hopper.cu" -o $dc/d86/v27b.so

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D87 carried
+# Builds, on any machine with nvcc (no GPU needed), what session 10's device calls D79-D88 carried
 # in .devcarry/ (from the repository root; about 6 minutes on 2 cores). D61's v25.so and
 # baseline.so and blocking_hold.so come from calls/build-session8.sh.
 set -euo pipefail
@@ -8,7 +8,7 @@ C=docs/campaigns/attention-h200
 nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
 lib=(-shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique)
 "${nv[@]}" -I kernels/harness kernels/attention/tools/check_attention.cu kernels/attention/problem.cu \
-  kernels/attention/reference.cu -o $dc/check_attention -ldl   # with --same-as
+  kernels/attention/reference.cu -o $dc/check_attention -ldl   # with --same-as (and, from D88, --timing-trial)
 # D79: the live half compiled into every instance (the first form, v25 + a patch).
 tmp=$(mktemp -d); cp kernels/attention/attention_args.h "$tmp/"
 v25=$C/candidates/d2a9329daf15a4bc6001ab7a0c2cde05b92dacf6a32d3dd6c9b75fd995f43661.cu

@@ -27,8 +27,9 @@
 // trial by trial ("bits_differ_from" in its JSON trials, "bits differ from NAME" or "bit-identical
 // to NAME" in its line): the check for a variant that should only skip work whose result is zero.
 // It reports; it does not fail anyone.
-// The timed launches run on the inputs of trial --timing-trial (default 0: unit normals, as the
-// evaluator's runner and sdpa_anchors.py time). Until session 10 they ran on the last checked
+// The timed launches run on the inputs of trial --timing-trial (default 0: unit normals, as
+// sdpa_anchors.py times the anchors; the evaluator's runner cycles its samples through every
+// regime). Until session 10 they ran on the last checked
 // trial's, the outlier regime by default: equal for kernels whose work does not depend on the
 // values, not for one that takes a slower path when a row's max grows (D86, D87).
 //

@@ -99,6 +99,17 @@ Options parse_options(int argc, char** argv) {
       if (i + 1 >= argc) throw std::runtime_error("option " + a + " needs a value");
       return argv[++i];
     };
+    // A whole number (or, with std::stod, a number) or an error naming the option and the text.
+    auto number = [&](const std::string& text, auto parse) {
+      std::size_t used = 0;
+      try {
+        const auto v = parse(text, &used);
+        if (used == text.size()) return v;
+      } catch (const std::exception&) {
+      }
+      throw std::runtime_error("option " + a + " expects a number, got '" + text + "'");
+    };
+    const auto to_int = [](const std::string& t, std::size_t* used) { return std::stoi(t, used); };
     if (a == "--impl") {
       const std::string v = value();
       const auto eq = v.find('=');
@@ -106,29 +117,29 @@ Options parse_options(int argc, char** argv) {
       o.impls.emplace_back(v.substr(0, eq), v.substr(eq + 1));
     } else if (a == "--trials") {
       o.trials.clear();
-      for (int t = 0, n = std::stoi(value()); t < n; ++t) o.trials.push_back(t);
+      for (int t = 0, n = number(value(), to_int); t < n; ++t) o.trials.push_back(t);
     } else if (a == "--trial-list") {
       o.trials.clear();
       std::stringstream ss(value());
-      for (std::string t; std::getline(ss, t, ',');) o.trials.push_back(std::stoi(t));
+      for (std::string t; std::getline(ss, t, ',');) o.trials.push_back(number(t, to_int));
     } else if (a == "--reps") {
-      o.reps = std::stoi(value());
+      o.reps = number(value(), to_int);
     } else if (a == "--no-timing") {
       o.timing = false;
     } else if (a == "--seed") {
-      o.seed = std::stoull(value());
+      o.seed = number(value(), [](const std::string& t, std::size_t* used) { return std::stoull(t, used); });
     } else if (a == "--k") {
-      o.k = std::stod(value());
+      o.k = number(value(), [](const std::string& t, std::size_t* used) { return std::stod(t, used); });
     } else if (a == "--time-failing") {
       o.time_failing.push_back(value());
     } else if (a == "--hold-us") {
-      o.hold_us = std::stoi(value());
+      o.hold_us = number(value(), to_int);
       if (o.hold_us < 0 || o.hold_us > 100000)
         throw std::runtime_error("--hold-us expects 0..100000 microseconds, got " + std::to_string(o.hold_us));
     } else if (a == "--hold-flag") {
       o.hold_flag = true;
     } else if (a == "--timing-trial") {
-      o.timing_trial = std::stoi(value());
+      o.timing_trial = number(value(), to_int);
       if (o.timing_trial < 0) throw std::runtime_error("--timing-trial expects a trial number >= 0");
     } else if (a == "--same-as") {
       o.same_as = value();

@@ -15,10 +15,10 @@ v25=$C/candidates/d2a9329daf15a4bc6001ab7a0c2cde05b92dacf6a32d3dd6c9b75fd995f436
 patch -s -o "$tmp/hopper.cu" "$v25" $C/versions/v26-d79-every-instance.patch
 "${nv[@]}" "${lib[@]}" "$tmp/hopper.cu" -o $dc/d79/v26.so
 # D80: the causal instances only (v26c, the default: what shipped as v26), and its extensions.
-"${nv[@]}" "${lib[@]}" kernels/attention/hopper.cu -o $dc/d80/v26c.so
-"${nv[@]}" "${lib[@]}" -DHOPPER_LIVE_HALF_GEMMS=1 kernels/attention/hopper.cu -o $dc/d80/v26g.so
-"${nv[@]}" "${lib[@]}" -DHOPPER_D128_CAUSAL_INSTANCES=1 kernels/attention/hopper.cu -o $dc/d80/v26d.so
-"${nv[@]}" "${lib[@]}" -DHOPPER_D128_CAUSAL_INSTANCES=1 -DHOPPER_LIVE_HALF_GEMMS=1 kernels/attention/hopper.cu \
+"${nv[@]}" "${lib[@]}" $C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu -o $dc/d80/v26c.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_LIVE_HALF_GEMMS=1 $C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu -o $dc/d80/v26g.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_D128_CAUSAL_INSTANCES=1 $C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu -o $dc/d80/v26d.so
+"${nv[@]}" "${lib[@]}" -DHOPPER_D128_CAUSAL_INSTANCES=1 -DHOPPER_LIVE_HALF_GEMMS=1 $C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu \
   -o $dc/d80/v26gd.so
 # D81: the tensor cores' rate by group form.
 "${nv[@]}" kernels/attention/tools/wgmma_rate.cu -o $dc/wgmma_rate
@@ -28,7 +28,8 @@ cp $dc/d80/v26c.so $dc/d82/v26.so
 "${nv[@]}" kernels/attention/tools/softmax_bench.cu -o $dc/softmax_bench
 # D86, D87: v27 (v26 + versions/v27-stale-max.patch), and v27b with HOPPER_STALE_MAX_LAST=0.
 tmp27=$(mktemp -d); cp kernels/attention/attention_args.h "$tmp27/"
-patch -s -o "$tmp27/hopper.cu" kernels/attention/hopper.cu $C/versions/v27-stale-max.patch
+patch -s -o "$tmp27/hopper.cu" $C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu \
+  $C/versions/v27-stale-max.patch   # (v26: the trace's stop 10)
 mkdir -p $dc/d86
 "${nv[@]}" "${lib[@]}" "$tmp27/hopper.cu" -o $dc/d86/v27.so
 "${nv[@]}" "${lib[@]}" -DHOPPER_STALE_MAX_LAST=0 "$tmp27/hopper.cu" -o $dc/d86/v27b.so

@@ -220,6 +220,36 @@ __device__ __forceinline__ float exp2_approx(float x) {
   return y;
 }
 
+/// Four 8x8 16-bit matrices from shared memory; lane i gives the address of row i % 8 of matrix i / 8.
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr)
+               : "memory");
+}
+
+/// Two 8x8 16-bit matrices from shared memory; lanes 0-15 give the row addresses.
+__device__ __forceinline__ void ldmatrix_x2(uint32_t (&r)[2], uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
+}
+
+/// d[0..3] += A (16x16, row) B (16x8, col), fp32 accumulators: one warp's mma.sync.
+template <bool kBf16>
+__device__ __forceinline__ void mma_16816(float* d, const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+  if constexpr (kBf16)
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  else
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
 /// Shared-memory matrix descriptor for wgmma with 128-byte swizzling. Byte offsets are encoded >> 4.
 __device__ __forceinline__ uint64_t smem_desc(uint32_t addr, uint32_t leading_bytes, uint32_t stride_bytes) {
   return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) |
@@ -580,6 +610,26 @@ template <> struct WgmmaRS<256> {
 #define HOPPER_LIVE_HALF_GEMMS 0
 #endif
 
+// v28-v31: the loop's softmax takes no row max while the running one still holds (softmax_stale): the
+// exponentials run against the row's max as it stands, and a thread's row sums under 255 prove for
+// the whole warp that no P passed 2^8, all that lazy rescaling asks. A warp where some row may have
+// grown takes the max of its P instead (rescaling P, O and l by a power of two where it passed 2^8),
+// and a warp where P overflowed takes S again from shared memory (mma.sync), so each warp hands its
+// K stage back after its softmax, not after its S GEMM. D84: the row max's FMNMX runs at half its
+// rate beside the tensor cores' work. Compiled into one instance (Config::kStaleMax), the
+// non-persistent d64 kernel of non-causal problems (v31; D92, against v26 on unit normals: +8.3% and
+// +8.9% at s8192 and s16384, +5.4% at s4096 with HOPPER_D64_ROWS192_FROM; on FlashAttention-3's
+// outlier inputs, where rows grow, -4.4..-6.9%; in the persistent d64 instances and at d128 it lost,
+// D89-D91). 0 = softmax_step on every key tile, as v26 did.
+#ifndef HOPPER_STALE_MAX
+#define HOPPER_STALE_MAX 1
+#endif
+// With it: 1 = a warp whose softmax_stale did not keep its max (a row grew, or P overflowed) takes
+// softmax_step for the rest of the query tile (D89, without: 0.66x v26 at d128 on outlier inputs).
+#ifndef HOPPER_STALE_SWITCH
+#define HOPPER_STALE_SWITCH 1
+#endif
+
 // The exponential token (v25), per head dim: 1 = the consumer warpgroups take turns for their
 // softmax's exponentials (a ring of named barriers beside the GEMM turns), so that no two
 // warpgroups' exponentials share a sub-partition's MUFU queue at once. At d64 MUFU holds a third of
@@ -598,7 +648,7 @@ template <> struct WgmmaRS<256> {
 /// Compile-time shape of one kernel instance; kPersistent picks the kernel and its shared-memory
 /// layout.
 template <int kHeadDim, int kBlockN_, int kStages_, int kWGs_, bool kBf16_, bool kOverlap_, bool kPingPong_,
-          bool kPersistent_, bool kCausal_ = false>
+          bool kPersistent_, bool kCausal_ = false, bool kStaleMax_ = false>
 struct Config {
   static constexpr int D = kHeadDim;
   static constexpr int kBlockN = kBlockN_;
@@ -634,6 +684,8 @@ struct Config {
   static constexpr bool kLiveHalfGemms = kLiveHalf && HOPPER_LIVE_HALF_GEMMS != 0 && D == 64;
   static constexpr bool kExpToken =
       kPingPong && (D == 64 ? HOPPER_EXP_TOKEN_D64 : D == 128 ? HOPPER_EXP_TOKEN_D128 : HOPPER_EXP_TOKEN_D256) != 0;
+  // softmax_stale (HOPPER_STALE_MAX), in the overlapped loop of the instances launched with it
+  static constexpr bool kStaleMax = kStaleMax_ && kOverlap;
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -809,6 +861,86 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
   return rescale;
 }
 
+/// A gate that brackets nothing (softmax_step outside the exponential token's ring).
+struct NoGate {
+  __device__ __forceinline__ void begin() const {}
+  __device__ __forceinline__ void end() const {}
+};
+
+/// What softmax_stale left to do: nothing, rescale O by corr, or take S again.
+enum class Stale { kKept, kRescaled, kRetake };
+
+/// The loop's softmax without a row max (v28, Config::kStaleMax). P against the running max m as it
+/// stands (a row with none yet: against 0, as softmax_step takes it), the sums into l. Per warp:
+///   * every thread's two row sums under 255: no P passed 2^8, so lazy softmax_step would have
+///     kept every max too, and P is its P bit for bit (without lazy rescaling, at d64, O / l is
+///     the same quantity, rounded differently): kKept;
+///   * else the max of each row's P (FMNMX, in this warp only): a row whose P passed 2^8, or that
+///     had no max yet, is rescaled by 2^-e (P, its sum, l and corr; exact, a power of two), with e
+///     the exponent of that max, and its max moves up by e: kRescaled when some row was, else kKept;
+///   * a P that overflowed (a jump of 2^128 or more against the stale max; NaN from NaN inputs
+///     counts) leaves m and l untouched and s spent: kRetake, the caller takes S again.
+/// `gate` brackets the exponentials as in softmax_step.
+template <int kN, class Gate>
+__device__ __forceinline__ Stale softmax_stale(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
+                                               float scale_log2, const Gate& gate) {
+  constexpr int kPairs = kN / 8;
+  auto at = [](int r, int j) { return 4 * (j / 2) + 2 * r + (j % 2); };
+  float sums[2], base[2];
+  gate.begin();
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    base[r] = m[r] == -INFINITY ? 0.f : m[r] * scale_log2;
+    float sum = 0.f;
+#pragma unroll
+    for (int j = 0; j < 2 * kPairs; ++j) {
+      const float v = exp2_approx(fmaf(s[at(r, j)], scale_log2, -base[r]));
+      s[at(r, j)] = v;
+      sum += v;
+    }
+    sums[r] = sum;
+  }
+  gate.end();
+  const bool holds = sums[0] <= 255.f && sums[1] <= 255.f && m[0] != -INFINITY && m[1] != -INFINITY;
+  if (__all_sync(0xffffffffu, holds)) {
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+      corr[r] = 1.f;
+      l[r] += sums[r];
+    }
+    return Stale::kKept;
+  }
+  float pmax[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float mx = 0.f;
+#pragma unroll
+    for (int j = 0; j < 2 * kPairs; ++j) mx = fmaxf(mx, s[at(r, j)]);
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+    pmax[r] = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+  }
+  // fmaxf passes over NaN, so a row of NaN alone leaves its max NaN; inf fails the test too
+  const bool overflow = !(pmax[0] <= 3.0e38f) || !(pmax[1] <= 3.0e38f);
+  if (__any_sync(0xffffffffu, overflow)) return Stale::kRetake;
+  bool rescaled = false;
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float c = 1.f;
+    if (pmax[r] > 256.f || (m[r] == -INFINITY && pmax[r] > 0.f)) {
+      // pmax in [2^e, 2^(e+1)); 2^-e stays a normal number (e <= 126)
+      const int e = min(126, static_cast<int>((__float_as_uint(pmax[r]) >> 23) & 0xffu) - 127);
+      c = __uint_as_float(static_cast<uint32_t>(127 - e) << 23);
+#pragma unroll
+      for (int j = 0; j < 2 * kPairs; ++j) s[at(r, j)] *= c;
+      m[r] = __fdividef(base[r] + static_cast<float>(e), scale_log2);
+      rescaled = true;
+    }
+    corr[r] = c;
+    l[r] = (l[r] + sums[r]) * c;
+  }
+  return __any_sync(0xffffffffu, rescaled) ? Stale::kRescaled : Stale::kKept;
+}
+
 template <int kD>
 __device__ __forceinline__ void rescale_o(float (&o)[kD / 2], const float (&corr)[2]) {
 #pragma unroll
@@ -840,6 +972,37 @@ __device__ __forceinline__ void gemm_qk(float (&s)[kN / 2], uint32_t sq_rows, ui
     const uint64_t da = smem_desc(sq_rows + chunk * (C::kBlockM * 128) + within, 16, 1024);
     const uint64_t db = smem_desc(sk_stage + chunk * (C::kBlockN * 128) + within, 16, 1024);
     WgmmaSS<kN>::template run<C::kBf16>(s, da, db, kk > 0 ? 1 : 0);
+  }
+}
+
+/// S = Q K^T for this warp's 16 rows against one key tile, by mma.sync from the shared-memory tiles
+/// gemm_qk reads (v28's rare path: softmax_stale's kRetake). One m16n8k16 accumulator per 8 keys
+/// has the wgmma accumulator's layout for this warp's rows, so `s` comes out as gemm_qk leaves it.
+template <class C>
+__device__ __forceinline__ void gemm_qk_warp(float (&s)[C::kBlockN / 2], uint32_t sq_rows, uint32_t sk_stage) {
+  // Tiles stored as 64-column chunks of 128-byte rows, 128-byte swizzled (the TMA box's layout;
+  // bases 1024-byte aligned): the 16-byte unit u of row r sits at unit u ^ (r % 8). Every row
+  // address a lane gives below has r % 8 == lane % 8.
+  // (read here, not hoisted out of the caller's loop: this path is rare, and registers are not)
+  uint32_t tid;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
+  const uint32_t lane = tid % 32, warp_wg = (tid % 128) / 32, r8 = lane % 8;
+  const uint32_t q_row = sq_rows + (16 * warp_wg + r8 + 8 * ((lane / 8) % 2)) * 128;  // A: lanes 8-15, 24-31 rows 8-15
+  const uint32_t k_row = sk_stage + r8 * 128;
+#pragma unroll
+  for (int i = 0; i < C::kBlockN / 2; ++i) s[i] = 0.f;
+#pragma unroll 1
+  for (uint32_t kk = 0; kk < C::D / 16; ++kk) {
+    const uint32_t unit = 2 * (kk % 4);  // columns 16kk..16kk+15 are units unit, unit + 1 of chunk kk / 4
+    uint32_t a[4];
+    ldmatrix_x4(a, q_row + (kk / 4) * (C::kBlockM * 128) + (((unit + lane / 16) ^ r8) * 16));
+    const uint32_t k_at = k_row + (kk / 4) * (C::kBlockN * 128) + (((unit + (lane / 8) % 2) ^ r8) * 16);
+#pragma unroll
+    for (int nb = 0; nb < C::kBlockN / 8; ++nb) {
+      uint32_t b[2];
+      ldmatrix_x2(b, k_at + nb * 8 * 128);
+      mma_16816<C::kBf16>(&s[4 * nb], a, b[0], b[1]);
+    }
   }
 }
 
@@ -1105,6 +1268,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
   }
   HOPPER_PHASE(2, kv_iter, cw, n_blocks);
 
+  bool stale_ok = true;  // this warp still takes softmax_stale (Config::kStaleMax; uniform in the warp)
   for (int it = 1; it < n_blocks; ++it) {
     n = n_blocks - 1 - it;
     const int stage = stage_of(it), prev = stage_of(it - 1);
@@ -1124,14 +1288,44 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       turn_end(false);
       wgmma_wait<1>();
       pin(s);
-      release(ring.empty_k(stage));
-      if (it == n_blocks - 1) release_q();
+      // v28: a warp that may take S again holds its K (and, on the last key tile, Q) until its
+      // softmax is done
+      const bool stale = C::kStaleMax && stale_ok;
+      if (!stale) {
+        release(ring.empty_k(stage));
+        if (it == n_blocks - 1) release_q();
+      }
       if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
-      const bool rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(
-          s, m, l, corr, p.scale_log2, exp_gate(it == n_blocks - 1));
-      wgmma_wait<0>();
-      pin(o);
-      pin(pf);
+      bool rescale;
+      if (stale) {
+        const Stale verdict = softmax_stale<C::kBlockN>(s, m, l, corr, p.scale_log2, exp_gate(it == n_blocks - 1));
+        rescale = verdict == Stale::kRescaled;
+        // A warp whose rows grow (outlier scores: D89) goes back to softmax_step for the rest of the
+        // query tile, and so takes S again at most once a tile
+        if (HOPPER_STALE_SWITCH != 0 && verdict != Stale::kKept) stale_ok = false;
+        if (verdict != Stale::kRetake) {
+          release(ring.empty_k(stage));
+          if (it == n_blocks - 1) release_q();
+        }
+        // (P V waited for first on the rare path too: pf's registers then hold the mma.sync's operands)
+        wgmma_wait<0>();
+        pin(o);
+        pin(pf);
+        if (verdict == Stale::kRetake) {
+          gemm_qk_warp<C>(s, sq_rows, ring.k(stage));
+          release(ring.empty_k(stage));
+          if (it == n_blocks - 1) release_q();
+          if (needs_mask(n)) apply_mask<C::kBlockN>(s, n * C::kBlockN + 2 * t4, row_a, row_b, p);
+          rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2,
+                                                                                        NoGate{});
+        }
+      } else {
+        rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(
+            s, m, l, corr, p.scale_log2, exp_gate(it == n_blocks - 1));
+        wgmma_wait<0>();
+        pin(o);
+        pin(pf);
+      }
       release(ring.empty_v(prev));
       if (rescale) rescale_o<C::D>(o, corr);
       convert_p<C::kBlockN, C::kBf16>(s, pf);
@@ -1838,8 +2032,13 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 /// d64: the non-persistent 192-row tile from this seqlen_q on. Set at 2048 in D2 (m192.txt, against
 /// v1: +13/+10/+17/+17% non-causal s2048..s16384); v19 moved it to 8192 after D28 (runs/d28,
 /// v18s2: the persistent kernel, which v8-v15 had improved since, against v18): non-causal
-/// +5.0/+1.7% s2048/s4096, -0.2/-1.1% s8192/s16384.
-constexpr int kD64Rows192FromSeqlenQ = 8192;
+/// +5.0/+1.7% s2048/s4096, -0.2/-1.1% s8192/s16384. v31 moved it to 4096, where the non-persistent
+/// kernel now runs softmax_stale (D92, against v26: +5.4% s4096; from 2048, -0.5%
+/// at s2048).
+#ifndef HOPPER_D64_ROWS192_FROM
+#define HOPPER_D64_ROWS192_FROM 4096
+#endif
+constexpr int kD64Rows192FromSeqlenQ = HOPPER_D64_ROWS192_FROM;
 /// d64 causal: the same, from this seqlen_q (4096 until v19; D28: persistent +5.8/+3.1% causal
 /// s4096/s8192, +0.4% s16384, within noise, where it stays non-persistent).
 constexpr int kD64CausalRows192FromSeqlenQ = 16384;
@@ -1891,6 +2090,9 @@ int launch_fast(const socratic_attention_args& a, cudaStream_t stream) {
   const bool persistent = choose_persistent(a);
   switch (a.head_dim) {
     case 64: {
+      if (!persistent && !a.causal && HOPPER_STALE_MAX != 0)
+        return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, HOPPER_D64_WGS, kBf16, kOverlap, kPingPong,
+                             false, false, true>>(a, stream);
       if (!persistent)
         return launch<Config<64, HOPPER_D64_BLOCK_N, HOPPER_D64_STAGES, HOPPER_D64_WGS, kBf16, kOverlap, kPingPong,
                              false>>(a, stream);

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scripts/bench/ptx_instances.py on two hand-made PTX files whose entries are known: one entry the
+# same but for what two compilations of the same code differ in (the anonymous namespace's hash,
+# basic-block numbers, the entry's own name in its parameters), one with an instruction changed,
+# one only in the old file and one only in the new; then --new-name-sub matching an entry whose
+# name gained a template argument, and the refusals (a file that is not PTX, a missing one, a bad
+# option).
+#   usage: tests/kernels/ptx_instances_test.sh SOURCE_DIR
+set -euo pipefail
+script="$1/scripts/bench/ptx_instances.py"
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+entry() {  # NAME HASH BLOCK INSTRUCTION
+  printf '.entry %s(\n\t.param .u64 %s_param_0\n)\n{\n$L__BB%s_1:\n\t%s\n\tbra.uni $L__BB%s_1;\n}\n\n' "$1" "$1" "$3" "$4" "$3"
+}
+{
+  printf '.version 8.8\n.target sm_90a\n\n'
+  entry _ZN1k41_GLOBAL__N__c01a15b6_9_hopper_cu_eda347ff4sameEv x 0 'add.s32 %r1, %r1, 1;'
+  entry _Z7changedv x 1 'add.s32 %r1, %r1, 1;'
+  entry _Z7droppedv x 2 'ret;'
+  entry _Z5tmplILb0EEvv x 3 'ret;'
+} > "$dir/old.ptx"
+{
+  printf '.version 8.8\n.target sm_90a\n\n'
+  entry _ZN1k41_GLOBAL__N__f395fe1a_9_hopper_cu_eda347ff4sameEv x 7 'add.s32 %r1, %r1, 1;'
+  entry _Z7changedv x 8 'add.s32 %r1, %r1, 2;'
+  entry _Z5addedv x 9 'ret;'
+  entry _Z5tmplILb0ELb0EEvv x 10 'ret;'
+} > "$dir/new.ptx"
+source "$(dirname "$0")/script_checks.sh"
+out=$(python3 "$script" "$dir/old.ptx" "$dir/new.ptx")
+echo "$out"
+expect_match "$out" '^same +_ZN1k41_GLOBAL__N_4sameEv$'
+expect_match "$out" '^differs +_Z7changedv  \(1 of [0-9]+ lines\)$'
+expect_match "$out" '^only old +_Z7droppedv$'
+expect_match "$out" '^only new +_Z5addedv$'
+expect_match "$out" '^1 same, 1 differs, 2 only old, 2 only new$'
+# The new file's template gained a defaulted argument: matched once its name drops it.
+out=$(python3 "$script" "$dir/old.ptx" "$dir/new.ptx" --new-name-sub 'Lb0ELb0E=Lb0E')
+echo "$out"
+expect_match "$out" '^same +_Z5tmplILb0EEvv$'
+expect_match "$out" '^2 same, 1 differs, 1 only old, 1 only new$'
+printf 'not ptx at all\n' > "$dir/bad.ptx"
+expect_refusal "bad.ptx: no '.entry' in it" python3 "$script" "$dir/old.ptx" "$dir/bad.ptx"
+expect_refusal "absent.ptx: cannot read" python3 "$script" "$dir/absent.ptx" "$dir/new.ptx"
+expect_refusal "--new-name-sub wants REGEX=REPLACEMENT" python3 "$script" "$dir/old.ptx" "$dir/new.ptx" --new-name-sub x
+expect_refusal "bad regular expression" python3 "$script" "$dir/old.ptx" "$dir/new.ptx" --new-name-sub '(=x'
+expect_refusal "unknown option '--frob'" python3 "$script" "$dir/old.ptx" "$dir/new.ptx" --frob
+expect_refusal "usage" python3 "$script" "$dir/old.ptx"
+exit $fail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds, on any machine with nvcc (no GPU needed), what session 11's device calls D89-D97 carried
-# in .devcarry/ (from the repository root; about 6 minutes on 2 cores). D82's v26.so, check_attention,
+# in .devcarry/ (from the repository root; 7.5 minutes on 2 cores). D82's v26.so, check_attention,
 # blocking_hold.so and D61's baseline.so come from calls/build-session10.sh and build-session8.sh.
 # v28, v29 and v30 are v26 (the trace's stop 10) plus versions/v28-warp-recovery.patch (D89's v28
 # had no HOPPER_STALE_SWITCH yet: the patch's default 0 leaves every warp on softmax_stale, its

@@ -4,8 +4,10 @@
 A change meant for one kernel instance (a template argument only that instance has) should leave
 every other instance as it was; this says whether it did, before any device time is spent on it.
 Entries are matched by name; within each, what differs between two compilations of the same code
-is set aside: the hash of an anonymous namespace, basic-block label numbers and the entry's own name
-(its parameters are named after it).
+is set aside: the per-file hash in the names of what has internal linkage (an anonymous namespace,
+a namespace-scope variable), basic-block label numbers and the entry's own name (its parameters
+are named after it). An entry runs to the brace that closes its body (inline asm puts braces at the
+start of lines too).
 
   usage: ptx_instances.py OLD.ptx NEW.ptx [--new-name-sub REGEX=REPLACEMENT]...
   e.g.:  nvcc -ptx ... old/hopper.cu -o old.ptx; nvcc -ptx ... hopper.cu -o new.ptx
@@ -17,14 +19,38 @@ new) and a count; exits 2, naming the file, on a file it cannot read or that has
 import re
 import sys
 
-ENTRY = re.compile(r"^(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\((.*?)^\}\s*$", re.S | re.M)
-ANON = re.compile(r"_GLOBAL__N__[0-9a-f]+_\d+_\w+?_[0-9a-f]{8}")
+ENTRY = re.compile(r"^(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(", re.M)
+# The per-file hash nvcc puts in the names of what has internal linkage: an anonymous namespace,
+# and (with _INTERNAL_) a namespace-scope variable of one
+ANON = re.compile(r"(_GLOBAL__N_|_INTERNAL)_[0-9a-f]+_\d+_\w+?_[0-9a-f]{8}")
 LABEL = re.compile(r"\$L__BB\d+_")
 
 
 def fail(message):
     print(f"ptx_instances.py: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+def body_end(text, start, path, name):
+    """Where the entry whose parameter list opens at `start` ends: the brace that closes its body.
+    Braces are counted, not matched by column: inline asm puts its own { } at the line's start.
+    Comments (// to the end of the line) are skipped."""
+    depth, i, opened = 0, start, False
+    while i < len(text):
+        c = text[i]
+        if c == "/" and text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                break
+            continue
+        if c == "{":
+            depth, opened = depth + 1, True
+        elif c == "}":
+            depth -= 1
+            if opened and depth == 0:
+                return i + 1
+        i += 1
+    fail(f"{path}: entry {name}: its body does not close (a truncated file?)")
 
 
 def entries(path, subs=()):
@@ -36,8 +62,9 @@ def entries(path, subs=()):
     found = {}
     for m in ENTRY.finditer(text):
         name = m.group(1)
-        body = LABEL.sub("$L__BB_", ANON.sub("_GLOBAL__N_", m.group(0).replace(name, "ENTRY")))
-        key = ANON.sub("_GLOBAL__N_", name)
+        end = body_end(text, m.end(), path, name)
+        body = LABEL.sub("$L__BB_", ANON.sub(r"\1", text[m.start():end].replace(name, "ENTRY")))
+        key = ANON.sub(r"\1", name)
         for pattern, replacement in subs:
             key = re.sub(pattern, replacement, key)
         found[key] = body.splitlines()

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Builds, on any machine with nvcc (no GPU needed), what session 11's device calls D89-D100 carried
+# Builds, on any machine with nvcc (no GPU needed), what session 11's device calls D89-D101 carried
 # in .devcarry/ (from the repository root; 7.5 minutes on 2 cores). D82's v26.so, check_attention,
 # blocking_hold.so and D61's baseline.so come from calls/build-session10.sh and build-session8.sh.
 # v28, v29 and v30 are v26 (the trace's stop 10) plus versions/v28-warp-recovery.patch (D89's v28
 # had no HOPPER_STALE_SWITCH yet: the patch's default 0 leaves every warp on softmax_stale, its
 # code), v29-warpgroup-vote.patch and v30-warp-switch.patch; v31 is hopper.cu as shipped, v32 v31
-# plus v32-d128-kept-switch.patch, v33 v31 plus v33-two-loops.patch.
+# plus v32-d128-kept-switch.patch, v33 and v33b v31 plus v33-two-loops.patch and v33b-stale-loop.patch.
 set -euo pipefail
-dc=.devcarry; mkdir -p $dc/d89 $dc/d90 $dc/d91 $dc/d92 $dc/d93 $dc/d96 $dc/d97 $dc/d100
+dc=.devcarry; mkdir -p $dc/d89 $dc/d90 $dc/d91 $dc/d92 $dc/d93 $dc/d96 $dc/d97 $dc/d100 $dc/d101
 C=docs/campaigns/attention-h200
 v26=$C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu
 nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
@@ -48,3 +48,7 @@ patch -s -o "$tmp32/hopper.cu" $H $C/versions/v32-d128-kept-switch.patch
 tmp33=$(mktemp -d); cp kernels/attention/attention_args.h "$tmp33/"
 patch -s -o "$tmp33/hopper.cu" $H $C/versions/v33-two-loops.patch
 "${nv[@]}" "${lib[@]}" "$tmp33/hopper.cu" -o $dc/d100/v33.so
+# D101: v33b, v31 plus versions/v33b-stale-loop.patch.
+tmp33b=$(mktemp -d); cp kernels/attention/attention_args.h "$tmp33b/"
+patch -s -o "$tmp33b/hopper.cu" $H $C/versions/v33b-stale-loop.patch
+"${nv[@]}" "${lib[@]}" "$tmp33b/hopper.cu" -o $dc/d101/v33b.so

@@ -1,5 +1,17 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
+// v37 (session 12): v31 with P converted row by row inside the d128 loop's softmax: the previous
+// P V is waited for once the first row's exponentials are issued, and each row's P is converted as
+// soon as that row is done, the first row's beside the second row's max and exponentials. convert_p
+// after the softmax had held all 48 half-rate conversions on the warpgroup's critical path (D68:
+// the softmax is the d128 loop's period). Bit for bit v31's results (check_attention --same-as,
+// D105-D109). D105-D109 (implementations timed in turns): +1.1..+2.5% non-causal d128 from s1024,
+// causal +1.2..+4.5% from s2048; every d64 and d256 instance has v31's PTX.
+//
+// v31 (session 11): v26 with softmax_stale (no row max while the running one holds) in the
+// non-persistent d64 kernel of non-causal problems, which runs from seqlen_q 4096 (HOPPER_STALE_MAX
+// below).
+//
 // v26 (session 10): v25 with the live half: when no row of a warpgroup sees past the first half of
 // its first key tile (the causal diagonal's tile, which the loop takes first), that tile's mask,
 // softmax and conversion run over the half and the rest of P is zero, so the exponentials of keys
@@ -624,6 +636,21 @@ template <> struct WgmmaRS<256> {
 #ifndef HOPPER_STALE_MAX
 #define HOPPER_STALE_MAX 1
 #endif
+// v37: the loop's softmax_step converts a row's P as soon as that row's exponentials are done (the
+// first row's beside the second row's), once the previous P V, which reads P's registers, has been
+// waited for; 0 = the whole tile's P after the softmax (convert_p), as v26 did. Per head dim: at
+// d128 +1.4..+2.5% from s1024 (D105-D109), at d64 -1..-4% (the conversion then sits inside the
+// exponential token's hold) and at d256 -0.1..-0.9% (its softmax hides under the other warpgroup's
+// GEMMs) in D106, so d128 only.
+#ifndef HOPPER_EARLY_CONVERT_D64
+#define HOPPER_EARLY_CONVERT_D64 0
+#endif
+#ifndef HOPPER_EARLY_CONVERT_D128
+#define HOPPER_EARLY_CONVERT_D128 1
+#endif
+#ifndef HOPPER_EARLY_CONVERT_D256
+#define HOPPER_EARLY_CONVERT_D256 0
+#endif
 // With it: 1 = a warp whose softmax_stale did not keep its max (a row grew, or P overflowed) takes
 // softmax_step for the rest of the query tile (D89, without: 0.66x v26 at d128 on outlier inputs).
 #ifndef HOPPER_STALE_SWITCH
@@ -686,6 +713,10 @@ struct Config {
       kPingPong && (D == 64 ? HOPPER_EXP_TOKEN_D64 : D == 128 ? HOPPER_EXP_TOKEN_D128 : HOPPER_EXP_TOKEN_D256) != 0;
   // softmax_stale (HOPPER_STALE_MAX), in the overlapped loop of the instances launched with it
   static constexpr bool kStaleMax = kStaleMax_ && kOverlap;
+  // P converted row by row inside the overlapped loop's softmax_step (HOPPER_EARLY_CONVERT_D*)
+  static constexpr bool kEarlyConvert =
+      kOverlap && !kStaleMax &&
+      (D == 64 ? HOPPER_EARLY_CONVERT_D64 : D == 128 ? HOPPER_EARLY_CONVERT_D128 : HOPPER_EARLY_CONVERT_D256) != 0;
   static constexpr int kThreads = 128 * (kWGs + 1);
   static constexpr int kChunks = D / 64;  // 128-byte (64-element) column chunks of a row
   static constexpr int kQBytes = kBlockM * D * 2;
@@ -767,9 +798,14 @@ __device__ __forceinline__ void apply_mask(float (&s)[kN / 2], int col0, int row
 /// With kLiveN < kN (v26) the tile's columns from kLiveN on are taken as masked: their P is zero
 /// and they take no part in the max, the exponentials or the sum (the same results as masked
 /// values: exp2(-inf) = 0).
-template <int kN, bool kFirst, int kChains, bool kLazy, int kLiveN = kN, class Gate>
+/// `row_done(r)` runs once row r's exponentials and sum are done (v37: the loop converts that row's P
+/// there; NoRowDone elsewhere).
+struct NoRowDone {
+  __device__ __forceinline__ void operator()(int) const {}
+};
+template <int kN, bool kFirst, int kChains, bool kLazy, int kLiveN = kN, class Gate, class RowDone = NoRowDone>
 __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], float (&l)[2], float (&corr)[2],
-                                             float scale_log2, const Gate& gate) {
+                                             float scale_log2, const Gate& gate, const RowDone& row_done = {}) {
   static_assert(kLiveN % 8 == 0 && kLiveN <= kN, "live columns: whole groups of 8");
   constexpr int kPairs = kLiveN / 8;  // pairs of values of one (live) row held by this thread
   static_assert(kPairs % kChains == 0, "the key tile's pairs split evenly over the chains");
@@ -813,6 +849,7 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
         }
       }
       l[r] = kFirst ? sum : l[r] * corr[r] + sum;
+      row_done(r);
     }
     gate.end();
     return rescale;
@@ -856,6 +893,7 @@ __device__ __forceinline__ bool softmax_step(float (&s)[kN / 2], float (&m)[2], 
     }
     const float sum = combine(part, add_op);
     l[r] = kFirst ? sum : l[r] * corr[r] + sum;
+    row_done(r);
   }
   gate.end();
   return rescale;
@@ -960,6 +998,13 @@ template <int kN, bool kBf16, int kLiveN = kN>
 __device__ __forceinline__ void convert_p(const float (&s)[kN / 2], uint32_t (&pf)[kN / 4]) {
 #pragma unroll
   for (int j = 0; j < kN / 4; ++j) pf[j] = j < kLiveN / 4 ? pack2<kBf16>(s[2 * j], s[2 * j + 1]) : 0u;
+}
+
+/// convert_p for row r of this thread's two (v37): pairs 8kk+2r, 8kk+2r+1 and 8kk+4+2r, 8kk+5+2r.
+template <int kN, bool kBf16>
+__device__ __forceinline__ void convert_p_row(const float (&s)[kN / 2], uint32_t (&pf)[kN / 4], int r) {
+#pragma unroll
+  for (int i = 0; i < kN / 8; ++i) pf[2 * i + r] = pack2<kBf16>(s[4 * i + 2 * r], s[4 * i + 2 * r + 1]);
 }
 
 /// S = Q K^T for this warpgroup's 64 rows against one key tile.
@@ -1319,6 +1364,19 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
           rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(s, m, l, corr, p.scale_log2,
                                                                                         NoGate{});
         }
+      } else if constexpr (C::kEarlyConvert) {
+        // v37: the previous P V waited for after the first row's exponentials, then each row's P
+        // converted as soon as it is done (convert_p after the softmax held every conversion, at
+        // half rate, on the warpgroup's critical path: D105, +1.1..+2.5% d128 from s1024)
+        rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(
+            s, m, l, corr, p.scale_log2, exp_gate(it == n_blocks - 1), [&](int r) {
+              if (r == 0) {
+                wgmma_wait<0>();
+                pin(o);
+                pin(pf);
+              }
+              convert_p_row<C::kBlockN, C::kBf16>(s, pf, r);
+            });
       } else {
         rescale = softmax_step<C::kBlockN, false, C::kSoftmaxChains, C::kLazyRescale>(
             s, m, l, corr, p.scale_log2, exp_gate(it == n_blocks - 1));
@@ -1328,7 +1386,7 @@ __device__ __forceinline__ void attend_tile(float (&o)[C::D / 2], float (&l)[2],
       }
       release(ring.empty_v(prev));
       if (rescale) rescale_o<C::D>(o, corr);
-      convert_p<C::kBlockN, C::kBf16>(s, pf);
+      if constexpr (!C::kEarlyConvert) convert_p<C::kBlockN, C::kBf16>(s, pf);
     } else {
       // P V of the previous tile, then S of this one, each waited for before the next step.
       mbar_wait(ring.full_v(prev), prev_phase);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Device call D111 (session 12): the whole campaign recorded again under `socratic hook stop` in a
+# fresh workspace, with v37 as stop 12 (v1, v2, v3, v4, v8, v15, v19, v24, v25, v26, v31, v37), as D94
+# did for v31; then whether v37 gives the same bits twice on the same inputs (as D94 asked of v31),
+# then the [gpu] tests (built on the development machine into prebuilt/, against runners built
+# here from this tree). Run from the repository root with prebuilt/ carried. One tarball in $OUT.
+set -u
+root=$PWD r=/tmp/d111; mkdir -p $r
+export SOCRATIC_DATA_DIR=$root SOCRATIC_CACHE_DIR=/tmp/sc PYTHONUNBUFFERED=1
+S=$root/prebuilt/bin/socratic C=docs/campaigns/attention-h200 H=kernels/attention/hopper.cu
+V=$C/versions v8=$C/candidates/06da90d29e253f9f6cfc413e9d1b24bc849f045a4734e73478ffdd16053fad20.cu
+v15=$C/candidates/bf715b7420e3a37362849af86c3bb57525e6cce24df15c530432b33246416015.cu
+v19=$C/candidates/50cf9ea9d85f20813edb52caa7f6fb8d6c15112664ee763f0973ea201af130e2.cu
+v24=$C/candidates/47ac2c23ba581265b3c87f29480c07306a9f00a9df31af92f7bf52a0aabd6f62.cu
+v25=$C/candidates/d2a9329daf15a4bc6001ab7a0c2cde05b92dacf6a32d3dd6c9b75fd995f43661.cu
+v26=$C/candidates/94c2cd627f6cb68b759942b19d3f84e8e5bac2e7a7b86a6dbc4da477de89b812.cu
+v31=$C/candidates/17d2d7d44b217cba3ecb82168487cbc9ef912c9b234635bc1b6bcd3657421d14.cu
+t0=$(date +%s); say() { echo "[$(( $(date +%s) - t0 )) s] $*" | tee -a $r/summary.txt; }
+pack() { tar czf $OUT/d111.tgz -C /tmp d111; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv >> $r/summary.txt 2>&1
+timeout 540 $C/record.sh $S /tmp/acw $r/recording \
+  $V/v1-hopper.cu $C/stops/01-v1.txt $V/v2-persistent-hopper.cu $C/stops/02-v2.txt \
+  $V/v3-dynamic-hopper.cu $C/stops/03-v3.txt $V/v4-hopper.cu $C/stops/04-v4.txt \
+  $v8 $C/stops/05-v8.txt $v15 $C/stops/06-v15.txt $v19 $C/stops/07-v19.txt $v24 $C/stops/08-v24.txt \
+  $v25 $C/stops/09-v25.txt $v26 $C/stops/10-v26.txt $v31 $C/stops/11-v31.txt $H $C/stops/12-v37.txt > $r/record.log 2>&1
+say "record exit $? $(grep '^stop' $r/record.log | cut -c1-200)"; cp -r /tmp/acw $r/acw; rm -rf $r/acw/ws/.socratic/build-cache; pack
+
+# The suspicious-gain question: the same inputs twice, bit for bit (every trial, outliers included,
+# so the rare paths run too).
+timeout 120 .devcarry/check_attention --impl v37=.devcarry/d110/v37.so --impl again=.devcarry/d110/v37.so --same-as v37 \
+  --no-timing scenarios/attention_edge.json scenarios/attention_fa3_grid.json scenarios/attention_production.json \
+  > $r/twice.txt 2>&1
+say "twice exit $?: bit-identical $(grep -c " again .*bit-identical" $r/twice.txt), differing $(grep -c " again .*bits differ" $r/twice.txt)"; pack
+
+mkdir -p /tmp/cuda && cp -r prebuilt/cuda/adversarial prebuilt/cuda/rmsnorm_baseline.so /tmp/cuda/
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/harness -I kernels/rmsnorm \
+  kernels/harness/runner.cu kernels/rmsnorm/problem.cu -o /tmp/cuda/socratic-runner-rmsnorm -ldl &
+b1=$!
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/harness -I kernels/attention \
+  kernels/harness/runner.cu kernels/attention/problem.cu kernels/attention/reference.cu \
+  -o /tmp/cuda/socratic-runner-attention -ldl &
+b2=$!
+wait $b1 $b2; say "runners built for the gpu tests: $(ls /tmp/cuda | tr '\n' ' ')"
+export SOCRATIC_SOURCE_DIR=$root SOCRATIC_CUDA_BUILD_DIR=/tmp/cuda SOCRATIC_GPU_LOG_DIR=$r
+timeout 120 prebuilt/bin/gpu_runner_tests --durations yes > $r/gpu_runner_tests.log 2>&1
+say "gpu_runner_tests exit $? $(grep -E '^(All tests passed|test cases)' $r/gpu_runner_tests.log | head -1)"
+timeout 150 prebuilt/bin/eval_gpu_tests --durations yes > $r/eval_gpu_tests.log 2>&1
+say "eval_gpu_tests exit $? $(grep -E '^(All tests passed|test cases)' $r/eval_gpu_tests.log | head -1)"
+say done; pack

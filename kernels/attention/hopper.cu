@@ -1,5 +1,11 @@
 // Attention forward for Hopper (sm_90a): FlashAttention-3-style, one file, inline PTX only.
 //
+// v42 (session 13): v37 with two dispatch choices asked again of it (D115, every other choice held):
+// non-causal d128 from seqlen_q 16384 on the per-tile kernel (D115 +1.2-1.7% at s16384, level at
+// s8192; D116, like for like, +0.4/+0.7%), and causal d64 on the persistent kernel at every length
+// (+2.0% at causal s16384 in D115 and D116). Every kernel's PTX is v37's (only the host dispatch
+// changed), and its results are v37's bit for bit on all 78 scenarios (D116).
+//
 // v37 (session 12): v31 with P converted row by row inside the d128 loop's softmax: the previous
 // P V is waited for once the first row's exponentials are issued, and each row's P is converted as
 // soon as that row is done, the first row's beside the second row's max and exponentials. convert_p
@@ -76,10 +82,10 @@
 //     takes 2 or 3 consumer warpgroups. Counters reset themselves (the last CTA of a launch zeroes
 //     them), so launches must not run concurrently on two streams;
 //   * dispatch (choose_persistent and launch_fast below; thresholds are named constants there):
-//       d64:  192-row non-persistent when seqlen_q >= 8192 (16384 causal; v19); else persistent with
-//             3 consumer warpgroups (non-causal, and causal from seqlen_q 2048) or 2 (causal);
-//       d128: persistent, except causal beyond seqlen_q 8192 (v1's kernel there); a 192-key
-//             tile from seqlen_kv 2048 (4096 causal), 128 below (v18);
+//       d64:  192-row non-persistent when seqlen_q >= 4096 and non-causal (v31; 8192 in v19,
+//             causal too until v42); else persistent on 3 consumer warpgroups;
+//       d128: persistent, except causal beyond seqlen_q 8192 and non-causal from 16384 (v42) (v1's
+//             kernel there); a 192-key tile from seqlen_kv 2048 (4096 causal), 128 below (v18);
 //       d256: persistent up to seqlen_q 2048 (v12) and at every non-causal length (v18), v1's
 //             kernel for causal beyond (persistent lost 3-13% there in D27);
 //       head dims other than 64/128/256, misaligned pointers, empty shapes: the general kernel at
@@ -2097,9 +2103,10 @@ inline int launch_general(const socratic_attention_args& a, cudaStream_t stream)
 #define HOPPER_D64_ROWS192_FROM 4096
 #endif
 constexpr int kD64Rows192FromSeqlenQ = HOPPER_D64_ROWS192_FROM;
-/// d64 causal: the same, from this seqlen_q (4096 until v19; D28: persistent +5.8/+3.1% causal
-/// s4096/s8192, +0.4% s16384, within noise, where it stays non-persistent).
-constexpr int kD64CausalRows192FromSeqlenQ = 16384;
+/// d64 causal: persistent at every length since v42 (4096 until v19; D28: persistent +5.8/+3.1%
+/// causal s4096/s8192, +0.4% s16384, within noise, where it stayed non-persistent until D115:
+/// against v37, +2.0% at causal s16384 in both passes).
+constexpr bool kD64CausalAlwaysPersistent = true;
 /// d64 causal, persistent: the warpgroup count switches (HOPPER_D64_CAUSAL_*_PERSISTENT_WGS) here.
 constexpr int kD64CausalLongFromSeqlenQ = 2048;
 /// d128 causal: persistent up to this seqlen_q, and non-causal at every length. Since v6 chains the
@@ -2107,6 +2114,10 @@ constexpr int kD64CausalLongFromSeqlenQ = 2048;
 /// kernel everywhere against v4): +2.9/+1.4/+2.3% non-causal s4096..s16384, +3.8% causal s8192,
 /// -8.3% causal s16384. (v4's thresholds, from v3 in D2: 2048 non-causal, 4096 causal.)
 constexpr int kD128CausalPersistentUpToSeqlenQ = 8192;
+/// d128 non-causal: persistent below this seqlen_q. D115 (runs/d115, v37 against the per-tile kernel
+/// everywhere, HOPPER_SCHEDULE=1): +1.2-1.7% at s16384 in both passes, level at s8192, -0.2..-11%
+/// below (D7's +2.3% for the persistent kernel at s16384 dated from v6).
+constexpr int kD128PersistentBelowSeqlenQ = 16384;
 /// d128: the 192-key tile (HOPPER_D128_WIDE_BLOCK_N) from this seqlen_kv on, non-causal and causal.
 /// D27 (runs/d27/grid_tflops.txt, v17n192 against v17; lazy rescaling had shortened the loop's
 /// softmax): non-causal +1.0/+2.4/+5.3/+5.3% s2048..s16384, -8/-8% s512/s1024; causal
@@ -2132,9 +2143,9 @@ inline bool choose_persistent(const socratic_attention_args& a) {
   if (HOPPER_SCHEDULE == 2) return true;
   switch (a.head_dim) {
     case 64:
-      return a.seqlen_q < (a.causal ? kD64CausalRows192FromSeqlenQ : kD64Rows192FromSeqlenQ);
+      return a.causal ? kD64CausalAlwaysPersistent : a.seqlen_q < kD64Rows192FromSeqlenQ;
     case 128:
-      return !a.causal || a.seqlen_q <= kD128CausalPersistentUpToSeqlenQ;
+      return a.causal ? a.seqlen_q <= kD128CausalPersistentUpToSeqlenQ : a.seqlen_q < kD128PersistentBelowSeqlenQ;
     case 256:
       return !a.causal || a.seqlen_q <= kD256PersistentUpToSeqlenQ;
     default:

@@ -30,3 +30,6 @@ wait
 build cw2048 "$tmp/hopper.cu"                         # d128 causal s2048 on the 192-key tile
 wait
 ls -la $dc/d115
+# D116: v42 (hopper.cu as shipped in session 13: v37's kernels, the dispatch of D115's two gains).
+mkdir -p $dc/d116
+"${nv[@]}" "${lib[@]}" $H -o $dc/d116/v42.so

@@ -10,7 +10,8 @@
 # versions/mufu_rate-session12.cu.
 set -euo pipefail
 dc=.devcarry; mkdir -p $dc/d102 $dc/d103 $dc/d104 $dc/d105 $dc/d106 $dc/d107 $dc/d108 $dc/d109 $dc/d110
-C=docs/campaigns/attention-h200 H=kernels/attention/hopper.cu
+# v37 is the trace's stop 12 (hopper.cu as shipped in session 12)
+C=docs/campaigns/attention-h200 H=docs/campaigns/attention-h200/candidates/a83f02666c13b88c646f0c9dbf5f057c3a7f033ec034e3e43af2ae8c4b8297b7.cu
 v31=$C/candidates/17d2d7d44b217cba3ecb82168487cbc9ef912c9b234635bc1b6bcd3657421d14.cu
 nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
 lib=(-shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique)

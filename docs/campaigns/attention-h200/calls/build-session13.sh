@@ -7,7 +7,9 @@
 # (a constant, not a macro: written by sed into a copy).
 set -euo pipefail
 dc=.devcarry; mkdir -p $dc/d115
-H=kernels/attention/hopper.cu
+# v37 (the trace's stop 12) for D113-D115, v42 (stop 13, hopper.cu as shipped in session 13) after
+H=docs/campaigns/attention-h200/candidates/a83f02666c13b88c646f0c9dbf5f057c3a7f033ec034e3e43af2ae8c4b8297b7.cu
+V42=docs/campaigns/attention-h200/candidates/338c9b35a6b0afff34e045c38f2874c04a20e94b61a26d7fc9c569c58b597f78.cu
 nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
 lib=(-shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique)
 build() {  # name, flags...
@@ -30,6 +32,24 @@ wait
 build cw2048 "$tmp/hopper.cu"                         # d128 causal s2048 on the 192-key tile
 wait
 ls -la $dc/d115
-# D116: v42 (hopper.cu as shipped in session 13: v37's kernels, the dispatch of D115's two gains).
+# D116: v42 (v37's kernels, the dispatch of D115's two gains).
 mkdir -p $dc/d116
-"${nv[@]}" "${lib[@]}" $H -o $dc/d116/v42.so
+"${nv[@]}" "${lib[@]}" $V42 -o $dc/d116/v42.so
+# D119: v43 (versions/v43-lagged-warpgroups.patch on v42, built with -DHOPPER_D128_LAG=1: warpgroup 0
+# one turn ahead in the 128-key d128 persistent kernel) and s3, its control (three stages and O from
+# registers there, the warpgroups in step: v43 with HOPPER_D128_NARROW_PERSISTENT_STAGES set to 3
+# and the lag off).
+mkdir -p $dc/d119
+patch -s -o "$tmp/v43.cu" $V42 docs/campaigns/attention-h200/versions/v43-lagged-warpgroups.patch
+"${nv[@]}" "${lib[@]}" -DHOPPER_D128_LAG=1 "$tmp/v43.cu" -o $dc/d119/v43.so
+sed 's/^#define HOPPER_D128_NARROW_PERSISTENT_STAGES .*/#define HOPPER_D128_NARROW_PERSISTENT_STAGES 3/' "$tmp/v43.cu" > "$tmp/s3.cu"
+"${nv[@]}" "${lib[@]}" -DHOPPER_D128_LAG=0 "$tmp/s3.cu" -o $dc/d119/s3.so
+# D120: tile_phases at v42 (the tool includes hopper.cu: build it at session 13's tree).
+mkdir -p $dc/d120
+"${nv[@]}" kernels/attention/tools/tile_phases.cu -o $dc/d120/tile_phases
+# D121: v44 (versions/v44-epilogue-under-s.patch on v42) with the epilogue under the first S GEMM
+# (-DHOPPER_EPILOGUE_UNDER_S=1) and without (v44off: the restructured loop alone).
+mkdir -p $dc/d121
+patch -s -o "$tmp/v44.cu" $V42 docs/campaigns/attention-h200/versions/v44-epilogue-under-s.patch
+"${nv[@]}" "${lib[@]}" -DHOPPER_EPILOGUE_UNDER_S=1 "$tmp/v44.cu" -o $dc/d121/v44.so
+"${nv[@]}" "${lib[@]}" "$tmp/v44.cu" -o $dc/d121/v44off.so

@@ -53,3 +53,16 @@ mkdir -p $dc/d121
 patch -s -o "$tmp/v44.cu" $V42 docs/campaigns/attention-h200/versions/v44-epilogue-under-s.patch
 "${nv[@]}" "${lib[@]}" -DHOPPER_EPILOGUE_UNDER_S=1 "$tmp/v44.cu" -o $dc/d121/v44.so
 "${nv[@]}" "${lib[@]}" "$tmp/v44.cu" -o $dc/d121/v44off.so
+# D122: v42 with the causal tile order's L2 sections at 8 MB, 32 MB and one section (HOPPER_L2_SECTION_BYTES;
+# v42: 16 MB).
+mkdir -p $dc/d122
+for v in 8:$((8 << 20)) 32:$((32 << 20)) 0:0; do
+  "${nv[@]}" "${lib[@]}" "-DHOPPER_L2_SECTION_BYTES=${v#*:}" $V42 -o $dc/d122/l2s${v%%:*}.so
+done
+# D123: v45 (hopper.cu as shipped in session 13: v42 with the L2 sections sized by shape).
+mkdir -p $dc/d123
+V45=docs/campaigns/attention-h200/candidates/6607d1f60bb859219109745738150fa2f21549631d3f5a2ac5b8b02de06398e6.cu
+"${nv[@]}" "${lib[@]}" $V45 -o $dc/d123/v45.so
+# D124 carries no build: .devcarry/d124/acw is the acw/ folder of D117's tarball (D117's workspace,
+# its build cache left out; run call-d117.sh first to make it) and .devcarry/d124/v45.cu is the
+# candidate above.

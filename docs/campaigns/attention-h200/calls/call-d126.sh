@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Device call D126 (prepared in session 13, to run first in session 14): v45, the baseline, cuDNN
+# and FlashAttention-2 in one run, as D116 measured v42 (D123 left the baseline untimed for the
+# device time left). sdpa_anchors.py times v45, v42, cuDNN and FlashAttention-2 in turns in one program (the same 4x-L2 flush, each
+# launch held until enqueued), twice, on the FA3 grid and the production set; check_attention
+# checks the baseline, v42 and v45 (v45 --same-as v42) on all three sets against the fp32
+# reference and times them (same hold); nvidia-smi samples every 100 ms. Libraries built here
+# (calls/build-session8.sh, build-session13.sh): .devcarry/d61/baseline.so,
+# .devcarry/d116/v42.so, .devcarry/d123/v45.so, .devcarry/blocking_hold.so, .devcarry/check_attention.
+# One tarball in $OUT, packed after every step. Not yet run.
+set -u
+r=/tmp/d126; mkdir -p $r
+d=.devcarry
+pack() { tar czf $OUT/d126.tgz -C /tmp d126; }
+q=timestamp,power.draw,clocks.sm,temperature.gpu,clocks_throttle_reasons.active
+nvidia-smi --query-gpu=uuid,serial,power.limit --format=csv > $r/gpu.csv 2>&1
+nvidia-smi --query-gpu=$q --format=csv -lms 100 > $r/smi.csv 2>&1 &
+smi=$!
+sets=(scenarios/attention_fa3_grid.json scenarios/attention_production.json)
+phase() { date -u +"%F %T.%N $1 $2" >> $r/phases.txt; }
+an() {  # name
+  phase $1 start
+  timeout 200 python3 scripts/bench/sdpa_anchors.py --hold-flag $d/blocking_hold.so \
+    --impl v45=$d/d123/v45.so --impl v42=$d/d116/v42.so "${sets[@]}" > $r/$1.json 2> $r/$1.log
+  echo "$1 exit $?" >> $r/summary.txt; phase $1 end; pack
+}
+an turns_flag_a
+phase check start
+timeout 150 $d/check_attention --hold-flag --impl baseline=$d/d61/baseline.so --impl v42=$d/d116/v42.so --impl v45=$d/d123/v45.so --same-as v42 \
+  --jsonl $r/check.jsonl "${sets[@]}" scenarios/attention_edge.json > $r/check.txt 2>&1
+echo "check exit $?" >> $r/summary.txt; phase check end; pack
+if [ $SECONDS -lt 330 ]; then an turns_flag_b; else echo "turns_flag_b skipped at ${SECONDS}s" >> $r/summary.txt; fi
+kill $smi
+pack

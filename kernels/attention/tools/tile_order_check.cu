@@ -155,7 +155,24 @@ void check_shape(const Shape& s, long long section_budget, int sms, bool print) 
 
 }  // namespace
 
+/// The shipped section sizes (l2_section_budget, v45): 8 MB of K and V per 512 keys, twice that at
+/// d256, from 8 to 32 MB, unless HOPPER_L2_SECTION_BYTES names a size.
+void check_section_budget() {
+  if (HOPPER_L2_SECTION_BYTES >= 0) return;  // a fixed size was asked for at build time
+  const long long mb = 1ll << 20;
+  struct Case { int seqlen_kv, head_dim; long long bytes; };
+  const Case cases[] = {{1, 64, 8 * mb},     {512, 64, 8 * mb},     {513, 128, 16 * mb}, {1024, 128, 16 * mb},
+                        {2048, 128, 32 * mb}, {16384, 64, 32 * mb}, {512, 256, 16 * mb}, {1024, 256, 32 * mb},
+                        {0x7fffffff, 256, 32 * mb}};
+  for (const Case& c : cases) {
+    const long long got = hopper_attn::l2_section_budget(c.seqlen_kv, c.head_dim);
+    expect(got == c.bytes, "l2_section_budget(" + std::to_string(c.seqlen_kv) + ", " + std::to_string(c.head_dim) +
+                               ") = " + std::to_string(got) + ", expected " + std::to_string(c.bytes));
+  }
+}
+
 int main() {
+  check_section_budget();
   std::vector<Shape> shapes;
   // The FA3 grid: 16k tokens, hidden 2048, head dims 64/128/256, causal and not.
   for (int causal = 0; causal < 2; ++causal)

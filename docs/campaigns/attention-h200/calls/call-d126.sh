@@ -7,7 +7,7 @@
 # reference and times them (same hold); nvidia-smi samples every 100 ms. Libraries built here
 # (calls/build-session8.sh, build-session13.sh): .devcarry/d61/baseline.so,
 # .devcarry/d116/v42.so, .devcarry/d123/v45.so, .devcarry/blocking_hold.so, .devcarry/check_attention.
-# One tarball in $OUT, packed after every step. Not yet run.
+# One tarball in $OUT, packed after every step. Run in session 14 (131 s): docs/benchmarks.md, D126.
 set -u
 r=/tmp/d126; mkdir -p $r
 d=.devcarry

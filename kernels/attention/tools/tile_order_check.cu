@@ -16,7 +16,7 @@
 //
 // Build and run (from the repository root):
 //   kernels/attention/tools/tile_order_check.sh [CANDIDATE.cu]   (default: the shipped hopper.cu), or
-//   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=compute_90a -I kernels/attention \
+//   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=compute_90a -Xcicc -O0 -I kernels/attention \
 //     kernels/attention/tools/tile_order_check.cu -o /tmp/tile_order_check && /tmp/tile_order_check
 // (-DCANDIDATE=\"path\" checks another candidate with the same functions.)
 #ifndef CANDIDATE

@@ -457,6 +457,21 @@ TEST_CASE("socratic eval: table, JSON and exit codes", "[eval][tool]") {
     CHECK(json::parse(r.out).get<EvalReport>().all_correct());
     CHECK_THAT(r.err, Contains("4/4 correct"));
   }
+  SECTION("-o FILE writes the JSON report, --json alone prints it on stdout") {
+    auto a = args(f.candidate("// honest\n").source.string());
+    a.resize(a.size() - 2);  // drop the old `--json FILE`
+    auto to_file = a;
+    to_file.insert(to_file.end(), {"-o", (f.tmp / "out.json").string()});
+    auto r = run_tool(to_file, f.data);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("4/4 correct"));
+    CHECK(read_json_file(f.tmp / "out.json").get<EvalReport>().scenarios.size() == 4);
+    auto to_stdout = a;
+    to_stdout.insert(to_stdout.begin() + 1, "--json");  // followed by an option: no file, stdout
+    r = run_tool(to_stdout, f.data);
+    CHECK(r.exit_code == 0);
+    CHECK(json::parse(r.out).get<EvalReport>().all_correct());
+  }
 }
 #endif
 

@@ -74,6 +74,7 @@ struct CampaignFile {
   EvaluatorSettings evaluator;
   AgentSettings agent;
   int max_consecutive_blocks = 8;
+  std::string description;  ///< free text for people; kept as written
 
   std::filesystem::path trace_path() const { return state_dir / "trace.jsonl"; }
 };
@@ -131,6 +132,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     c.task = optional_field<std::string>(j, "task", "", "campaign");
     c.campaign_id = optional_field<std::string>(j, "campaign_id", "", "campaign");
     c.arch = optional_field<std::string>(j, "arch", "", "campaign");
+    c.description = optional_field<std::string>(j, "description", "", "campaign");
     if (j.contains("goal")) c.goal_spec = j["goal"];
     (void)goals::goal_from_spec(c.goal_spec, "goal");  // validate now, with the field's path
     if (j.contains("budget") && !j["budget"].is_null()) {
@@ -203,29 +205,38 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
   return c;
 }
 
-/// The JSON document of a campaign file, paths written relative to `base` where they lie under it.
+/// The JSON document of a campaign file, paths written relative to `base` (the file's folder)
+/// where they lie under it, absolute elsewhere; `load_campaign_file` reads back every field.
 inline json campaign_file_json(const CampaignFile& c, const std::filesystem::path& base) {
+  const auto path = [&](const std::filesystem::path& p) { return detail::relative_or_absolute(p, base); };
+  const auto optional_path = [&](const std::optional<std::filesystem::path>& p) {
+    return p ? json(path(*p)) : json(nullptr);
+  };
   json e{{"kind", c.evaluator.kind}, {"timeout_s", c.evaluator.timeout_s}};
   if (c.evaluator.kind == "command") e["command"] = c.evaluator.command;
   if (c.evaluator.arch) e["arch"] = *c.evaluator.arch;
-  if (c.evaluator.baseline) e["baseline"] = detail::relative_or_absolute(*c.evaluator.baseline, base);
+  if (c.evaluator.baseline) e["baseline"] = path(*c.evaluator.baseline);
   if (!c.evaluator.extra.empty()) e["settings"] = c.evaluator.extra;
   json q{{"seed", c.questions.seed}, {"adaptive", c.questions.adaptive},
-         {"exploration_rate", c.questions.exploration_rate}, {"has_reference", c.questions.has_reference}};
-  q["bank"] = c.questions.bank ? json(c.questions.bank->string()) : json(nullptr);
-  q["credits"] = c.questions.credits ? json(c.questions.credits->string()) : json(nullptr);
-  if (c.questions.anchors) q["anchors"] = detail::relative_or_absolute(*c.questions.anchors, base);
+         {"exploration_rate", c.questions.exploration_rate}, {"has_reference", c.questions.has_reference},
+         {"bank", optional_path(c.questions.bank)}, {"credits", optional_path(c.questions.credits)}};
+  if (c.questions.anchors) q["anchors"] = path(*c.questions.anchors);
   if (!c.questions.anchor_id.empty()) q["anchor_id"] = c.questions.anchor_id;
-  json a{{"backend", c.agent.backend}, {"model", c.agent.model}, {"api_key_env", c.agent.api_key_env},
-         {"max_turns_per_cli_call", c.agent.max_turns_per_cli_call}, {"cli_timeout_s", c.agent.cli_timeout_s}};
+  json a{{"backend", c.agent.backend},
+         {"model", c.agent.model},
+         {"api_key_env", c.agent.api_key_env},
+         {"max_turns_per_cli_call", c.agent.max_turns_per_cli_call},
+         {"cli_timeout_s", c.agent.cli_timeout_s},
+         {"cli_extra_args", c.agent.cli_extra_args}};
   if (c.agent.base_url) a["base_url"] = *c.agent.base_url;
-  if (c.agent.api_key_file) a["api_key_file"] = c.agent.api_key_file->string();
+  if (c.agent.api_key_file) a["api_key_file"] = path(*c.agent.api_key_file);
+  if (c.agent.replay_trace) a["replay_trace"] = path(*c.agent.replay_trace);
   json out{{"schema_version", schema_version},
            {"problem", c.problem},
-           {"scenarios", detail::relative_or_absolute(c.scenarios, base)},
-           {"workspace", detail::relative_or_absolute(c.workspace, base)},
+           {"scenarios", path(c.scenarios)},
+           {"workspace", path(c.workspace)},
            {"candidate", detail::relative_or_absolute(c.candidate, c.workspace)},
-           {"state_dir", detail::relative_or_absolute(c.state_dir, base)},
+           {"state_dir", path(c.state_dir)},
            {"task", c.task},
            {"arch", c.arch},
            {"goal", c.goal_spec},
@@ -235,7 +246,19 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
            {"agent", a},
            {"hook", {{"max_consecutive_blocks", c.max_consecutive_blocks}}}};
   if (!c.campaign_id.empty()) out["campaign_id"] = c.campaign_id;
+  if (!c.description.empty()) out["description"] = c.description;
   return out;
+}
+
+/// Writes `c` to `c.file` (atomically: a temporary beside it, then a rename).
+inline void save_campaign_file(const CampaignFile& c) {
+  const std::filesystem::path tmp = c.file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << campaign_file_json(c, c.file.parent_path()).dump(2) << "\n";
+    if (!out) throw input_error(tmp.string(), {}, "cannot write the campaign file");
+  }
+  std::filesystem::rename(tmp, c.file);
 }
 
 /// The scenario ids of the campaign's scenario set (errors name the file).

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "campaign_runner.hpp"
 #include "socratic/agents/cli_agent.hpp"
 #include "socratic/campaign/redact.hpp"
@@ -15,31 +14,18 @@ namespace {
 using namespace socratic;
 using namespace socratic::tool;
 
-constexpr const char* agent_usage =
-    "Usage: socratic agent CAMPAIGN.json --cli claude|codex [--program PATH]\n\n"
-    "Runs the campaign with a coding-agent CLI as the agent: each turn is one headless call\n"
-    "(`claude -p ... --output-format stream-json`, resumed with --resume; `codex exec --json`,\n"
-    "resumed with `exec resume`) in the campaign's workspace; after it the campaign evaluates the\n"
-    "candidate, applies the goal to every scenario and sends the CLI back with the unmet\n"
-    "conditions and a question. Settings from the campaign file's \"agent\" object: model,\n"
-    "base_url (ANTHROPIC_BASE_URL / OPENAI_BASE_URL for the CLI), api_key_env or api_key_file,\n"
-    "max_turns_per_cli_call, cli_timeout_s, cli_extra_args. Resumes from the trace after a crash.\n"
-    "Exit 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n";
+struct AgentCommandOptions {
+  std::string campaign, cli, program;
+};
 
-int agent_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help"}, {"--cli", "--program"});
-  if (a.flag("--help")) {
-    std::cout << agent_usage;
-    return exit_ok;
-  }
-  if (a.positionals().size() != 1) throw usage_error("expected one campaign file");
-  const std::string cli = a.required("--cli");
+int agent_command(const AgentCommandOptions& o) {
+  const std::string& cli = o.cli;
   if (cli != "claude" && cli != "codex") throw usage_error("--cli must be claude or codex, not \"" + cli + "\"");
-  const CampaignFile c = load_campaign_file(a.positionals()[0]);
+  const CampaignFile c = load_campaign_file(o.campaign);
 
   CliAgentOptions options;
   options.kind = cli == "claude" ? CliKind::claude_code : CliKind::codex;
-  options.program = a.value_or("--program", "");
+  options.program = o.program;
   options.max_turns = c.agent.max_turns_per_cli_call;
   options.timeout = std::chrono::seconds(static_cast<long long>(c.agent.cli_timeout_s));
   options.model = c.agent.model;
@@ -64,7 +50,26 @@ int agent_command(const std::vector<std::string>& args) {
   return print_result(run_campaign_file(agent, c));
 }
 
+command_run agent_setup(CLI::App& app) {
+  auto o = std::make_shared<AgentCommandOptions>();
+  app.footer(
+      "Runs the campaign with a coding-agent CLI as the agent: each turn is one headless call\n"
+      "(`claude -p ... --output-format stream-json`, resumed with --resume; `codex exec --json`,\n"
+      "resumed with `exec resume`) in the campaign's workspace; after it the campaign evaluates the\n"
+      "candidate, applies the goal to every scenario and sends the CLI back with the unmet\n"
+      "conditions and a question. Settings from the campaign file's \"agent\" object: model,\n"
+      "base_url (ANTHROPIC_BASE_URL / OPENAI_BASE_URL for the CLI), api_key_env or api_key_file,\n"
+      "max_turns_per_cli_call, cli_timeout_s, cli_extra_args. Resumes from the trace after a crash.\n"
+      "Exit: 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n");
+  app.add_option("CAMPAIGN", o->campaign, "the campaign file (WS/campaign.json from `socratic init`)")
+      ->type_name("")
+      ->required();
+  app.add_option("--cli", o->cli, "claude or codex")->type_name("NAME")->required();
+  app.add_option("--program", o->program, "the CLI's executable (default: found on PATH)")->type_name("PATH");
+  return [o] { return agent_command(*o); };
+}
+
 const command_registration agent_registration(
-    "agent", "run a campaign with Claude Code or Codex headless as the agent", agent_command);
+    "agent", "run a campaign with Claude Code or Codex headless as the agent", "Campaigns", agent_setup);
 
 }  // namespace

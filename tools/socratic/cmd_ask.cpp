@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
 #include "socratic/questions/bank_question_source.hpp"
@@ -16,17 +16,6 @@ namespace {
 
 using namespace socratic;
 using namespace socratic::tool;
-
-constexpr const char* ask_usage =
-    "Usage: socratic ask --trigger NAME [--arch sm_90] [--reference] [--state DIR]\n"
-    "                    [--bank DIR] [--seed N] [--evidence TEXT] [--credits FILE [--explore RATE]]\n"
-    "                    [--json]\n\n"
-    "Prints the next question for trigger NAME (start, plateau, claimed_limit, suspicious_gain,\n"
-    "correctness_explained_away) on a GPU of architecture --arch, with --reference when another\n"
-    "implementation exists to compare with. With --state DIR, what was asked is remembered in\n"
-    "DIR/asked.json, so that no question repeats until its pool is exhausted. --credits turns on\n"
-    "the adaptive mode (a table written by `socratic bank credit`). --json prints the question as\n"
-    "JSON. Exit 0 with a question, 1 when no entry fits, 2 on an error.\n";
 
 /// What the state folder remembers: the seed and the questions asked, in order.
 struct AskState {
@@ -63,57 +52,50 @@ void save_state(const std::filesystem::path& dir, const AskState& s) {
   std::filesystem::rename(tmp, path);
 }
 
-int ask_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--reference", "--json", "--help"},
-                {"--trigger", "--arch", "--state", "--bank", "--seed", "--evidence", "--credits", "--explore"});
-  if (a.flag("--help")) {
-    std::cout << ask_usage;
-    return exit_ok;
-  }
-  if (!a.positionals().empty()) throw usage_error("unexpected argument \"" + a.positionals()[0] + "\"");
-  const std::string trigger_name = a.required("--trigger");
+/// What `socratic ask` is given.
+struct AskCommandOptions {
+  std::string trigger, arch, state, bank, seed, evidence = "asked on the command line", credits, explore;
+  bool reference = false, json = false;
+};
+
+int ask_command(const AskCommandOptions& o) {
+  const std::string& trigger_name = o.trigger;
   const auto trigger = parse_trigger(trigger_name);
   if (!trigger)
     throw usage_error("unknown trigger \"" + trigger_name +
                       "\" (start, plateau, claimed_limit, suspicious_gain, correctness_explained_away)");
   std::string arch;
-  if (auto value = a.value("--arch")) {
-    arch = normalize_arch(*value);
-    if (arch.empty()) throw usage_error("--arch \"" + *value + "\" is not an architecture (sm_80, sm_90, sm_100, 9.0, ...)");
+  if (!o.arch.empty()) {
+    arch = normalize_arch(o.arch);
+    if (arch.empty()) throw usage_error("--arch \"" + o.arch + "\" is not an architecture (sm_80, sm_90, sm_100, 9.0, ...)");
   }
 
-  const auto state_dir = a.value("--state");
+  const std::optional<std::filesystem::path> state_dir =
+      o.state.empty() ? std::nullopt : std::optional<std::filesystem::path>(o.state);
   AskState stored = state_dir ? load_state(*state_dir) : AskState{};
-  if (auto seed = a.value("--seed")) {
-    try {
-      stored.seed = std::stoull(*seed);
-    } catch (const std::exception&) {
-      throw usage_error("--seed needs a non-negative integer, got \"" + *seed + "\"");
-    }
-  }
+  if (!o.seed.empty()) stored.seed = parse_seed("--seed", o.seed);
 
   BankSourceOptions options;
   options.seed = stored.seed;
-  if (auto credits = a.value("--credits")) options.credits = CreditTable::load(*credits);
-  if (auto explore = a.value("--explore")) {
+  if (!o.credits.empty()) options.credits = CreditTable::load(o.credits);  // before --explore: a missing file first
+  if (!o.explore.empty()) {
     try {
-      options.exploration_rate = std::stod(*explore);
+      options.exploration_rate = std::stod(o.explore);
     } catch (const std::exception&) {
       options.exploration_rate = -1;
     }
     if (!(options.exploration_rate >= 0 && options.exploration_rate <= 1))
-      throw usage_error("--explore needs a rate between 0 and 1, got \"" + *explore + "\"");
+      throw usage_error("--explore needs a rate between 0 and 1, got \"" + o.explore + "\"");
   }
-  const std::filesystem::path bank_dir = a.value("--bank") ? std::filesystem::path(*a.value("--bank"))
-                                                           : data_dir() / "question_bank";
+  const std::filesystem::path bank_dir = !o.bank.empty() ? std::filesystem::path(o.bank) : data_dir() / "question_bank";
   BankQuestionSource source(load_bank(bank_dir), options);
 
   CampaignState state;
   state.campaign_id = "ask";
   state.arch = arch;
-  state.has_reference = a.flag("--reference");
+  state.has_reference = o.reference;
   state.asked = stored.asked;
-  TriggerEvent event{*trigger, "ask", a.value_or("--evidence", "asked on the command line"), 0, json::object()};
+  TriggerEvent event{*trigger, "ask", o.evidence, 0, json::object()};
 
   const auto question = source.ask(event, state);
   if (!question) {
@@ -127,7 +109,7 @@ int ask_command(const std::vector<std::string>& args) {
     stored.asked.push_back(AskedQuestion{*question, 0, -1, 0});
     save_state(*state_dir, stored);
   }
-  if (a.flag("--json")) {
+  if (o.json) {
     const SelectionRecord& why = source.history().back();
     json j = *question;
     j["times_asked_before"] = why.times_asked_before;
@@ -143,7 +125,33 @@ int ask_command(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
-const command_registration ask_registration{
-    "ask", "print the next question from the bank for a trigger", ask_command};
+command_run ask_setup(CLI::App& app) {
+  auto o = std::make_shared<AskCommandOptions>();
+  app.footer(
+      "Prints the next question for a trigger on a GPU of architecture --arch, with --reference when\n"
+      "another implementation exists to compare with. With --state DIR, what was asked is remembered\n"
+      "in DIR/asked.json, so that no question repeats until its pool is exhausted. --credits turns on\n"
+      "the adaptive mode (a table written by `socratic bank credit`).\n"
+      "Exit: 0 with a question, 1 when no entry fits, 2 on an error.\n");
+  app.add_option("-t,--trigger", o->trigger,
+                 "start, plateau, claimed_limit, suspicious_gain or correctness_explained_away")
+      ->type_name("NAME")
+      ->required();
+  app.add_option("--arch", o->arch, "the GPU's architecture (sm_90, 9.0, ...)")->type_name("ARCH");
+  app.add_flag("--reference", o->reference, "another implementation exists to compare with");
+  app.add_option("--state", o->state, "remember what was asked in DIR/asked.json")->type_name("DIR");
+  app.add_option("--bank", o->bank, "the question bank (default: the installed question_bank/)")->type_name("DIR");
+  app.add_option("--seed", o->seed, "selection seed (stored in the state folder)")->type_name("N");
+  app.add_option("--evidence", o->evidence, "why the question is asked (shown with it)")->type_name("TEXT");
+  app.add_option("--credits", o->credits, "adaptive mode: a credit table from `socratic bank credit`")
+      ->type_name("FILE");
+  app.add_option("--explore", o->explore, "adaptive mode: exploration rate between 0 and 1 (default 0.2)")
+      ->type_name("RATE");
+  add_json_flag(app, o->json, "print the question as JSON, with why it was chosen");
+  return [o] { return ask_command(*o); };
+}
+
+const command_registration ask_registration{"ask", "print the next question from the bank for a trigger",
+                                            "Questions", ask_setup};
 
 }  // namespace

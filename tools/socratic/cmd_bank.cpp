@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
 #include "socratic/campaign/trace.hpp"
@@ -18,16 +17,14 @@ namespace {
 using namespace socratic;
 using namespace socratic::tool;
 
-constexpr const char* bank_usage =
-    "Usage: socratic bank lint [DIR] [--json] [--targets]\n"
-    "       socratic bank credit --table FILE [--window N] TRACE.jsonl...\n\n"
-    "lint    validates every file of the bank (default: the project's question_bank/): fields,\n"
-    "        duplicate ids, near-duplicate texts, question shape; prints counts per group,\n"
-    "        trigger and architecture. --targets also checks the shipped bank's content targets.\n"
-    "        Exit 0 when clean, 1 on any error, 2 when DIR cannot be read.\n"
-    "credit  replays recorded campaigns and adds, per question, how often it was asked and how\n"
-    "        often a gain beyond noise followed within N evaluations (default 3) to the credit\n"
-    "        table FILE (created when absent), used by `socratic ask --credits FILE`.\n";
+struct BankLintOptions {
+  std::string dir;
+  bool json = false, targets = false;
+};
+struct BankCreditOptions {
+  std::string table, window;
+  std::vector<std::string> traces;
+};
 
 std::string join_counts(const std::map<std::string, std::size_t>& m) {
   std::string out;
@@ -35,17 +32,10 @@ std::string join_counts(const std::map<std::string, std::size_t>& m) {
   return out.empty() ? "-" : out;
 }
 
-int lint(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--json", "--targets", "--help"}, {});
-  if (a.flag("--help")) {
-    std::cout << bank_usage;
-    return exit_ok;
-  }
-  if (a.positionals().size() > 1) throw usage_error("bank lint takes at most one folder");
-  const std::filesystem::path dir =
-      a.positionals().empty() ? data_dir() / "question_bank" : std::filesystem::path(a.positionals()[0]);
+int lint(const BankLintOptions& o) {
+  const std::filesystem::path dir = o.dir.empty() ? data_dir() / "question_bank" : std::filesystem::path(o.dir);
   LintOptions options;
-  if (a.flag("--targets")) options.targets = BankTargets{};
+  if (o.targets) options.targets = BankTargets{};
   BankReadResult read;
   try {
     read = read_bank(dir);
@@ -54,7 +44,7 @@ int lint(const std::vector<std::string>& args) {
     return exit_error;
   }
   const LintReport report = lint_bank(read, options);
-  if (a.flag("--json")) {
+  if (o.json) {
     json issues = json::array();
     for (const auto& i : report.issues)
       issues.push_back({{"severity", i.is_error() ? "error" : "warning"}, {"file", i.file}, {"where", i.where},
@@ -82,29 +72,19 @@ int lint(const std::vector<std::string>& args) {
   return report.errors() ? exit_findings : exit_ok;
 }
 
-int credit(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help"}, {"--table", "--window"});
-  if (a.flag("--help")) {
-    std::cout << bank_usage;
-    return exit_ok;
-  }
-  const std::filesystem::path table_path = a.required("--table");
-  if (a.positionals().empty()) throw usage_error("bank credit needs at least one trace");
+int credit(const BankCreditOptions& o) {
+  const std::filesystem::path table_path = o.table;
+  if (o.traces.empty()) throw usage_error("bank credit needs at least one trace");
   CreditTable table;
   if (std::filesystem::exists(table_path)) table = CreditTable::load(table_path);
-  if (auto w = a.value("--window")) {
-    int window = 0;
-    try {
-      window = std::stoi(*w);
-    } catch (const std::exception&) {
-    }
-    if (window < 1) throw usage_error("--window needs a whole number of evaluations, at least 1, got \"" + *w + "\"");
+  if (!o.window.empty()) {
+    const int window = static_cast<int>(parse_whole_number("--window", o.window, 1));
     if (!table.questions.empty() && window != table.rule.window_evaluations)
-      throw usage_error("--window " + *w + " differs from the table's rule (" +
+      throw usage_error("--window " + o.window + " differs from the table's rule (" +
                         std::to_string(table.rule.window_evaluations) + "); start a new table");
     table.rule.window_evaluations = window;
   }
-  for (const auto& trace_path : a.positionals()) {
+  for (const auto& trace_path : o.traces) {
     const TraceContents trace = read_trace(trace_path);
     if (trace.truncated_tail) std::cerr << "warning: " << trace_path << ": the last line was cut short and is skipped\n";
     CampaignState state;
@@ -131,18 +111,34 @@ int credit(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
-int bank_command(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << bank_usage;
-    return args.empty() ? exit_error : exit_ok;
-  }
-  const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (args[0] == "lint") return lint(rest);
-  if (args[0] == "credit") return credit(rest);
-  throw usage_error("unknown bank subcommand \"" + args[0] + "\" (lint, credit)");
+command_run bank_setup(CLI::App& app) {
+  app.require_subcommand(1);
+  auto lint_options = std::make_shared<BankLintOptions>();
+  CLI::App* lint_app = app.add_subcommand("lint", "validate a question bank and print its counts");
+  lint_app->footer(
+      "Validates every file of the bank (default: the project's question_bank/): fields, duplicate ids,\n"
+      "near-duplicate texts, question shape, problem kinds; prints counts per group, trigger and\n"
+      "architecture. Exit: 0 when clean, 1 on any error, 2 when DIR cannot be read.\n");
+  lint_app->add_option("DIR", lint_options->dir, "the bank's folder")->type_name("");
+  add_json_flag(*lint_app, lint_options->json, "the issues and counts as JSON on stdout");
+  lint_app->add_flag("--targets", lint_options->targets, "also check the shipped bank's content targets");
+
+  auto credit_options = std::make_shared<BankCreditOptions>();
+  CLI::App* credit_app = app.add_subcommand("credit", "credit the questions of recorded campaigns");
+  credit_app->footer(
+      "Replays recorded campaigns and adds, per question, how often it was asked and how often a gain\n"
+      "beyond noise followed within N evaluations to the credit table FILE (created when absent), used\n"
+      "by `socratic ask --credits FILE`.\n");
+  credit_app->add_option("TRACE", credit_options->traces, "campaign traces (trace.jsonl)")->type_name("");
+  credit_app->add_option("--table", credit_options->table, "the credit table, read and written")
+      ->type_name("FILE")
+      ->required();
+  credit_app->add_option("--window", credit_options->window, "evaluations a gain may take to follow (default 3)")
+      ->type_name("N");
+  return [=] { return lint_app->parsed() ? lint(*lint_options) : credit(*credit_options); };
 }
 
 const command_registration bank_registration{
-    "bank", "validate the question bank (lint), credit questions from traces", bank_command};
+    "bank", "validate the question bank (lint), credit questions from traces", "Questions", bank_setup};
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "campaign_runner.hpp"
 #include "llm_campaign.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
@@ -23,17 +22,10 @@ using namespace socratic;
 using namespace socratic::tool;
 namespace fs = std::filesystem;
 
-constexpr const char* demo_usage =
-    "Usage: socratic demo [--recording DIR] [--out DIR] [--live | --replay] [--model NAME]\n\n"
-    "Runs a short campaign and writes its HTML report (path printed last).\n"
-    "Live (a GPU, the CUDA evaluator and the LLM agent in this build, ANTHROPIC_API_KEY or\n"
-    "OPENAI_API_KEY set, and a model named by --model or SOCRATIC_DEMO_MODEL): a short live campaign\n"
-    "on the attention problem (production shapes, 3 turns, 30 minutes at most). Otherwise a recorded\n"
-    "campaign (--recording DIR: trace.jsonl, candidates/, recording.json; default\n"
-    "docs/campaigns/attention-h200, else docs/campaigns/softmax-cpu) is replayed: the agent's\n"
-    "actions and the evaluator's measurements come from the recording, while the campaign loop,\n"
-    "trigger detectors, question bank, goal predicate, trace and report run live.\n"
-    "--out DIR (default ./socratic-demo) receives the workspace, the state folder and report.html.\n";
+struct DemoCommandOptions {
+  std::string recording, output = "socratic-demo", model;
+  bool live = false, replay = false;
+};
 
 /// Why live mode is not possible here (empty when it is).
 std::vector<std::string> live_blockers(const std::string& model) {
@@ -166,29 +158,24 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   return exit_ok;
 }
 
-int demo_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help", "--live", "--replay"}, {"--recording", "--out", "--model"});
-  if (a.flag("--help")) {
-    std::cout << demo_usage;
-    return exit_ok;
-  }
-  if (a.flag("--live") && a.flag("--replay")) throw usage_error("--live and --replay exclude each other");
-  const fs::path out = fs::absolute(a.value_or("--out", "socratic-demo"));
+int demo_command(const DemoCommandOptions& o) {
+  if (o.live && o.replay) throw usage_error("--live and --replay exclude each other");
+  const fs::path out = fs::absolute(o.output);
   const char* env_model = std::getenv("SOCRATIC_DEMO_MODEL");
-  const std::string model = a.value_or("--model", env_model ? env_model : "");
-  const std::vector<std::string> blockers = a.flag("--replay") ? std::vector<std::string>{"--replay was asked for"}
-                                                               : live_blockers(model);
+  const std::string model = !o.model.empty() ? o.model : env_model ? env_model : "";
+  const std::vector<std::string> blockers =
+      o.replay ? std::vector<std::string>{"--replay was asked for"} : live_blockers(model);
   if (blockers.empty()) {
 #ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
     return live(out, model);
 #endif
   }
-  if (a.flag("--live")) {
+  if (o.live) {
     std::cerr << "socratic demo --live: cannot run live here:\n";
     for (const auto& b : blockers) std::cerr << "  - " << b << "\n";
     return exit_error;
   }
-  if (auto dir = a.value("--recording")) return replay(load_replayable(fs::absolute(*dir)), out, blockers);
+  if (!o.recording.empty()) return replay(load_replayable(fs::absolute(o.recording)), out, blockers);
   std::string skipped;
   for (const auto& dir : default_recordings()) {
     if (!fs::exists(dir)) continue;
@@ -203,8 +190,28 @@ int demo_command(const std::vector<std::string>& args) {
   throw error(skipped + "no replayable recording found; pass --recording DIR");
 }
 
+command_run demo_setup(CLI::App& app) {
+  auto o = std::make_shared<DemoCommandOptions>();
+  app.footer(
+      "Runs a short campaign and writes its HTML report (path printed last). Live (a GPU, the CUDA\n"
+      "evaluator and the LLM agent in this build, ANTHROPIC_API_KEY or OPENAI_API_KEY set, and a model\n"
+      "named by --model or SOCRATIC_DEMO_MODEL): a short live campaign on the attention problem\n"
+      "(production shapes, 3 turns, 30 minutes at most). Otherwise a recorded campaign (--recording\n"
+      "DIR: trace.jsonl, candidates/, recording.json; default docs/campaigns/attention-h200, else\n"
+      "docs/campaigns/softmax-cpu) is replayed: the agent's actions and the evaluator's measurements\n"
+      "come from the recording, while the campaign loop, trigger detectors, goal predicate, trace and\n"
+      "report run live.\n");
+  app.add_option("--recording", o->recording, "the recorded campaign to replay")->type_name("DIR");
+  add_output_option(app, o->output, "the folder for the workspace, the state and report.html (default "
+                                    "./socratic-demo)");
+  add_hidden_alias(app, "--out", o->output);
+  app.add_flag("--live", o->live, "run live or fail with what is missing");
+  app.add_flag("--replay", o->replay, "replay even where live is possible");
+  app.add_option("--model", o->model, "the model of a live run (default $SOCRATIC_DEMO_MODEL)")->type_name("NAME");
+  return [o] { return demo_command(*o); };
+}
+
 const command_registration demo_registration(
-    "demo", "a short campaign (live with a GPU and a key, else replayed) and its report",
-    demo_command);
+    "demo", "a short campaign (live with a GPU and a key, else replayed) and its report", "Campaigns", demo_setup);
 
 }  // namespace

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "command.hpp"
 #include "socratic/campaign/trace.hpp"
 #include "socratic/questions/detectors.hpp"
@@ -15,45 +14,24 @@ namespace {
 using namespace socratic;
 using namespace socratic::tool;
 
-constexpr const char* detect_usage =
-    "Usage: socratic detect TRACE.jsonl [--anchors FILE [--anchor-id TEMPLATE]]\n"
-    "                       [--plateau-evaluations K] [--plateau-minutes T] [--jump FACTOR]\n"
-    "                       [--roofline-fraction F]\n\n"
-    "Replays a campaign trace event by event through the five reference detectors and prints\n"
-    "one JSON line per trigger that fires: the seq and type of the event it fired at, the\n"
-    "moment, the trigger, its priority, whether it is the one the campaign would ask about\n"
-    "(chosen), and its evidence. --anchors adds the best-known-throughput check (TEMPLATE names\n"
-    "rows without a \"scenario\" id, e.g. \"s{s}_d{d}\"). Exit 0 after a replay, 2 on an error.\n";
+struct DetectCommandOptions {
+  std::string trace, anchors, anchor_id, plateau_evaluations, plateau_minutes, jump, roofline_fraction;
+};
 
-double number_option(const parsed_args& a, const std::string& name, double fallback) {
-  auto v = a.value(name);
-  if (!v) return fallback;
-  try {
-    return std::stod(*v);
-  } catch (const std::exception&) {
-    throw usage_error(name + " needs a number, got \"" + *v + "\"");
-  }
-}
-
-int detect_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help"},
-                {"--anchors", "--anchor-id", "--plateau-evaluations", "--plateau-minutes", "--jump",
-                 "--roofline-fraction"});
-  if (a.flag("--help")) {
-    std::cout << detect_usage;
-    return exit_ok;
-  }
-  if (a.positionals().size() != 1) throw usage_error("detect needs exactly one trace file");
-  const std::string path = a.positionals()[0];
-
+int detect_command(const DetectCommandOptions& o) {
+  const std::string& path = o.trace;
+  auto number_option = [](const std::string& name, const std::string& text, double fallback) {
+    return text.empty() ? fallback : parse_number(name, text);
+  };
   PlateauConfig plateau;
-  plateau.window_evaluations = static_cast<int>(number_option(a, "--plateau-evaluations", plateau.window_evaluations));
-  if (plateau.window_evaluations < 1) throw usage_error("--plateau-evaluations needs at least 1");
-  plateau.window_minutes = number_option(a, "--plateau-minutes", plateau.window_minutes);
+  if (!o.plateau_evaluations.empty())
+    plateau.window_evaluations = static_cast<int>(parse_whole_number("--plateau-evaluations", o.plateau_evaluations, 1));
+  plateau.window_minutes = number_option("--plateau-minutes", o.plateau_minutes, plateau.window_minutes);
   SuspiciousGainConfig gain;
-  gain.jump_factor = number_option(a, "--jump", gain.jump_factor);
-  gain.roofline_fraction = number_option(a, "--roofline-fraction", gain.roofline_fraction);
-  if (auto anchors = a.value("--anchors")) gain.anchors = AnchorTable::load(*anchors, a.value_or("--anchor-id", ""));
+  gain.jump_factor = number_option("--jump", o.jump, gain.jump_factor);
+  gain.roofline_fraction = number_option("--roofline-fraction", o.roofline_fraction, gain.roofline_fraction);
+  if (!o.anchors.empty()) gain.anchors = AnchorTable::load(o.anchors, o.anchor_id);
+  else if (!o.anchor_id.empty()) throw usage_error("--anchor-id needs --anchors FILE");
 
   std::vector<std::shared_ptr<TriggerDetector>> detectors = {
       std::make_shared<ExplainedAwayDetector>(), std::make_shared<SuspiciousGainDetector>(gain),
@@ -66,7 +44,29 @@ int detect_command(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
+command_run detect_setup(CLI::App& app) {
+  auto o = std::make_shared<DetectCommandOptions>();
+  app.footer(
+      "Replays a campaign trace event by event through the five reference detectors and prints one\n"
+      "JSON line per trigger that fires: the seq and type of the event it fired at, the moment, the\n"
+      "trigger, its priority, whether it is the one the campaign would ask about (chosen), and its\n"
+      "evidence. Exit: 0 after a replay, 2 on an error.\n");
+  app.add_option("TRACE", o->trace, "the campaign trace (trace.jsonl)")->type_name("")->required();
+  app.add_option("--anchors", o->anchors, "best known TFLOP/s per scenario: adds the anchor check")
+      ->type_name("FILE");
+  app.add_option("--anchor-id", o->anchor_id, "id template for rows without a \"scenario\" id, e.g. \"s{s}_d{d}\"")
+      ->type_name("TEMPLATE");
+  app.add_option("--plateau-evaluations", o->plateau_evaluations, "evaluations without a gain that make a plateau")
+      ->type_name("K");
+  app.add_option("--plateau-minutes", o->plateau_minutes, "minutes without a gain that make a plateau")
+      ->type_name("T");
+  app.add_option("--jump", o->jump, "a gain by this factor at once is suspicious")->type_name("FACTOR");
+  app.add_option("--roofline-fraction", o->roofline_fraction, "a time this close to the roofline is suspicious")
+      ->type_name("F");
+  return [o] { return detect_command(*o); };
+}
+
 const command_registration detect_registration{
-    "detect", "replay a campaign trace through the trigger detectors", detect_command};
+    "detect", "replay a campaign trace through the trigger detectors", "Questions", detect_setup};
 
 }  // namespace

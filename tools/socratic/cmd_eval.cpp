@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
@@ -22,54 +21,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace socratic;
 using socratic::tool::usage_error;
-
-constexpr const char* usage_text =
-    R"(Usage: socratic eval CANDIDATE.cu --problem NAME --scenarios FILE [options]
-
-Builds CANDIDATE.cu, checks it against the baseline and the fp32 reference on every scenario,
-times it against the baseline, scans the binary for banned libraries, and prints a table.
-Exit code: 0 every scenario correct and nothing banned, 1 otherwise, 2 on error.
-
-Options:
-  --problem NAME        a problem of kernels/problems.json (required)
-  --scenarios FILE      scenario-set file, or a name under the data folder's scenarios/ (required)
-  --baseline FILE       baseline source instead of the problem's own
-  --json OUT            write the report as JSON to OUT (`-` for stdout; the table then goes to stderr)
-  --compact             print the compact summary instead of the table
-  --arch ARCH           GPU target (sm_90a, sm_100a, 9.0, ...); default: from nvidia-smi
-  --cache-dir DIR       build cache (default $SOCRATIC_CACHE_DIR or ~/.cache/socratic)
-  --nvcc PATH           the CUDA compiler (default nvcc on PATH)
-  --nvcc-flag FLAG      extra nvcc flag for the candidate (repeatable)
-  --k K                 tolerance factor of the correctness rule (default 2)
-  --seed N              input seed
-  --no-timing           check correctness only
-  --watchdog SECONDS    kill a silent runner after this long (default 60)
-  --timeout SECONDS     overall runner time limit (default 1800)
-  --manifest FILE       integrity manifest recorded at campaign start (default: record now)
-  --no-scan             skip the banned-library scan (not recommended)
-  --quiet               no progress line
-The data folder (kernels/, scenarios/) is $SOCRATIC_DATA_DIR or the tool's source tree.
-)";
-
-double parse_number(const std::string& option, const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  throw usage_error(option + " needs a number, got \"" + text + "\"");
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const unsigned long long v = std::stoull(text, &used);
-    if (used == text.size() && text.front() != '-') return v;
-  } catch (const std::exception&) {
-  }
-  throw usage_error("--seed needs an unsigned integer, got \"" + text + "\"");
-}
 
 fs::path resolve_scenarios(const std::string& given, const fs::path& data) {
   if (fs::exists(given)) return given;
@@ -90,42 +41,44 @@ struct ProgressLine {
   void clear() const { show(""); }
 };
 
-int run_eval(const std::vector<std::string>& args) {
-  if (std::find(args.begin(), args.end(), "--help") != args.end() ||
-      std::find(args.begin(), args.end(), "-h") != args.end()) {
-    std::cout << usage_text;
-    return tool::exit_ok;
-  }
-  const tool::parsed_args a(args, {"--compact", "--no-timing", "--no-scan", "--quiet"},
-                            {"--problem", "--scenarios", "--baseline", "--json", "--arch", "--cache-dir",
-                             "--nvcc", "--nvcc-flag", "--k", "--seed", "--watchdog", "--timeout",
-                             "--manifest"});
-  if (a.positionals().size() != 1)
-    throw usage_error(a.positionals().empty() ? "missing CANDIDATE.cu" : "expects one candidate file");
-  const fs::path candidate_path = a.positionals().front();
+/// What `socratic eval` is given.
+struct EvalCommandOptions {
+  std::string candidate, problem, scenarios, baseline, arch, cache_dir, nvcc, manifest, output;
+  std::string json_value;            ///< --json alone: empty (stdout); the old `--json FILE`: a file
+  CLI::Option* json_option = nullptr;
+  std::vector<std::string> nvcc_flags;
+  std::string k, seed, watchdog, timeout;
+  bool compact = false, no_timing = false, no_scan = false, quiet = false;
+};
+
+int run_eval(const EvalCommandOptions& o) {
+  if (o.candidate.empty()) throw usage_error("missing CANDIDATE.cu");
+  const fs::path candidate_path = o.candidate;
   if (!fs::is_regular_file(candidate_path))
     throw socratic::error("candidate " + candidate_path.string() + " does not exist");
 
   const fs::path data = tool::data_dir();
   CudaEvaluatorConfig config;
   config.data_dir = data;
-  config.problem = a.required("--problem");
-  config.scenarios = resolve_scenarios(a.required("--scenarios"), data);
-  if (auto b = a.value("--baseline")) config.baseline = *b;
-  if (auto d = a.value("--cache-dir")) config.cache_dir = *d;
-  config.arch = a.value_or("--arch", "");
-  if (auto n = a.value("--nvcc")) config.nvcc = *n;
-  config.nvcc_flags = a.values("--nvcc-flag");
-  if (auto k = a.value("--k")) config.k = parse_number("--k", *k);
-  if (auto s = a.value("--seed")) config.runner.seed = parse_seed(*s);
-  config.runner.no_timing = a.flag("--no-timing");
-  if (auto w = a.value("--watchdog"))
-    config.runner_limits.watchdog = std::chrono::milliseconds(static_cast<long long>(parse_number("--watchdog", *w) * 1000));
-  if (auto t = a.value("--timeout"))
-    config.runner_limits.timeout = std::chrono::milliseconds(static_cast<long long>(parse_number("--timeout", *t) * 1000));
-  if (auto m = a.value("--manifest")) config.integrity_manifest = fs::path(*m);
+  config.problem = o.problem;
+  config.scenarios = resolve_scenarios(o.scenarios, data);
+  if (!o.baseline.empty()) config.baseline = o.baseline;
+  if (!o.cache_dir.empty()) config.cache_dir = o.cache_dir;
+  config.arch = o.arch;
+  if (!o.nvcc.empty()) config.nvcc = o.nvcc;
+  config.nvcc_flags = o.nvcc_flags;
+  if (!o.k.empty()) config.k = tool::parse_number("--k", o.k);
+  if (!o.seed.empty()) config.runner.seed = tool::parse_seed("--seed", o.seed);
+  config.runner.no_timing = o.no_timing;
+  if (!o.watchdog.empty())
+    config.runner_limits.watchdog =
+        std::chrono::milliseconds(static_cast<long long>(tool::parse_number("--watchdog", o.watchdog) * 1000));
+  if (!o.timeout.empty())
+    config.runner_limits.timeout =
+        std::chrono::milliseconds(static_cast<long long>(tool::parse_number("--timeout", o.timeout) * 1000));
+  if (!o.manifest.empty()) config.integrity_manifest = fs::path(o.manifest);
 
-  if (a.flag("--no-scan")) {
+  if (o.no_scan) {
     config.allow_unscanned = true;
     std::cerr << "socratic eval: warning: --no-scan: banned libraries are not checked\n";
   } else {
@@ -138,7 +91,7 @@ int run_eval(const std::vector<std::string>& args) {
   }
 
   ProgressLine progress;
-  progress.enabled = !a.flag("--quiet") && ::isatty(STDERR_FILENO);
+  progress.enabled = !o.quiet && ::isatty(STDERR_FILENO);
   config.on_progress = [&progress](const RunnerProgress& p) {
     progress.show("scenario " + std::to_string(p.position + 1) + "/" + std::to_string(p.total) + " " + p.id +
                   (p.finished ? (p.result && p.result->correct ? " ok" : " FAILED") : " ..."));
@@ -152,18 +105,21 @@ int run_eval(const std::vector<std::string>& args) {
   const EvalReport report = evaluator.evaluate(candidate);
   progress.clear();
 
-  const std::string text = a.flag("--compact") ? format_report_compact(report) : format_report_table(report);
-  const auto json_out = a.value("--json");
-  if (json_out && *json_out == "-") {
+  const std::string text = o.compact ? format_report_compact(report) : format_report_table(report);
+  // -o FILE (or the old --json FILE): the JSON report to FILE; --json alone: to stdout, the table to stderr.
+  const bool json_given = o.json_option->count() > 0;
+  const bool json_stdout = json_given && (o.json_value.empty() || o.json_value == "-");
+  const std::string json_file = !o.output.empty() ? o.output : json_given && !json_stdout ? o.json_value : "";
+  if (json_stdout) {
     std::cerr << text;
     std::cout << json(report).dump(2) << "\n";
   } else {
     std::cout << text;
-    if (json_out) {
-      std::ofstream out(*json_out, std::ios::binary | std::ios::trunc);
-      out << json(report).dump(2) << "\n";
-      if (!out) throw socratic::error("cannot write " + *json_out);
-    }
+  }
+  if (!json_file.empty()) {
+    std::ofstream out(json_file, std::ios::binary | std::ios::trunc);
+    out << json(report).dump(2) << "\n";
+    if (!out) throw socratic::error("cannot write " + json_file);
   }
   // 2: no verdict at all (the harness failed before judging any scenario); 1: judged, not accepted.
   if (!report.error.empty() && report.scenarios.empty()) return tool::exit_error;
@@ -171,7 +127,45 @@ int run_eval(const std::vector<std::string>& args) {
   return tool::exit_findings;
 }
 
+tool::command_run eval_setup(CLI::App& app) {
+  auto o = std::make_shared<EvalCommandOptions>();
+  app.footer(
+      "Builds CANDIDATE.cu, checks it against the baseline and the fp32 reference on every scenario,\n"
+      "times it against the baseline, scans the binary for banned libraries, and prints a table.\n"
+      "The data folder (kernels/, scenarios/) is $SOCRATIC_DATA_DIR or the tool's source tree.\n"
+      "Exit: 0 every scenario correct and nothing banned, 1 otherwise, 2 on an error.\n");
+  app.add_option("CANDIDATE", o->candidate, "the candidate source (.cu)")->type_name("");
+  app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json")->type_name("NAME")->required();
+  app.add_option("-s,--scenarios", o->scenarios, "scenario-set file, or a name under the data folder's scenarios/")
+      ->type_name("SET")
+      ->required();
+  app.add_option("--baseline", o->baseline, "baseline source instead of the problem's own")->type_name("FILE");
+  tool::add_output_option(app, o->output, "write the report as JSON to PATH");
+  // --json is a flag (the report on stdout); the old `--json FILE` still writes FILE.
+  o->json_option = app.add_option("--json", o->json_value, "the report as JSON on stdout (the table goes to stderr)")
+                       ->expected(0, 1)
+                       ->type_name("");
+  app.add_flag("--compact", o->compact, "print the compact summary instead of the table");
+  app.add_option("--arch", o->arch, "GPU target (sm_90a, sm_100a, 9.0, ...); default: from nvidia-smi")
+      ->type_name("ARCH");
+  app.add_option("--cache-dir", o->cache_dir, "build cache (default $SOCRATIC_CACHE_DIR or ~/.cache/socratic)")
+      ->type_name("DIR");
+  app.add_option("--nvcc", o->nvcc, "the CUDA compiler (default nvcc on PATH)")->type_name("PATH");
+  tool::add_repeatable(app, "--nvcc-flag", o->nvcc_flags, "extra nvcc flag for the candidate (repeatable)")
+      ->type_name("FLAG");
+  app.add_option("--k", o->k, "tolerance factor of the correctness rule (default 2)")->type_name("K");
+  app.add_option("--seed", o->seed, "input seed")->type_name("N");
+  app.add_flag("--no-timing", o->no_timing, "check correctness only");
+  app.add_option("--watchdog", o->watchdog, "kill a silent runner after this long (default 60)")->type_name("SECONDS");
+  app.add_option("--timeout", o->timeout, "overall runner time limit (default 1800)")->type_name("SECONDS");
+  app.add_option("--manifest", o->manifest, "integrity manifest recorded at campaign start (default: record now)")
+      ->type_name("FILE");
+  app.add_flag("--no-scan", o->no_scan, "skip the banned-library scan (not recommended)");
+  app.add_flag("-q,--quiet", o->quiet, "no progress line");
+  return [o] { return run_eval(*o); };
+}
+
 const tool::command_registration eval_registration(
-    "eval", "build, check and time a candidate kernel against the baseline", run_eval);
+    "eval", "build, check and time a candidate kernel against the baseline", "Judging a kernel", eval_setup);
 
 }  // namespace

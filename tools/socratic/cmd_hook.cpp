@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "campaign_file.hpp"
 #include "campaign_parts.hpp"
 #include "command.hpp"
@@ -22,18 +21,8 @@ namespace {
 using namespace socratic;
 using namespace socratic::tool;
 
-constexpr const char* hook_usage =
-    "Usage: socratic hook stop [--campaign FILE]\n\n"
-    "The Stop hook for Claude Code (.claude/settings.json) and Codex (.codex/hooks.json); `socratic\n"
-    "init --agent ...` registers it. Reads the hook's JSON on stdin, evaluates the candidate, applies\n"
-    "the goal to every scenario and prints {\"decision\":\"block\",\"reason\":...} when it does not\n"
-    "hold; prints nothing when it holds. Always exits 0. The campaign file is --campaign, else\n"
-    "$SOCRATIC_CAMPAIGN, else campaign.json in the hook's cwd or a folder above it.\n"
-    "With SOCRATIC_IN_CAMPAIGN_LOOP=1 (set by `socratic agent`) it lets the agent stop at once: the\n"
-    "campaign loop judges the candidate itself.\n";
-
-std::filesystem::path find_campaign(const parsed_args& a, const std::string& stdin_text) {
-  if (auto c = a.value("--campaign")) return *c;
+std::filesystem::path find_campaign(const std::string& given, const std::string& stdin_text) {
+  if (!given.empty()) return given;
   if (const char* env = std::getenv("SOCRATIC_CAMPAIGN"); env && *env) return env;
   std::filesystem::path dir = std::filesystem::current_path();
   try {  // the client's cwd, when the input names one
@@ -105,8 +94,13 @@ StopHookOutcome setup_failure(const std::string& what, const std::optional<Campa
   return out;
 }
 
-int hook_stop(const std::vector<std::string>& args) {
-  const std::string stdin_text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+std::string read_stdin() {
+  return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+}
+
+/// `given`: --campaign; `usage_problem`: what was wrong with the command line (it blocks).
+int hook_stop(const std::string& given, const std::string& usage_problem) {
+  const std::string stdin_text = read_stdin();
   if (const char* loop = std::getenv("SOCRATIC_IN_CAMPAIGN_LOOP"); loop && std::string(loop) == "1") {
     std::cerr << "socratic hook stop: inside a campaign loop (socratic agent): the loop judges the "
                  "candidate when the turn ends\n";
@@ -114,8 +108,8 @@ int hook_stop(const std::vector<std::string>& args) {
   }
   std::optional<CampaignFile> campaign;
   try {
-    parsed_args a(args, {"--help"}, {"--campaign"});
-    campaign = load_campaign_file(find_campaign(a, stdin_text));
+    if (!usage_problem.empty()) throw error("socratic hook stop: " + usage_problem);
+    campaign = load_campaign_file(find_campaign(given, stdin_text));
     const CampaignFile& c = *campaign;
     StopHookConfig config;
     config.campaign_id = c.campaign_id;
@@ -138,23 +132,29 @@ int hook_stop(const std::vector<std::string>& args) {
   }
 }
 
-int hook_command(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << hook_usage;
-    return args.empty() ? exit_error : exit_ok;
-  }
-  if (args[0] != "stop") throw usage_error("unknown hook \"" + args[0] + "\" (only `stop`)");
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  for (const auto& r : rest)
-    if (r == "--help" || r == "-h") {
-      std::cout << hook_usage;
-      return exit_ok;
-    }
-  return hook_stop(rest);
+command_run hook_setup(CLI::App& app) {
+  app.require_subcommand(1);
+  CLI::App* stop = app.add_subcommand("stop", "the Stop hook: judge the candidate, block or let the agent stop");
+  stop->footer(
+      "The Stop hook for Claude Code (.claude/settings.json) and Codex (.codex/hooks.json); `socratic\n"
+      "init --agent ...` registers it. Reads the hook's JSON on stdin, evaluates the candidate, applies\n"
+      "the goal to every scenario and prints {\"decision\":\"block\",\"reason\":...} when it does not\n"
+      "hold; prints nothing when it holds. Always exits 0; any failure (a bad command line included)\n"
+      "blocks with the error. The campaign file is --campaign, else $SOCRATIC_CAMPAIGN, else\n"
+      "campaign.json in the hook's cwd or a folder above it. With SOCRATIC_IN_CAMPAIGN_LOOP=1 (set by\n"
+      "`socratic agent`) it lets the agent stop at once: the campaign loop judges the candidate itself.\n");
+  auto campaign = std::make_shared<std::string>();
+  stop->add_option("-c,--campaign", *campaign, "the campaign file")->type_name("FILE");
+  return [campaign] { return hook_stop(*campaign, ""); };
 }
 
-const command_registration hook_registration("hook",
-                                             "hook stop: the Stop hook for Claude Code and Codex",
-                                             hook_command);
+/// A bad `hook stop` command line blocks with the error (the agent is told; it never stops unjudged).
+std::optional<int> hook_usage_error(const std::string& path, const std::string& message) {
+  if (path != "socratic hook stop") return std::nullopt;
+  return hook_stop("", message + " (see `socratic hook stop --help`)");
+}
+
+const command_registration hook_registration("hook", "hook stop: the Stop hook for Claude Code and Codex",
+                                             "Campaigns", hook_setup, hook_usage_error);
 
 }  // namespace

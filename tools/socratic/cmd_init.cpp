@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "campaign_file.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
@@ -21,21 +20,12 @@ using namespace socratic;
 using namespace socratic::tool;
 namespace fs = std::filesystem;
 
-constexpr const char* init_usage =
-    "Usage: socratic init DIR --problem NAME --scenarios FILE [--agent claude-code|codex|none]\n"
-    "                     [--baseline FILE] [--evaluator-command 'PROGRAM ARG... {candidate}']\n"
-    "                     [--goal JSON] [--task TEXT] [--turns N] [--arch sm_90] [--has-reference]\n"
-    "                     [--anchors FILE [--anchor-id TEMPLATE]] [--campaign-id ID] [--force]\n\n"
-    "Creates a campaign workspace in DIR: the candidate (a copy of the problem's baseline, or of\n"
-    "--baseline), DIR/campaign.json (problem, scenarios, goal, budgets, question settings,\n"
-    "evaluator) and the state folder DIR/.socratic. With --agent, writes the agent's hook\n"
-    "configuration (.claude/settings.json or .codex/hooks.json) so that every stop runs\n"
-    "`socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
-    "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
-    "--goal takes a goal spec (docs/tool.md); the default is every scenario correct, at least as\n"
-    "fast as the baseline, and no banned library. --has-reference: another implementation exists\n"
-    "(the bank's comparison questions apply). --anchors: best known TFLOP/s per scenario, for the\n"
-    "suspicious-gain check (formats in docs/question-bank.md).\n";
+/// What `socratic init` is given.
+struct InitCommandOptions {
+  std::string dir, problem, scenarios, agent = "none", baseline, evaluator_command, goal, task, turns, arch, anchors,
+      anchor_id, campaign_id;
+  bool force = false, has_reference = false;
+};
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -134,68 +124,60 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
   write_text(file, settings.dump(2) + "\n");
 }
 
-int init_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help", "--force", "--has-reference"},
-                {"--problem", "--scenarios", "--agent", "--baseline", "--evaluator-command", "--goal", "--task",
-                 "--turns", "--arch", "--anchors", "--anchor-id", "--campaign-id"});
-  if (a.flag("--help")) {
-    std::cout << init_usage;
-    return exit_ok;
-  }
-  if (a.positionals().size() != 1) throw usage_error("expected one folder DIR");
-  const fs::path dir = fs::absolute(a.positionals()[0]).lexically_normal();
-  const std::string agent = a.value_or("--agent", "none");
+int init_command(const InitCommandOptions& o) {
+  const fs::path dir = fs::absolute(o.dir).lexically_normal();
+  const std::string& agent = o.agent;
   if (agent != "claude-code" && agent != "codex" && agent != "none")
     throw usage_error("--agent must be claude-code, codex or none, not \"" + agent + "\"");
   const fs::path campaign_path = dir / "campaign.json";
-  if (fs::exists(campaign_path) && !a.flag("--force"))
+  if (fs::exists(campaign_path) && !o.force)
     throw error(campaign_path.string() + " already exists (pass --force to write a new campaign over it)");
 
   CampaignFile c;
   c.file = campaign_path;
-  c.problem = a.required("--problem");
-  c.scenarios = fs::absolute(a.required("--scenarios")).lexically_normal();
+  c.problem = o.problem;
+  c.scenarios = fs::absolute(o.scenarios).lexically_normal();
   const ScenarioSet set = load_scenario_set(c.scenarios);  // validate before writing anything
-  const fs::path baseline = a.value("--baseline") ? fs::absolute(*a.value("--baseline")) : problem_baseline(c.problem);
+  const fs::path baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : problem_baseline(c.problem);
   const std::string baseline_text = read_text(baseline);
   c.workspace = dir;
   c.candidate = dir / ("candidate" + baseline.extension().string());
   c.state_dir = dir / ".socratic";
-  c.arch = a.value_or("--arch", "");
-  c.task = a.value_or("--task",
-                      "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
+  c.arch = o.arch;
+  c.task = !o.task.empty() ? o.task
+                          : "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
                           "\") faster than the baseline on every scenario of " + set.name +
                           ", correct on each, without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN). "
-                          "The goal is checked on every scenario each time you stop.");
-  if (auto g = a.value("--goal")) {
+                          "The goal is checked on every scenario each time you stop.";
+  if (!o.goal.empty()) {
     try {
-      c.goal_spec = json::parse(*g);
+      c.goal_spec = json::parse(o.goal);
     } catch (const std::exception& e) {
       throw usage_error("--goal: not valid JSON: " + std::string(e.what()));
     }
     (void)goals::goal_from_spec(c.goal_spec, "--goal");
   }
-  c.budget.turns = static_cast<int>(a.integer("--turns", 30, 1));
-  c.questions.has_reference = a.flag("--has-reference");
+  c.budget.turns = o.turns.empty() ? 30 : static_cast<int>(parse_whole_number("--turns", o.turns, 1));
+  c.questions.has_reference = o.has_reference;
   // The id goes into evidence references (ID#SEQ): default to the workspace's name.
-  c.campaign_id = a.value_or("--campaign-id", fs::absolute(dir).lexically_normal().filename().string());
-  if (auto anchors = a.value("--anchors")) {
-    c.questions.anchors = fs::absolute(*anchors).lexically_normal();
-    c.questions.anchor_id = a.value_or("--anchor-id", "");
+  c.campaign_id = !o.campaign_id.empty() ? o.campaign_id : fs::absolute(dir).lexically_normal().filename().string();
+  if (!o.anchors.empty()) {
+    c.questions.anchors = fs::absolute(o.anchors).lexically_normal();
+    c.questions.anchor_id = o.anchor_id;
     (void)AnchorTable::load(*c.questions.anchors, c.questions.anchor_id);  // validate before writing
-  } else if (a.value("--anchor-id")) {
+  } else if (!o.anchor_id.empty()) {
     throw usage_error("--anchor-id needs --anchors FILE");
   }
-  if (auto cmd = a.value("--evaluator-command")) {
+  if (!o.evaluator_command.empty()) {
     c.evaluator.kind = "command";
-    c.evaluator.command = parse_command(*cmd);
+    c.evaluator.command = parse_command(o.evaluator_command);
     c.evaluator.timeout_s = 600;
   } else {
     c.evaluator.kind = "cuda";
   }
 
   fs::create_directories(c.state_dir / "candidates");
-  if (!fs::exists(c.candidate) || a.flag("--force")) write_text(c.candidate, baseline_text);
+  if (!fs::exists(c.candidate) || o.force) write_text(c.candidate, baseline_text);
   write_text(campaign_path, campaign_file_json(c, dir).dump(2) + "\n");
   (void)load_campaign_file(campaign_path);  // what we wrote must read back
 
@@ -224,7 +206,43 @@ int init_command(const std::vector<std::string>& args) {
   return exit_ok;
 }
 
+command_run init_setup(CLI::App& app) {
+  auto o = std::make_shared<InitCommandOptions>();
+  app.footer(
+      "Creates a campaign workspace in DIR: the candidate (a copy of the problem's baseline, or of\n"
+      "--baseline), DIR/campaign.json (problem, scenarios, goal, budgets, question settings,\n"
+      "evaluator) and the state folder DIR/.socratic. With --agent, writes the agent's hook\n"
+      "configuration (.claude/settings.json or .codex/hooks.json) so that every stop runs\n"
+      "`socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
+      "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
+      "The default goal: every scenario correct, at least as fast as the baseline, no banned library.\n");
+  app.add_option("DIR", o->dir, "the workspace folder (created)")->type_name("")->required();
+  app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json (or yours, with --baseline)")
+      ->type_name("NAME")
+      ->required();
+  app.add_option("-s,--scenarios", o->scenarios, "the scenario set every goal check runs on")
+      ->type_name("FILE")
+      ->required();
+  app.add_option("-a,--agent", o->agent, "claude-code, codex or none (default): whose Stop hook to register")
+      ->type_name("NAME");
+  app.add_option("--baseline", o->baseline, "the baseline source (default: the problem's own)")->type_name("FILE");
+  app.add_option("--evaluator-command", o->evaluator_command,
+                 "judge with a command: 'PROGRAM ARG... {candidate} {scenarios}' or a JSON array")
+      ->type_name("CMD");
+  app.add_option("--goal", o->goal, "a goal spec (docs/tool.md)")->type_name("JSON");
+  app.add_option("--task", o->task, "the task text the agent reads")->type_name("TEXT");
+  app.add_option("--turns", o->turns, "turn budget (default 30)")->type_name("N");
+  app.add_option("--arch", o->arch, "the GPU's architecture, for question filtering (sm_90, ...)")->type_name("ARCH");
+  app.add_flag("--has-reference", o->has_reference, "another implementation exists (comparison questions apply)");
+  app.add_option("--anchors", o->anchors, "best known TFLOP/s per scenario, for the suspicious-gain check")
+      ->type_name("FILE");
+  app.add_option("--anchor-id", o->anchor_id, "id template for row-shaped anchor files")->type_name("TEMPLATE");
+  app.add_option("--campaign-id", o->campaign_id, "the campaign's id (default: DIR's name)")->type_name("ID");
+  app.add_flag("-f,--force", o->force, "write a new campaign over an existing one");
+  return [o] { return init_command(*o); };
+}
+
 const command_registration init_registration(
-    "init", "create a campaign workspace (candidate, campaign file, hook config)", init_command);
+    "init", "create a campaign workspace (candidate, campaign file, hook config)", "Campaigns", init_setup);
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "campaign_file.hpp"
 #include "command.hpp"
 
@@ -17,16 +16,6 @@ namespace {
 using namespace socratic;
 using namespace socratic::tool;
 
-constexpr const char* run_usage =
-    "Usage: socratic run CAMPAIGN.json\n\n"
-    "Runs the whole campaign in process: the reference LLM agent, the campaign's evaluator and the\n"
-    "question bank, with live progress on the terminal (turn, evaluations, best geomean, last\n"
-    "question). The backend is the campaign file's agent.backend (anthropic, openai, replay), else\n"
-    "anthropic when ANTHROPIC_API_KEY is set, else openai when OPENAI_API_KEY is set; agent.model\n"
-    "names the model; the key comes from agent.api_key_env, agent.api_key_file or the backend's\n"
-    "usual variable (never from the campaign file). Killed, it resumes from its trace when run\n"
-    "again. Exit 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n";
-
 #ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 int run_in_process(const CampaignFile& c) {
   std::cerr << "socratic run: " << llm_backend_name(c.agent, c.file.string()) << " backend, trace "
@@ -35,14 +24,8 @@ int run_in_process(const CampaignFile& c) {
 }
 #endif
 
-int run_command(const std::vector<std::string>& args) {
-  parsed_args a(args, {"--help"}, {});
-  if (a.flag("--help")) {
-    std::cout << run_usage;
-    return exit_ok;
-  }
-  if (a.positionals().size() != 1) throw usage_error("expected one campaign file");
-  const CampaignFile c = load_campaign_file(a.positionals()[0]);
+int run_command(const std::string& campaign_file) {
+  const CampaignFile c = load_campaign_file(campaign_file);
   (void)campaign_scenario_ids(c);
 #ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
   return run_in_process(c);
@@ -59,7 +42,23 @@ int run_command(const std::vector<std::string>& args) {
 #endif
 }
 
-const command_registration run_registration("run", "run a campaign in process with the LLM agent",
-                                            run_command);
+command_run run_setup(CLI::App& app) {
+  auto file = std::make_shared<std::string>();
+  app.footer(
+      "Runs the whole campaign in process: the reference LLM agent, the campaign's evaluator and the\n"
+      "question bank, with live progress on the terminal (turn, evaluations, best geomean, last\n"
+      "question). The backend is the campaign file's agent.backend (anthropic, openai, replay; `init\n"
+      "--backend`), else anthropic when ANTHROPIC_API_KEY is set, else openai when OPENAI_API_KEY is\n"
+      "set; agent.model names the model; the key comes from agent.api_key_env, agent.api_key_file or\n"
+      "the backend's usual variable (never from the campaign file). Killed, it resumes from its trace\n"
+      "when run again. Exit: 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n");
+  app.add_option("CAMPAIGN", *file, "the campaign file (WS/campaign.json from `socratic init`)")
+      ->type_name("")
+      ->required();
+  return [file] { return run_command(*file); };
+}
+
+const command_registration run_registration("run", "run a campaign in process with the LLM agent", "Campaigns",
+                                            run_setup);
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
 #include "command.hpp"
 #include "socratic/eval/ban_policy.hpp"
 #include "socratic/eval/scanner.hpp"
@@ -13,51 +12,31 @@
 namespace socratic::tool {
 namespace {
 
-constexpr const char* scan_usage =
-    R"(Usage: socratic scan [--json] [--policy FILE] [--no-external-tools] BINARY...
-       socratic scan --print-policy [--policy FILE]
+struct ScanCommandOptions {
+  bool json = false;
+  bool print_policy = false;
+  bool no_external_tools = false;
+  std::string policy;
+  std::vector<std::string> binaries;
+};
 
-Scans built binaries for banned libraries: DT_NEEDED entries, imported or statically linked API
-symbols, C++ namespaces (host symbols, kernel stubs, registered kernel names, cubin and PTX
-names), and strings naming a library file (dlopen).
-
-  --json               one JSON document on stdout: {"clean": bool, "files": [{"file", "clean",
-                       "findings": [{"file", "library", "evidence"}], "notes", "error"}]}
-  --policy FILE        the ban policy (JSON; see docs/scanner.md); default: CUTLASS, CuTe,
-                       cuBLAS, cuBLASLt, cuDNN
-  --print-policy       print the effective policy as JSON and exit
-  --no-external-tools  never run zstd or cuobjdump (compressed device code is then noted as
-                       not inspected)
-
-Output: one line per finding, FILE: LIBRARY: EVIDENCE; FILE: clean for a clean binary; notes
-(what could not be inspected) as FILE: note: TEXT.
-Exit: 0 every binary clean, 1 a banned library found, 2 an error (an error wins over findings).
-)";
-
-int run_scan(const std::vector<std::string>& args) {
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << scan_usage;
-      return exit_ok;
-    }
-  const parsed_args parsed(args, {"--json", "--print-policy", "--no-external-tools"}, {"--policy"});
-  const BanPolicy policy =
-      parsed.value("--policy") ? load_ban_policy(*parsed.value("--policy")) : default_ban_policy();
-  if (parsed.flag("--print-policy")) {
+int run_scan(const ScanCommandOptions& o) {
+  const BanPolicy policy = !o.policy.empty() ? load_ban_policy(o.policy) : default_ban_policy();
+  if (o.print_policy) {
     std::cout << json(policy).dump(2) << "\n";
     return exit_ok;
   }
-  if (parsed.positionals().empty()) throw usage_error("no BINARY to scan");
+  if (o.binaries.empty()) throw usage_error("no BINARY to scan");
   ScanOptions options;
-  if (parsed.flag("--no-external-tools")) {
+  if (o.no_external_tools) {
     options.zstd_program.clear();
     options.cuobjdump_program.clear();
   }
-  const bool as_json = parsed.flag("--json");
+  const bool as_json = o.json;
 
   bool any_finding = false, any_error = false;
   json files = json::array();
-  for (const auto& binary : parsed.positionals()) {
+  for (const auto& binary : o.binaries) {
     json entry{{"file", binary}};
     try {
       const BinaryScan scan = scan_binary_report(binary, policy, options);
@@ -91,9 +70,30 @@ int run_scan(const std::vector<std::string>& args) {
   return any_error ? exit_error : any_finding ? exit_findings : exit_ok;
 }
 
+command_run scan_setup(CLI::App& app) {
+  auto o = std::make_shared<ScanCommandOptions>();
+  app.footer(
+      "Scans built binaries for banned libraries: DT_NEEDED entries, imported or statically linked API\n"
+      "symbols, C++ namespaces (host symbols, kernel stubs, registered kernel names, cubin and PTX\n"
+      "names), and strings naming a library file (dlopen). Output: one line per finding,\n"
+      "FILE: LIBRARY: EVIDENCE; FILE: clean for a clean binary; notes (what could not be inspected)\n"
+      "as FILE: note: TEXT. With --json, one document on stdout: {\"clean\": bool, \"files\": [{\"file\",\n"
+      "\"clean\", \"findings\": [{\"file\", \"library\", \"evidence\"}], \"notes\", \"error\"}]}.\n"
+      "Exit: 0 every binary clean, 1 a banned library found, 2 an error (an error wins over findings).\n");
+  app.add_option("BINARY", o->binaries, "the binaries to scan")->type_name("");
+  add_json_flag(app, o->json, "one JSON document on stdout instead of lines");
+  app.add_option("--policy", o->policy, "the ban policy (JSON; docs/scanner.md); default: CUTLASS, CuTe, cuBLAS, "
+                                       "cuBLASLt, cuDNN")
+      ->type_name("FILE");
+  app.add_flag("--print-policy", o->print_policy, "print the effective policy as JSON and exit");
+  app.add_flag("--no-external-tools", o->no_external_tools,
+               "never run zstd or cuobjdump (compressed device code is then noted as not inspected)");
+  return [o] { return run_scan(*o); };
+}
+
 const command_registration scan_registration{
-    "scan", "find banned libraries (CUTLASS, CuTe, cuBLAS, cuBLASLt, cuDNN) in built binaries",
-    run_scan};
+    "scan", "find banned libraries (CUTLASS, CuTe, cuBLAS, cuBLASLt, cuDNN) in built binaries", "Judging a kernel",
+    scan_setup};
 
 }  // namespace
 }  // namespace socratic::tool

@@ -13,6 +13,7 @@
 
 #include "campaign_file.hpp"
 #include "data_dir.hpp"
+#include "gpu_check.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/eval/command_evaluator.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
@@ -89,7 +90,13 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     std::filesystem::create_directories(c.state_dir);
     save_integrity_manifest(evaluator->integrity_manifest(), manifest);
   }
-  return AnyEvaluator{[evaluator](const Candidate& cand) { return evaluator->evaluate(cand); }, "CUDA evaluator"};
+  return AnyEvaluator{[evaluator](const Candidate& cand) {
+                        // Without a GPU the runner cannot start: say so before a minute of building.
+                        if (const std::string missing = missing_cuda_gpu(); !missing.empty())
+                          throw error("the CUDA evaluator needs a GPU: " + missing);
+                        return evaluator->evaluate(cand);
+                      },
+                      "CUDA evaluator"};
 }
 
 using ToolQuestionSource = BankQuestionSource;

@@ -70,7 +70,8 @@ int live(const fs::path& out, const std::string& model) {
   fs::create_directories(c.workspace);
   fs::copy_file(data / "kernels" / "attention" / "baseline.cu", c.candidate);
   std::cout << "socratic demo: a live campaign on the attention problem (" << c.scenarios.filename().string()
-            << ", 3 turns): every part is live (LLM agent, CUDA evaluator, detectors, bank, goal, trace, report)\n";
+            << ", 3 turns): every part is live (LLM agent, CUDA evaluator, detectors, bank, goal, trace, report)\n"
+            << std::flush;
   const CampaignResult result = run_llm_campaign(c, "socratic demo");
   print_result(result);
   HtmlReportOptions options;
@@ -122,7 +123,8 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   std::cout << "\n  LIVE here:     campaign loop, trigger detectors, question bank and selection, goal predicate, "
                "trace, HTML report\n"
                "  REPLAYED:      the agent's candidate versions and final messages, and the evaluator's "
-               "measurements (from the recording)\n\n";
+               "measurements (from the recording)\n\n"
+            << std::flush;  // before the run's progress lines on stderr, also when both go to one pipe
 
   CampaignFile settings;  // the bank and detectors as a campaign file would choose them
   ReplayAgent agent(rec);

@@ -12,6 +12,7 @@
 
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "gpu_check.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
 #include "socratic/eval/report_table.hpp"
@@ -97,7 +98,12 @@ int run_eval(const EvalCommandOptions& o) {
                   (p.finished ? (p.result && p.result->correct ? " ok" : " FAILED") : " ..."));
   };
 
-  CudaEvaluator evaluator(std::move(config));
+  CudaEvaluator evaluator(std::move(config));  // checks the problem, the scenarios and the target first
+  // Then the GPU, in milliseconds: without one the runner cannot start, and building it takes a minute.
+  if (const std::string missing = tool::missing_cuda_gpu(); !missing.empty())
+    throw socratic::error("no GPU to run the candidate on: " + missing +
+                          ". The evaluator builds the harness (about a minute) only to run it on a GPU; run "
+                          "`socratic eval` on a machine with one (`socratic demo` replays a campaign without one)");
   progress.show("building " + candidate_path.filename().string() + " ...");
   Candidate candidate;
   candidate.source = candidate_path;

@@ -18,8 +18,8 @@ using namespace socratic::tool;
 
 #ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 int run_in_process(const CampaignFile& c) {
-  std::cerr << "socratic run: " << llm_backend_name(c.agent, c.file.string()) << " backend, trace "
-            << c.trace_path().string() << "\n";
+  const std::string backend = llm_backend_name(c.agent, c.file.string());  // may throw: before any output
+  std::cerr << "socratic run: " << backend << " backend, trace " << c.trace_path().string() << "\n";
   return print_result(run_llm_campaign(c, c.file.string()));
 }
 #endif

@@ -341,7 +341,7 @@ TEST_CASE("rmsnorm problem.json, its scenario set and the registration agree",
   for (auto it = problem.begin(); it != problem.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
   CHECK(keys == std::vector<std::string>{"args_header", "baseline", "description", "divisible",
-                                         "entry_point", "has_reference_implementation", "name",
+                                         "entry_point", "has_reference_implementation", "kinds", "name",
                                          "parameters", "runner_sources"});
   CHECK(problem["entry_point"] == "socratic_rmsnorm_forward");
   CHECK(fs::exists(source_dir / "kernels/rmsnorm" / problem["args_header"].get<std::string>()));

@@ -5,6 +5,7 @@
 
 #include "socratic/campaign/trace.hpp"
 #include "socratic/questions/bank.hpp"
+#include "socratic/questions/bank_question_source.hpp"
 #include "socratic/questions/lint.hpp"
 
 using namespace socratic;
@@ -196,6 +197,50 @@ TEST_CASE("entries load with their defaults; architecture names normalise", "[qu
   CHECK(normalize_arch("8.6") == "sm_86");
   CHECK(normalize_arch("hopper").empty());
   CHECK(normalize_arch("sm_9").empty());
+}
+
+TEST_CASE("problem kinds: an entry applies only to problems of its kinds, and lint names odd kinds",
+          "[questions][bank][kinds]") {
+  auto d = bank_with("kinds", "g.json",
+                     file_of("g", {entry("g.any", "Which scenario is the slowest?", ""),
+                                   entry("g.gpu", "Which warp stall dominates?", R"("kinds":["gpu"])"),
+                                   entry("g.attn", "Which causal tile runs longest?", R"("kinds":["gpu","attention"])"),
+                                   entry("g.typo", "Which attn tile is idle?", R"("kinds":["atention"])")}));
+  const BankReadResult read = read_bank(d);
+  REQUIRE(read.ok());
+  const Bank& bank = read.bank;
+  CHECK(bank.find("g.attn")->kinds == std::vector<std::string>{"gpu", "attention"});
+  CHECK(bank.find("g.any")->fits_kinds({}));
+  CHECK_FALSE(bank.find("g.gpu")->fits_kinds({}));  // unknown problem: no kind-specific questions
+  CHECK_FALSE(bank.find("g.attn")->fits_kinds({"cpu"}));
+  CHECK_FALSE(bank.find("g.attn")->fits_kinds({"gpu"}));  // every kind it needs
+  CHECK(bank.find("g.attn")->fits_kinds({"gpu", "matmul", "attention"}));
+
+  auto pool = [&](std::optional<std::vector<std::string>> kinds) {
+    BankSourceOptions o;
+    o.problem_kinds = std::move(kinds);
+    BankQuestionSource source(bank, o);
+    CampaignState st;
+    std::set<std::string> ids;
+    for (const BankEntry* e : source.pool(Trigger::plateau, st)) ids.insert(e->id);
+    return ids;
+  };
+  CHECK(pool(std::vector<std::string>{"cpu"}) == std::set<std::string>{"g.any"});
+  CHECK(pool(std::vector<std::string>{"gpu", "matmul", "attention"}) == std::set<std::string>{"g.any", "g.gpu", "g.attn"});
+  CHECK(pool(std::nullopt).size() == 4);  // no filter asked for
+
+  const LintReport lint = lint_bank(read);
+  CHECK(lint.counts.by_kind.at("any") == 1);
+  CHECK(lint.counts.by_kind.at("gpu") == 2);
+  bool typo_named = false;
+  for (const auto& i : lint.issues)
+    typo_named = typo_named || (!i.is_error() && i.field == "kinds" && i.message.find("\"atention\"") != std::string::npos);
+  CHECK(typo_named);
+
+  auto bad = bank_with("kinds_bad", "g.json", file_of("g", {entry("g.x", "Is it bad?", R"("kinds":[])")}));
+  const BankReadResult bad_read = read_bank(bad);
+  REQUIRE(bad_read.issues.size() == 1);
+  CHECK(bad_read.issues[0].field == "kinds");
 }
 
 TEST_CASE("lint reports duplicates, near-duplicates and questions that are not questions", "[questions][lint]") {

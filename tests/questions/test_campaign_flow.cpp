@@ -65,7 +65,7 @@ TEST_CASE("a campaign asks bank questions at the moments the detectors find", "[
       {{3.5}, 3.5, "Done."},
   };
   ContentEvaluator evaluator;
-  BankQuestionSource questions(bank, BankSourceOptions{5, true, std::nullopt, 0.2, {}});
+  BankQuestionSource questions(bank, BankSourceOptions{5, true, std::nullopt, 0.2, {}, std::nullopt});
   CampaignConfig config;
   config.task = "Make the kernel at least 2x faster on every scenario.";
   config.workspace = dir / "workspace";

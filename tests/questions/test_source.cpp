@@ -159,7 +159,7 @@ TEST_CASE("groups rotate: the group asked longest ago comes next", "[questions][
   // Without rotation, some seed asks the same group twice in a row.
   bool repeated_group = false;
   for (std::uint64_t seed = 0; seed < 20 && !repeated_group; ++seed) {
-    BankQuestionSource plain(grid_bank(3, 4), BankSourceOptions{seed, false, std::nullopt, 0.2, {}});
+    BankQuestionSource plain(grid_bank(3, 4), BankSourceOptions{seed, false, std::nullopt, 0.2, {}, std::nullopt});
     CampaignState p = campaign();
     const auto run = ask_all(plain, p, repeat(Trigger::plateau, 6));
     for (std::size_t i = 1; i < run.size(); ++i) repeated_group |= run[i].substr(0, 2) == run[i - 1].substr(0, 2);
@@ -173,7 +173,7 @@ TEST_CASE("selection is reproducible from the seed, across sources and resumes",
                                        Trigger::suspicious_gain, Trigger::plateau, Trigger::correctness_explained_away,
                                        Trigger::claimed_limit, Trigger::plateau, Trigger::claimed_limit};
   auto run = [&](std::uint64_t seed) {
-    BankQuestionSource source(bank, BankSourceOptions{seed, true, std::nullopt, 0.2, {}});
+    BankQuestionSource source(bank, BankSourceOptions{seed, true, std::nullopt, 0.2, {}, std::nullopt});
     CampaignState s = campaign();
     return ask_all(source, s, script);
   };
@@ -181,10 +181,10 @@ TEST_CASE("selection is reproducible from the seed, across sources and resumes",
   CHECK(run(7) != run(8));
   // A resumed campaign (a new source reading the trace's asked list) continues identically.
   const auto full = run(7);
-  BankQuestionSource first(bank, BankSourceOptions{7, true, std::nullopt, 0.2, {}});
+  BankQuestionSource first(bank, BankSourceOptions{7, true, std::nullopt, 0.2, {}, std::nullopt});
   CampaignState s = campaign();
   ask_all(first, s, std::vector<Trigger>(script.begin(), script.begin() + 5));
-  BankQuestionSource resumed(bank, BankSourceOptions{7, true, std::nullopt, 0.2, {}});
+  BankQuestionSource resumed(bank, BankSourceOptions{7, true, std::nullopt, 0.2, {}, std::nullopt});
   const auto rest = ask_all(resumed, s, std::vector<Trigger>(script.begin() + 5, script.end()));
   CHECK(rest == std::vector<std::string>(full.begin() + 5, full.end()));
 }
@@ -212,8 +212,8 @@ TEST_CASE("prefer_tags picks the questions that fit the finding", "[questions][s
   const Bank bank = load_bank(shipped);
   int fitting = 0, unsteered_fitting = 0;
   for (std::uint64_t seed = 0; seed < 30; ++seed) {
-    BankQuestionSource source(bank, BankSourceOptions{seed, true, std::nullopt, 0.2, {}});
-    BankQuestionSource unsteered(bank, BankSourceOptions{seed, true, std::nullopt, 0.2, {}});
+    BankQuestionSource source(bank, BankSourceOptions{seed, true, std::nullopt, 0.2, {}, std::nullopt});
+    BankQuestionSource unsteered(bank, BankSourceOptions{seed, true, std::nullopt, 0.2, {}, std::nullopt});
     const CampaignState s = campaign("c", "sm_90", false);
     auto q = source.ask(event(Trigger::claimed_limit, {{"prefer_tags", {"completion"}}}), s);
     auto u = unsteered.ask(event(Trigger::claimed_limit), s);
@@ -292,7 +292,7 @@ TEST_CASE("the adaptive mode shifts toward credited questions and still explores
   auto first_questions = [&](std::optional<CreditTable> table, double exploration, int seeds) {
     std::map<std::string, int> counts;
     for (int seed = 0; seed < seeds; ++seed) {
-      BankQuestionSource source(bank, BankSourceOptions{static_cast<std::uint64_t>(seed), true, table, exploration, {}});
+      BankQuestionSource source(bank, BankSourceOptions{static_cast<std::uint64_t>(seed), true, table, exploration, {}, std::nullopt});
       counts[source.ask(event(Trigger::plateau), campaign())->id]++;
     }
     return counts;
@@ -312,7 +312,7 @@ TEST_CASE("the adaptive mode shifts toward credited questions and still explores
     CHECK((id != "gA.0" && id != "gA.1" && id != "gA.2"));
   }
   // No repeats still hold: the credited question is asked once per cycle.
-  BankQuestionSource source(bank, BankSourceOptions{1, true, credits, 0.0, {}});
+  BankQuestionSource source(bank, BankSourceOptions{1, true, credits, 0.0, {}, std::nullopt});
   CampaignState s = campaign();
   const auto ids = ask_all(source, s, repeat(Trigger::plateau, 10));
   CHECK(ids[0] == "gA.7");
@@ -333,6 +333,6 @@ TEST_CASE("the adaptive mode learns from recorded campaigns", "[questions][sourc
   }
   CHECK(table.questions.at("gA.4") == QuestionCredit{3, 3});
   CHECK(table.questions.at("gA.1") == QuestionCredit{3, 0});
-  BankQuestionSource source(bank, BankSourceOptions{42, true, table, 0.0, {}});
+  BankQuestionSource source(bank, BankSourceOptions{42, true, table, 0.0, {}, std::nullopt});
   CHECK(source.ask(event(Trigger::plateau), campaign())->id == "gA.4");
 }

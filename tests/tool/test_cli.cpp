@@ -61,7 +61,7 @@ TEST_CASE("every command and subcommand answers -h and --help with generated hel
   // Short options where they help, the same letters everywhere.
   const std::string init = socratic_run({"init", "--help"}).stdout_text;
   CHECK(init.find("-p,--problem NAME") != std::string::npos);
-  CHECK(init.find("-s,--scenarios FILE") != std::string::npos);
+  CHECK(init.find("-s,--scenarios SET") != std::string::npos);
   CHECK(socratic_run({"eval", "-h"}).stdout_text.find("-p,--problem NAME") != std::string::npos);
   CHECK(socratic_run({"report", "-h"}).stdout_text.find("-o,--output PATH") != std::string::npos);
   CHECK(socratic_run({"demo", "-h"}).stdout_text.find("-o,--output PATH") != std::string::npos);
@@ -151,7 +151,7 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
                "cost_usd": 12.5},
     "questions": {"bank": "bank", "seed": 42, "adaptive": true, "credits": "credits.json",
                   "exploration_rate": 0.35, "has_reference": true, "anchors": "anchors.json",
-                  "anchor_id": "s{s}_d{d}"},
+                  "anchor_id": "s{s}_d{d}", "kinds": ["cpu"]},
     "evaluator": {"kind": "command", "command": ["bash", "evaluate.sh", "{candidate}", "{scenarios}"],
                   "timeout_s": 90.0, "arch": "sm_90a", "baseline": "baseline.cpp", "settings": {"k": 3.0}},
     "agent": {"backend": "replay", "model": "m-1", "base_url": "http://127.0.0.1:9/v1",
@@ -193,6 +193,7 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
   CHECK(second.questions.has_reference == first.questions.has_reference);
   CHECK(second.questions.anchors == first.questions.anchors);
   CHECK(second.questions.anchor_id == first.questions.anchor_id);
+  CHECK(second.questions.kinds == first.questions.kinds);
   CHECK(second.evaluator.kind == first.evaluator.kind);
   CHECK(second.evaluator.command == first.evaluator.command);
   CHECK(second.evaluator.timeout_s == first.evaluator.timeout_s);

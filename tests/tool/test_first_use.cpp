@@ -90,3 +90,87 @@ TEST_CASE("eval without a GPU says so at once instead of building for a minute",
   CHECK(seconds < 20);  // the harness build alone takes about a minute on this machine
   CHECK_FALSE(fs::exists(cache / "builds"));  // nothing was built
 }
+
+namespace {
+
+/// Ids of the shipped bank's entries serving `trigger` on any GPU without a reference: all of
+/// them, and those for any problem (no "kinds").
+std::pair<std::set<std::string>, std::set<std::string>> shipped_entries(const std::string& trigger) {
+  std::set<std::string> all, any_problem;
+  for (const auto& f : fs::directory_iterator(source_dir() / "question_bank")) {
+    if (f.path().filename() == "schema.json") continue;
+    const json file = json::parse(read_text(f.path()));  // kept: the loop reads into it
+    for (const auto& e : file["entries"]) {
+      const auto triggers = e["triggers"].get<std::vector<std::string>>();
+      if (std::find(triggers.begin(), triggers.end(), trigger) == triggers.end()) continue;
+      if (e.value("requires_reference", false) || e.contains("arch")) continue;
+      all.insert(e["id"].get<std::string>());
+      if (!e.contains("kinds")) any_problem.insert(e["id"].get<std::string>());
+    }
+  }
+  return {all, any_problem};
+}
+
+}  // namespace
+
+TEST_CASE("a CPU softmax campaign is asked no GPU or attention question", "[tool][questions][first-use]") {
+  const auto [all_start, any_start] = shipped_entries("start");
+  REQUIRE(any_start.size() < all_start.size());
+  // `ask` for the CPU problem's kind draws from the entries for any problem only ...
+  ProcessResult r = socratic_run({"ask", "-t", "start", "--kind", "cpu", "--json"});
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  json q = json::parse(r.stdout_text);
+  CHECK(q["pool_size"] == any_start.size());
+  CHECK(any_start.count(q["id"].get<std::string>()) == 1);
+  // ... while the attention problem (kinds gpu, matmul, attention in its problem.json) gets the rest too.
+  r = socratic_run({"ask", "-t", "start", "--problem", "attention", "--json"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(json::parse(r.stdout_text)["pool_size"] == all_start.size());
+
+  // A campaign on the CPU problem (not registered: no kinds) asks from the same pool, at its
+  // start and at every stop.
+  const fs::path ws = fresh_dir("cpu_kinds");
+  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+  CHECK(json::parse(read_text(ws / "campaign.json"))["questions"]["kinds"] == json::array());
+  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(socratic_run({"hook", "stop", "--campaign", (ws / "campaign.json").string()},
+                         hook_input("Done: it is as fast as it gets.", i > 0, ws))
+                .exit_code == 0);
+  const auto asked = events_of(ws / ".socratic" / "trace.jsonl", "question");
+  REQUIRE(asked.size() == 4);  // the start question and one per blocked stop
+  for (const auto& a : asked) {
+    const std::string id = a["asked"]["question"]["id"];
+    const std::string trigger = a["asked"]["question"]["trigger"];
+    INFO(id << " (" << trigger << ")");
+    CHECK(shipped_entries(trigger).second.count(id) == 1);
+  }
+}
+
+TEST_CASE("init for a coding agent briefs it: the task, how stops are judged, the start question",
+          "[tool][init][first-use]") {
+  const fs::path dir = fresh_dir("init_brief");
+  for (const char* agent : {"claude-code", "codex"}) {
+    const fs::path ws = dir / agent;
+    const fs::path brief = ws / (std::string(agent) == "codex" ? "AGENTS.md" : "CLAUDE.md");
+    write_text(brief, "# My notes\nKeep these.\n");
+    REQUIRE(init_cpu_campaign(ws, agent).ok());
+    const auto asked = events_of(ws / ".socratic" / "trace.jsonl", "question");
+    REQUIRE(asked.size() == 1);
+    CHECK(asked[0]["asked"]["question"]["trigger"] == "start");
+    CHECK(asked[0]["asked"]["after_evaluation"] == -1);
+    const std::string text = read_text(brief);
+    CHECK(text.rfind("# My notes\nKeep these.\n", 0) == 0);  // the user's part is kept
+    CHECK(text.find("Question (start): " + asked[0]["asked"]["question"]["text"].get<std::string>()) != std::string::npos);
+    CHECK(text.find("r128_c4097") == std::string::npos);  // the brief names the set, not its secrets
+    CHECK(text.find("socratic hook stop") != std::string::npos);
+    CHECK(text.find("softmax_cpu_small (3 scenarios)") != std::string::npos);
+    // Again with --force: the same question, the section replaced, not appended.
+    REQUIRE(init_cpu_campaign(ws, agent, R"({"all_correct":{}})", {"--force"}).ok());
+    CHECK(events_of(ws / ".socratic" / "trace.jsonl", "question").size() == 1);
+    const std::string again = read_text(brief);
+    CHECK(count_of(again, "<!-- socratic:begin") == 1);
+    CHECK(again == text);
+  }
+}

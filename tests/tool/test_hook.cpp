@@ -150,7 +150,16 @@ TEST_CASE("consecutive blocks are counted per chain and session, and the cap let
   CHECK(capped.reason.find("NOT met") != std::string::npos);
   CHECK(decide_stop(true, true, 0, policy, "err").block);  // a hook error never allows
   CHECK(stop_hook_stdout(capped).empty());
-  CHECK(json::parse(stop_hook_stdout(last)) == json{{"decision", "block"}, {"reason", "x"}});
+  const json printed = json::parse(stop_hook_stdout(last));
+  CHECK(printed["decision"] == "block");
+  CHECK(printed["reason"] == "x");  // what the model reads
+  // What the person watching reads beside Claude Code's "Stop hook error occurred".
+  CHECK(printed["systemMessage"] == "Socratic judged the candidate: the goal does not hold yet, so the agent was sent "
+                                    "back with the unmet conditions and a question (block 3 in a row). Claude Code "
+                                    "shows this as a stop hook error; nothing failed.");
+  CHECK(printed.size() == 3);
+  const json error = json::parse(stop_hook_stdout(decide_stop(true, true, 0, policy, "err")));
+  CHECK(std::string(error["systemMessage"]).rfind("Socratic could not verify the goal", 0) == 0);
 }
 
 TEST_CASE("the hook blocks an unmet goal with the unmet scenarios and a question, and records every step",

@@ -362,6 +362,79 @@ TEST_CASE("CliAgent drives real Codex headless through the campaign loop", "[too
   CHECK(result.spent.tokens > 0);  // usage from turn.completed
 }
 
+namespace {
+
+/// The text of the campaign's start question, as init recorded it in the trace.
+std::string start_question_text(const fs::path& ws) {
+  for (const auto& q : events_of(ws / ".socratic" / "trace.jsonl", "question"))
+    if (q["asked"]["question"]["trigger"] == "start") return q["asked"]["question"]["text"];
+  return {};
+}
+
+/// Whether the first request that carries tools (the session's first turn) holds `text` anywhere.
+bool first_turn_holds(const std::vector<scripted::Request>& requests, const std::string& text) {
+  for (const auto& r : requests)
+    if (r.body.is_object() && ((r.body.contains("tools") && !r.body["tools"].empty()) || r.body.contains("input")))
+      return r.body.dump().find(text) != std::string::npos;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("real Claude Code: the start question reaches the session, and each block tells the user what happened",
+          "[tool][real-cli][claude][first-use]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("claude_start");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+  const std::string question = start_question_text(ws);
+  REQUIRE_FALSE(question.empty());
+  ProcessOptions o;
+  o.working_dir = ws;
+  o.environment = claude_environment(server, root / "home");
+  o.timeout = std::chrono::minutes(6);
+  fs::create_directories(root / "home");
+  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+                                         "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash",
+                                         "--max-turns", "12"},
+                                        o);
+  INFO("claude " << run.describe() << "\nstderr: " << run.stderr_text);
+  CHECK(run.exit_code == 0);
+  // CLAUDE.md, written by init, is in the first turn's context: the question with it.
+  CHECK(first_turn_holds(server.requests(), "Question (start): " + question));
+  // Claude Code labels the block "Stop hook error occurred"; the transcript holds our line for the user.
+  CHECK(run.stdout_text.find("stop-hook-error") != std::string::npos);
+  std::string transcripts;
+  for (const auto& f : fs::recursive_directory_iterator(root / "home" / ".claude" / "projects"))
+    if (f.path().extension() == ".jsonl") transcripts += read_text(f.path());
+  CHECK(transcripts.find("\"hook_system_message\"") != std::string::npos);
+  CHECK(transcripts.find("Socratic judged the candidate: the goal does not hold yet") != std::string::npos);
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);  // and the block still did its work
+}
+
+TEST_CASE("real Codex: the start question reaches the session through AGENTS.md", "[tool][real-cli][codex][first-use]") {
+  CandidateScript script;
+  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  const fs::path root = fresh_dir("codex_start");
+  const fs::path ws = root / "ws";
+  REQUIRE(init_cpu_campaign(ws, "codex").ok());
+  const std::string question = start_question_text(ws);
+  REQUIRE_FALSE(question.empty());
+  ProcessOptions o;
+  o.working_dir = ws;
+  o.environment = codex_environment(root / "home");
+  o.timeout = std::chrono::minutes(6);
+  std::vector<std::string> argv{(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
+  for (const auto& a : codex_args(server)) argv.push_back(a);
+  argv.push_back("Make candidate.cpp faster.");
+  const ProcessResult run = run_process(argv, o);
+  INFO("codex " << run.describe() << "\nstderr: " << run.stderr_text.substr(0, 3000));
+  CHECK(run.exit_code == 0);
+  CHECK(first_turn_holds(server.requests(), "Question (start): " + question));
+  CHECK(read_text(ws / "candidate.cpp") == script.fix);  // the block object with its systemMessage still works
+}
+
 int main(int argc, char* argv[]) {
   const std::string script = (source_dir() / "scripts" / "install-agent-clis.sh").string();
   ProcessOptions o;

@@ -42,6 +42,9 @@ struct QuestionSettings {
   /// detector's anchor check.
   std::optional<std::filesystem::path> anchors;
   std::string anchor_id;  ///< id template for row-shaped anchor files (anchors.hpp)
+  /// The problem's kinds (gpu, matmul, attention, ...): only questions for these are asked.
+  /// Absent: the registered problem's kinds (problem.json), else none.
+  std::optional<std::vector<std::string>> kinds;
 };
 
 /// The in-process agent (`socratic run`) and the CLI agent (`socratic agent`).
@@ -146,7 +149,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     const json q = optional_field<json>(j, "questions", json::object(), "campaign");
     if (!q.is_object()) throw input_error({}, "questions", "expected an object");
     detail::reject_unknown(q, "questions", {"bank", "seed", "adaptive", "credits", "exploration_rate", "has_reference", "anchors",
-                                           "anchor_id"});
+                                           "anchor_id", "kinds"});
     if (auto bank = optional_value<std::string>(q, "bank", "questions")) c.questions.bank = detail::resolve(base, *bank);
     c.questions.seed = optional_field<std::uint64_t>(q, "seed", 0, "questions");
     c.questions.adaptive = optional_field<bool>(q, "adaptive", false, "questions");
@@ -157,6 +160,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     if (auto anchors = optional_value<std::string>(q, "anchors", "questions"))
       c.questions.anchors = detail::resolve(base, *anchors);
     c.questions.anchor_id = optional_field<std::string>(q, "anchor_id", "", "questions");
+    c.questions.kinds = optional_value<std::vector<std::string>>(q, "kinds", "questions");
     if (c.questions.adaptive && !c.questions.credits)
       throw input_error({}, "questions field \"adaptive\"", "the adaptive mode needs a credit table in \"credits\"");
 
@@ -222,6 +226,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
          {"bank", optional_path(c.questions.bank)}, {"credits", optional_path(c.questions.credits)}};
   if (c.questions.anchors) q["anchors"] = path(*c.questions.anchors);
   if (!c.questions.anchor_id.empty()) q["anchor_id"] = c.questions.anchor_id;
+  if (c.questions.kinds) q["kinds"] = *c.questions.kinds;
   json a{{"backend", c.agent.backend},
          {"model", c.agent.model},
          {"api_key_env", c.agent.api_key_env},

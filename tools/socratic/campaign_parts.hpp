@@ -14,6 +14,7 @@
 #include "campaign_file.hpp"
 #include "data_dir.hpp"
 #include "gpu_check.hpp"
+#include "question_setup.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/eval/command_evaluator.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
@@ -21,9 +22,6 @@
 #include "socratic/eval/integrity.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/process/run_process.hpp"
-#include "socratic/questions/bank_question_source.hpp"
-#include "socratic/questions/detector.hpp"
-#include "socratic/questions/detectors.hpp"
 
 namespace socratic::tool {
 
@@ -98,21 +96,5 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
                       },
                       "CUDA evaluator"};
 }
-
-using ToolQuestionSource = BankQuestionSource;
-
-inline ToolQuestionSource make_question_source(const CampaignFile& c) {
-  const std::filesystem::path bank = c.questions.bank ? *c.questions.bank : data_dir() / "question_bank";
-  BankSourceOptions options;
-  options.seed = c.questions.seed;
-  options.exploration_rate = c.questions.exploration_rate;
-  if (c.questions.adaptive) options.credits = CreditTable::load(*c.questions.credits);
-  return BankQuestionSource(load_bank(bank), options);
-}
-inline std::vector<std::shared_ptr<TriggerDetector>> make_detectors(const CampaignFile& c) {
-  if (c.questions.anchors) return default_detectors(AnchorTable::load(*c.questions.anchors, c.questions.anchor_id));
-  return default_detectors();
-}
-static_assert(QuestionSource<ToolQuestionSource>);
 
 }  // namespace socratic::tool

@@ -10,6 +10,7 @@
 
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "problems.hpp"
 #include "socratic/questions/bank_question_source.hpp"
 
 namespace {
@@ -54,7 +55,8 @@ void save_state(const std::filesystem::path& dir, const AskState& s) {
 
 /// What `socratic ask` is given.
 struct AskCommandOptions {
-  std::string trigger, arch, state, bank, seed, evidence = "asked on the command line", credits, explore;
+  std::string trigger, arch, state, bank, seed, evidence = "asked on the command line", credits, explore, problem;
+  std::vector<std::string> kinds;
   bool reference = false, json = false;
 };
 
@@ -77,6 +79,10 @@ int ask_command(const AskCommandOptions& o) {
 
   BankSourceOptions options;
   options.seed = stored.seed;
+  // The problem's kinds: --kind, else the registered problem's; neither: questions for any problem.
+  options.problem_kinds = !o.kinds.empty() ? o.kinds : campaign_problem_kinds(std::nullopt, o.problem);
+  if (!o.problem.empty() && o.kinds.empty() && !problem_registry().find(o.problem))
+    throw usage_error("--problem \"" + o.problem + "\" is not registered (kernels/problems.json): name its kinds with --kind");
   if (!o.credits.empty()) options.credits = CreditTable::load(o.credits);  // before --explore: a missing file first
   if (!o.explore.empty()) {
     try {
@@ -102,7 +108,8 @@ int ask_command(const AskCommandOptions& o) {
     std::cerr << "socratic ask: no question in " << bank_dir.string() << " fits trigger " << trigger_name
               << (arch.empty() ? std::string(" (no --arch: architecture-specific entries are left out)")
                                : " on " + arch)
-              << (state.has_reference ? "" : " without a reference") << "\n";
+              << (state.has_reference ? "" : " without a reference")
+              << (options.problem_kinds->empty() ? " for any problem (no --problem or --kind)" : "") << "\n";
     return exit_findings;
   }
   if (state_dir) {
@@ -128,8 +135,10 @@ int ask_command(const AskCommandOptions& o) {
 command_run ask_setup(CLI::App& app) {
   auto o = std::make_shared<AskCommandOptions>();
   app.footer(
-      "Prints the next question for a trigger on a GPU of architecture --arch, with --reference when\n"
-      "another implementation exists to compare with. With --state DIR, what was asked is remembered\n"
+      "Prints the next question for a trigger on a GPU of architecture --arch, for a problem of the\n"
+      "kinds of --problem (or --kind), with --reference when another implementation exists to compare\n"
+      "with; without --arch, architecture-specific questions are left out, without --problem or --kind,\n"
+      "questions for a kind of problem. With --state DIR, what was asked is remembered\n"
       "in DIR/asked.json, so that no question repeats until its pool is exhausted. --credits turns on\n"
       "the adaptive mode (a table written by `socratic bank credit`).\n"
       "Exit: 0 with a question, 1 when no entry fits, 2 on an error.\n");
@@ -139,6 +148,9 @@ command_run ask_setup(CLI::App& app) {
       ->required();
   app.add_option("--arch", o->arch, "the GPU's architecture (sm_90, 9.0, ...)")->type_name("ARCH");
   app.add_flag("--reference", o->reference, "another implementation exists to compare with");
+  app.add_option("-p,--problem", o->problem, "the problem (its kinds choose the questions)")->type_name("NAME");
+  add_repeatable(app, "--kind", o->kinds, "the problem's kind instead (gpu, matmul, attention, cpu; repeatable)")
+      ->type_name("KIND");
   app.add_option("--state", o->state, "remember what was asked in DIR/asked.json")->type_name("DIR");
   app.add_option("--bank", o->bank, "the question bank (default: the installed question_bank/)")->type_name("DIR");
   app.add_option("--seed", o->seed, "selection seed (stored in the state folder)")->type_name("N");

@@ -66,6 +66,8 @@ int lint(const BankLintOptions& o) {
               << "  groups (" << c.by_group.size() << "): " << join_counts(c.by_group) << "\n"
               << "  triggers: " << join_counts(c.by_trigger) << "\n"
               << "  architectures (" << c.arch_specific << " arch-specific): " << join_counts(c.by_arch) << "\n"
+              << "  problem kinds: " << join_counts(c.by_kind) << " (for any problem, by trigger: "
+              << join_counts(c.any_problem_by_trigger) << ")\n"
               << "  requires_reference: " << c.requires_reference << "\n"
               << "  evidence: " << join_counts(c.by_evidence) << "\n";
   }

@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "data_dir.hpp"
 #include "gpu_check.hpp"
+#include "problems.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
 #include "socratic/eval/report_table.hpp"
@@ -22,14 +23,6 @@ namespace {
 namespace fs = std::filesystem;
 using namespace socratic;
 using socratic::tool::usage_error;
-
-fs::path resolve_scenarios(const std::string& given, const fs::path& data) {
-  if (fs::exists(given)) return given;
-  for (const fs::path& candidate : {data / "scenarios" / given, data / "scenarios" / (given + ".json")})
-    if (fs::exists(candidate)) return candidate;
-  throw socratic::error("scenario set \"" + given + "\" not found (as a path or under " +
-                        (data / "scenarios").string() + ")");
-}
 
 /// The live line "scenario i/N id" on a terminal's stderr; nothing elsewhere.
 struct ProgressLine {
@@ -62,7 +55,7 @@ int run_eval(const EvalCommandOptions& o) {
   CudaEvaluatorConfig config;
   config.data_dir = data;
   config.problem = o.problem;
-  config.scenarios = resolve_scenarios(o.scenarios, data);
+  config.scenarios = tool::resolve_scenario_set(o.scenarios);
   if (!o.baseline.empty()) config.baseline = o.baseline;
   if (!o.cache_dir.empty()) config.cache_dir = o.cache_dir;
   config.arch = o.arch;

@@ -2,6 +2,8 @@
 // campaign workspace (candidate, campaign file, state folder, and the agent's Stop-hook config).
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -12,6 +14,12 @@
 #include "campaign_file.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "gpu_check.hpp"
+#include "problems.hpp"
+#include "question_setup.hpp"
+#include "socratic/campaign/trace.hpp"
+#include "socratic/campaign/trace_state.hpp"
+#include "socratic/goals/goal_spec.hpp"
 #include "socratic/questions/anchors.hpp"
 
 namespace {
@@ -24,6 +32,9 @@ namespace fs = std::filesystem;
 struct InitCommandOptions {
   std::string dir, problem, scenarios, agent = "none", baseline, evaluator_command, goal, task, turns, arch, anchors,
       anchor_id, campaign_id;
+  std::vector<std::string> kinds;
+  CLI::Option* kinds_option = nullptr;
+  std::string backend, model, base_url, api_key_env, api_key_file;
   bool force = false, has_reference = false;
 };
 
@@ -46,25 +57,34 @@ void write_text(const fs::path& p, const std::string& text) {
   fs::rename(tmp, p);
 }
 
-/// The problem's baseline source, from kernels/problems.json and its problem.json.
-fs::path problem_baseline(const std::string& problem) {
-  const fs::path kernels = data_dir() / "kernels";
-  const json list = read_json_file(kernels / "problems.json");
+/// What judges the campaign's candidates, checked before anything is written: the problem is
+/// registered (the CUDA evaluator judges only those) or has its own evaluator command, and the
+/// scenario set is the problem's, with the parameters it declares (the same check as `eval`).
+struct JudgeCheck {
+  std::optional<ProblemSpec> registered;  ///< the problem in kernels/problems.json, when it is there
+  ScenarioSet set;
+};
+
+JudgeCheck check_judge(const InitCommandOptions& o, const fs::path& scenarios) {
+  JudgeCheck out;
+  out.set = load_scenario_set(scenarios);  // its own shape first: ids, fields
+  const ProblemRegistry registry = problem_registry();
+  if (const ProblemSpec* spec = registry.find(o.problem)) out.registered = *spec;
   std::string known;
-  for (const auto& p : list.value("problems", json::array())) {
-    const std::string name = p.value("name", "");
-    known += (known.empty() ? "" : ", ") + name;
-    if (name != problem) continue;
-    const fs::path folder = kernels / p.value("folder", name);
-    const fs::path problem_json = folder / "problem.json";
-    if (!fs::exists(problem_json))
-      throw input_error(problem_json.string(), {}, "problem \"" + problem + "\" has no problem.json yet; pass --baseline FILE");
-    const json pj = read_json_file(problem_json);
-    const std::string baseline = required<std::string>(pj, "baseline", "problem \"" + problem + "\"");
-    return folder / baseline;
-  }
-  throw input_error((kernels / "problems.json").string(), {},
-                    "unknown problem \"" + problem + "\" (known: " + known + "); or pass --baseline FILE");
+  for (const auto& p : registry.problems()) known += (known.empty() ? "" : ", ") + p.name;
+  if (!out.registered && o.evaluator_command.empty())
+    throw usage_error("unknown problem \"" + o.problem + "\" (known: " + known +
+                      "): the CUDA evaluator judges only the problems of " + registry.index_file().string() +
+                      "; for a problem of your own pass --evaluator-command and --baseline (examples/command_evaluator/)");
+  if (!out.registered && o.baseline.empty())
+    throw usage_error("problem \"" + o.problem + "\" is not registered (known: " + known +
+                      "), so it has no baseline of its own: pass --baseline FILE");
+  if (out.set.problem != o.problem)
+    throw input_error(scenarios.string(), "field \"problem\"",
+                      "the set is for problem \"" + out.set.problem + "\", not \"" + o.problem + "\"");
+  if (out.registered) out.set = load_scenarios_for(*out.registered, scenarios);  // the parameters, as eval checks
+  if (out.set.scenarios.empty()) throw input_error(scenarios.string(), "field \"scenarios\"", "is empty");
+  return out;
 }
 
 std::vector<std::string> parse_command(const std::string& text) {
@@ -124,6 +144,62 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
   write_text(file, settings.dump(2) + "\n");
 }
 
+/// The start question, asked once per campaign when the workspace is made for a coding agent
+/// under the Stop hook (the hook asks at stops only): recorded in the trace as the campaign's
+/// first question, as the in-process campaign records its own, so that the report shows it and
+/// no later stop asks it again. Already asked (init --force): the recorded one.
+std::optional<Question> record_start_question(const CampaignFile& c) {
+  const TraceSummary before = fs::exists(c.trace_path()) ? summarize_trace(read_trace(c.trace_path()).events)
+                                                         : TraceSummary{};
+  for (const auto& a : before.state.asked)
+    if (a.question.trigger == Trigger::start) return a.question;
+  ToolQuestionSource source = make_question_source(c);
+  CampaignState state = before.state;
+  state.campaign_id = c.campaign_id;
+  state.arch = c.arch;
+  state.has_reference = c.questions.has_reference;
+  const TriggerEvent start{Trigger::start, "campaign", "first turn of the campaign", 0, json::object()};
+  std::optional<Question> q = source.ask(start, state);
+  if (!q) return std::nullopt;
+  q->trigger = Trigger::start;
+  if (q->evidence.empty()) q->evidence = start.evidence;
+  TraceWriter trace(c.trace_path());
+  trace.write({{"type", "trigger"}, {"event", start}, {"moment", "campaign_start"}, {"elapsed_s", 0.0}, {"agent", "main"}});
+  trace.write({{"type", "question"}, {"asked", AskedQuestion{*q, 0, -1, 0.0}}, {"elapsed_s", 0.0}, {"agent", "main"}});
+  return q;
+}
+
+/// The workspace's instructions file (CLAUDE.md for Claude Code, AGENTS.md for Codex), which the
+/// client puts before the session's first prompt: the task, how stops are judged, the start
+/// question. Only the part between the markers is ours; the rest of the file is kept.
+void write_instructions(const fs::path& file, const CampaignFile& c, const ScenarioSet& set,
+                        const std::optional<Question>& start) {
+  static const std::string begin = "<!-- socratic:begin (written by `socratic init`; edit outside these markers) -->";
+  static const std::string end = "<!-- socratic:end -->";
+  std::string ours = begin + "\n## The Socratic campaign in this folder\n\n" + c.task + "\n\n" +
+                     "How it is judged: every time you stop, `socratic hook stop` builds and evaluates " +
+                     c.candidate.filename().string() + " on every scenario of " + set.name + " (" +
+                     std::to_string(set.scenarios.size()) + " scenarios) against the baseline and checks the goal: " +
+                     describe_goal(goals::goal_from_spec(c.goal_spec)) +
+                     ". When it does not hold you are sent back with the unmet conditions and a question. "
+                     "campaign.json and .socratic/ belong to the judge: leave them as they are.\n";
+  if (start) {
+    ours += "\nQuestion (start): " + start->text + "\n";
+    if (!start->checks.empty()) ours += "(Answer it with a measurement: " + start->checks + ")\n";
+  }
+  ours += end + "\n";
+  std::string text = fs::exists(file) ? read_text(file) : std::string();
+  const auto b = text.find(begin), e = text.find(end);
+  if (b != std::string::npos && e != std::string::npos && e > b) {
+    std::size_t after = e + end.size();
+    if (after < text.size() && text[after] == '\n') ++after;
+    text.replace(b, after - b, ours);
+  } else {
+    text += (text.empty() || text.back() == '\n' ? "" : "\n") + std::string(text.empty() ? "" : "\n") + ours;
+  }
+  write_text(file, text);
+}
+
 int init_command(const InitCommandOptions& o) {
   const fs::path dir = fs::absolute(o.dir).lexically_normal();
   const std::string& agent = o.agent;
@@ -136,9 +212,10 @@ int init_command(const InitCommandOptions& o) {
   CampaignFile c;
   c.file = campaign_path;
   c.problem = o.problem;
-  c.scenarios = fs::absolute(o.scenarios).lexically_normal();
-  const ScenarioSet set = load_scenario_set(c.scenarios);  // validate before writing anything
-  const fs::path baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : problem_baseline(c.problem);
+  c.scenarios = resolve_scenario_set(o.scenarios);  // a file, or a name as `eval` takes it
+  const JudgeCheck judge = check_judge(o, c.scenarios);  // validate before writing anything
+  const ScenarioSet& set = judge.set;
+  const fs::path baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : judge.registered->baseline_path();
   const std::string baseline_text = read_text(baseline);
   c.workspace = dir;
   c.candidate = dir / ("candidate" + baseline.extension().string());
@@ -159,6 +236,14 @@ int init_command(const InitCommandOptions& o) {
   }
   c.budget.turns = o.turns.empty() ? 30 : static_cast<int>(parse_whole_number("--turns", o.turns, 1));
   c.questions.has_reference = o.has_reference;
+  // The problem's kinds choose the questions: --kind, else the registered problem's, else none.
+  c.questions.kinds = o.kinds_option->count() ? o.kinds
+                      : judge.registered      ? judge.registered->kinds
+                                              : std::vector<std::string>{};
+  for (const auto& k : *c.questions.kinds)
+    if (!known_problem_kinds().count(k))
+      std::cerr << "socratic init: warning: --kind \"" << k << "\" is not a kind the bank's questions use ("
+                << known_kinds_list() << ")\n";
   // The id goes into evidence references (ID#SEQ): default to the workspace's name.
   c.campaign_id = !o.campaign_id.empty() ? o.campaign_id : fs::absolute(dir).lexically_normal().filename().string();
   if (!o.anchors.empty()) {
@@ -175,6 +260,22 @@ int init_command(const InitCommandOptions& o) {
   } else {
     c.evaluator.kind = "cuda";
   }
+  // The model of `socratic run` (and `socratic agent`): no hand edit of the campaign file needed.
+  if (!o.backend.empty() && o.backend != "anthropic" && o.backend != "openai" && o.backend != "replay")
+    throw usage_error("--backend must be anthropic, openai or replay, not \"" + o.backend + "\"");
+  c.agent.backend = o.backend;
+  c.agent.model = o.model;
+  if (!o.base_url.empty()) c.agent.base_url = o.base_url;
+  if (!o.api_key_env.empty()) {
+    const bool variable_name = std::all_of(o.api_key_env.begin(), o.api_key_env.end(), [](char ch) {
+      return std::isupper(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '_';
+    });
+    if (!variable_name || std::isdigit(static_cast<unsigned char>(o.api_key_env.front())))
+      throw usage_error("--api-key-env takes the name of the variable that holds the key (e.g. MY_API_KEY), "
+                        "never the key itself");
+    c.agent.api_key_env = o.api_key_env;
+  }
+  if (!o.api_key_file.empty()) c.agent.api_key_file = fs::absolute(o.api_key_file).lexically_normal();
 
   fs::create_directories(c.state_dir / "candidates");
   if (!fs::exists(c.candidate) || o.force) write_text(c.candidate, baseline_text);
@@ -184,24 +285,51 @@ int init_command(const InitCommandOptions& o) {
   const std::string command = shell_quote(self_executable().string()) + " hook stop --campaign " +
                               shell_quote(campaign_path.string());
   const int timeout = static_cast<int>(c.evaluator.timeout_s) + 120;
+  const std::vector<std::string>& kinds = *c.questions.kinds;
+  std::string kinds_text;
+  for (const auto& k : kinds) kinds_text += (kinds_text.empty() ? "" : ", ") + k;
   std::cout << "socratic init: campaign workspace " << dir.string() << "\n"
             << "  candidate   " << c.candidate.string() << " (copy of " << baseline.string() << ")\n"
             << "  campaign    " << campaign_path.string() << "\n"
             << "  state       " << c.state_dir.string() << "\n"
             << "  scenarios   " << c.scenarios.string() << " (" << set.scenarios.size() << ")\n"
-            << "  evaluator   " << c.evaluator.kind << "\n";
-  if (agent == "claude-code") {
-    write_hook_config(dir / ".claude" / "settings.json", command, timeout, true);
-    std::cout << "  hook        " << (dir / ".claude" / "settings.json").string() << " (Stop -> socratic hook stop)\n"
-              << "\nStart the agent in the workspace: cd " << dir.string() << " && claude\n";
-  } else if (agent == "codex") {
-    write_hook_config(dir / ".codex" / "hooks.json", command, timeout, false);
-    std::cout << "  hook        " << (dir / ".codex" / "hooks.json").string() << " (Stop -> socratic hook stop)\n"
-              << "\nStart the agent in the workspace: cd " << dir.string() << " && codex --enable hooks\n"
-              << "(Codex reads the project's .codex/ only when you trust the project; headless: codex exec --trust "
-                 "--enable hooks ...)\n";
+            << "  evaluator   " << c.evaluator.kind << "\n"
+            << "  questions   "
+            << (kinds.empty() ? std::string("for any problem (no --kind, and the problem declares none)")
+                              : "for a problem of kinds " + kinds_text)
+            << "\n";
+  std::string gpu_note;
+  if (c.evaluator.kind == "cuda")
+    if (const std::string missing = missing_cuda_gpu(); !missing.empty())
+      gpu_note = "\nNote: " + missing + ": the CUDA evaluator judges only on a machine with a GPU; start the agent "
+                 "there, or judge with your own --evaluator-command.\n";
+  if (agent == "claude-code" || agent == "codex") {
+    const bool claude = agent == "claude-code";
+    const fs::path hooks = claude ? dir / ".claude" / "settings.json" : dir / ".codex" / "hooks.json";
+    write_hook_config(hooks, command, timeout, claude);
+    const std::optional<Question> start = record_start_question(c);
+    const fs::path instructions = dir / (claude ? "CLAUDE.md" : "AGENTS.md");
+    write_instructions(instructions, c, set, start);
+    std::cout << "  hook        " << hooks.string() << " (Stop -> socratic hook stop)\n"
+              << "  brief       " << instructions.string() << " (the task, how stops are judged"
+              << (start ? ", the start question " + start->id : std::string()) << ")\n"
+              << gpu_note;
+    if (claude)
+      std::cout << "\nStart the agent in the workspace: cd " << dir.string() << " && claude\n";
+    else
+      std::cout << "\nStart the agent in the workspace: cd " << dir.string() << " && codex --enable hooks\n"
+                << "(Codex reads the project's .codex/ only when you trust the project; headless: codex exec --trust "
+                   "--enable hooks ...)\n";
   } else {
-    std::cout << "\nRun the campaign in process: socratic run " << campaign_path.string() << "\n";
+    std::cout << gpu_note;
+    if (c.agent.model.empty() && c.agent.backend != "replay")
+      std::cout << "\nTo run the campaign in process, name the model (no need to edit the campaign file):\n"
+                << "  socratic init " << dir.string() << " ... --backend anthropic|openai --model NAME [--base-url URL] "
+                   "--force\n"
+                << "or let a coding agent work under the Stop hook: socratic init " << dir.string()
+                << " ... --agent claude-code|codex --force\n";
+    else
+      std::cout << "\nRun the campaign in process: socratic run " << campaign_path.string() << "\n";
   }
   return exit_ok;
 }
@@ -220,8 +348,9 @@ command_run init_setup(CLI::App& app) {
   app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json (or yours, with --baseline)")
       ->type_name("NAME")
       ->required();
-  app.add_option("-s,--scenarios", o->scenarios, "the scenario set every goal check runs on")
-      ->type_name("FILE")
+  app.add_option("-s,--scenarios", o->scenarios,
+                 "the scenario set every goal check runs on: a file, or a name under scenarios/ (as eval takes it)")
+      ->type_name("SET")
       ->required();
   app.add_option("-a,--agent", o->agent, "claude-code, codex or none (default): whose Stop hook to register")
       ->type_name("NAME");
@@ -238,6 +367,25 @@ command_run init_setup(CLI::App& app) {
       ->type_name("FILE");
   app.add_option("--anchor-id", o->anchor_id, "id template for row-shaped anchor files")->type_name("TEMPLATE");
   app.add_option("--campaign-id", o->campaign_id, "the campaign's id (default: DIR's name)")->type_name("ID");
+  o->kinds_option = add_repeatable(app, "--kind", o->kinds,
+                                   "the problem's kind, for the questions (gpu, matmul, attention, cpu; repeatable; "
+                                   "default: the registered problem's)")
+                        ->type_name("KIND");
+  app.add_option("--backend", o->backend, "socratic run's model API: anthropic, openai (any compatible server) or replay")
+      ->type_name("NAME")
+      ->group("The model (socratic run, socratic agent)");
+  app.add_option("--model", o->model, "the model's name, as the API knows it")
+      ->type_name("NAME")
+      ->group("The model (socratic run, socratic agent)");
+  app.add_option("--base-url", o->base_url, "the API's address (a local server, a proxy)")
+      ->type_name("URL")
+      ->group("The model (socratic run, socratic agent)");
+  app.add_option("--api-key-env", o->api_key_env, "the variable holding the key (default: the backend's usual one)")
+      ->type_name("VAR")
+      ->group("The model (socratic run, socratic agent)");
+  app.add_option("--api-key-file", o->api_key_file, "a file holding the key instead")
+      ->type_name("FILE")
+      ->group("The model (socratic run, socratic agent)");
   app.add_flag("-f,--force", o->force, "write a new campaign over an existing one");
   return [o] { return init_command(*o); };
 }

@@ -58,6 +58,9 @@ struct ProblemSpec {
   std::vector<std::string> runner_sources;  ///< compiled into the runner with kernels/harness/runner.cu
   bool has_reference_implementation = false;
   std::string description;
+  /// What kind of problem it is (`gpu`, `matmul`, `attention`, ...): the question bank asks only
+  /// questions whose kinds it has (questions/bank.hpp).
+  std::vector<std::string> kinds;
   std::vector<ParameterSpec> parameters;             ///< in name order
   std::vector<std::vector<std::string>> divisible;   ///< pairs [a, b]: a must be a multiple of b
 
@@ -223,7 +226,7 @@ inline ProblemSpec load_problem_spec(const std::filesystem::path& problem_file,
   if (!j.is_object()) throw input_error(file, {}, "expected an object");
   static const std::set<std::string> known = {
       "schema_version", "name", "entry_point", "args_header", "baseline", "runner_sources",
-      "has_reference_implementation", "description", "parameters", "divisible"};
+      "has_reference_implementation", "description", "kinds", "parameters", "divisible"};
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!known.count(it.key()))
       throw input_error(file, "field " + detail::in_quotes(it.key()), "unknown field");
@@ -240,6 +243,7 @@ inline ProblemSpec load_problem_spec(const std::filesystem::path& problem_file,
     p.has_reference_implementation =
         optional_field<bool>(j, "has_reference_implementation", false, "problem");
     p.description = optional_field<std::string>(j, "description", "", "problem");
+    p.kinds = optional_field<std::vector<std::string>>(j, "kinds", {}, "problem");
   } catch (const input_error& e) {
     throw input_error(file, e.where(), e.message());
   }

@@ -169,12 +169,27 @@ inline StopHookDecision decide_stop(bool goal_met, bool hook_error, int blocks_b
   return d;
 }
 
-/// @brief What the hook prints on stdout: the block object, or nothing when it lets the agent
-/// stop.
+/// @brief The line a block shows the person watching (the client's `systemMessage`): what
+/// happened, in a few words. Claude Code labels every blocking Stop hook "Stop hook error
+/// occurred", whatever it prints (checked with Claude Code 2.1.197: a block object with or without
+/// stderr, with `systemMessage`, `suppressOutput` or `additionalContext`, and exit code 2 all
+/// showed it), so the line says that nothing failed when that is so.
+inline std::string stop_hook_system_message(const StopHookDecision& d) {
+  const std::string count = "block " + std::to_string(d.consecutive_blocks) + " in a row";
+  if (d.kind == "error")
+    return "Socratic could not verify the goal, so the agent was sent back (" + count +
+           "); the reason it was given names the error.";
+  return "Socratic judged the candidate: the goal does not hold yet, so the agent was sent back with the "
+         "unmet conditions and a question (" + count + "). Claude Code shows this as a stop hook error; "
+         "nothing failed.";
+}
+
+/// @brief What the hook prints on stdout: the block object (with a line for the person watching),
+/// or nothing when it lets the agent stop.
 inline std::string stop_hook_stdout(const StopHookDecision& d) {
   if (!d.block) return {};
-  return json{{"decision", "block"}, {"reason", d.reason}}.dump(-1, ' ', false,
-                                                                json::error_handler_t::replace) +
+  return json{{"decision", "block"}, {"reason", d.reason}, {"systemMessage", stop_hook_system_message(d)}}.dump(
+             -1, ' ', false, json::error_handler_t::replace) +
          "\n";
 }
 

@@ -63,6 +63,9 @@ struct BankEntry {
   std::vector<Trigger> triggers;    ///< the moments it serves (at least one)
   bool requires_reference = false;  ///< only when another implementation exists to compare with
   std::vector<std::string> arch;    ///< normalised `sm_NN` names it applies to; empty: any GPU
+  /// The problem kinds it needs (`gpu`, `matmul`, `attention`, ...): the problem must have every
+  /// one. Empty: any problem (a question about measuring, goals, strategy, validity).
+  std::vector<std::string> kinds;
   std::string evidence = "public";  ///< `public`, or `trace` when a recorded campaign credited it
   std::string evidence_ref;         ///< for `trace`: which campaign and question event
   std::vector<std::string> tags;    ///< free labels; some steer selection (docs/question-bank.md)
@@ -82,12 +85,33 @@ struct BankEntry {
     const std::string gpu = normalize_arch(gpu_arch);
     return !gpu.empty() && std::find(arch.begin(), arch.end(), gpu) != arch.end();
   }
+  /// @brief Whether it applies to a problem of these kinds (problem.json's `kinds`). A
+  /// kind-specific entry never applies to a problem of unknown kinds (an attention question on a
+  /// CPU softmax wastes the agent's turn), as an arch-specific one never applies to an unknown GPU.
+  bool fits_kinds(const std::vector<std::string>& problem_kinds) const {
+    return std::all_of(kinds.begin(), kinds.end(), [&](const std::string& k) {
+      return std::find(problem_kinds.begin(), problem_kinds.end(), k) != problem_kinds.end();
+    });
+  }
   bool has_tag(std::string_view tag) const {
     return std::find(tags.begin(), tags.end(), tag) != tags.end();
   }
   /// @brief `entry #INDEX "ID"`, as errors name it.
   std::string where() const { return "entry #" + std::to_string(index) + " \"" + id + "\""; }
 };
+
+/// @brief The problem kinds the shipped bank and problems use (`socratic bank lint` warns on
+/// others): `gpu` (a GPU kernel: DRAM, SMs, warps, profilers), `matmul` (tensor-core matrix
+/// products), `attention` (attention forward: causal masks, head dims, online softmax), `cpu`.
+inline const std::set<std::string>& known_problem_kinds() {
+  static const std::set<std::string> kinds = {"gpu", "matmul", "attention", "cpu"};
+  return kinds;
+}
+inline std::string known_kinds_list() {
+  std::string out;
+  for (const auto& k : known_problem_kinds()) out += (out.empty() ? "" : ", ") + k;
+  return out;
+}
 
 /// @brief A finding about a bank: an error (the bank is unusable or breaks a rule) or a warning.
 struct BankIssue {
@@ -214,7 +238,7 @@ struct EntryParser {
 
 inline const std::set<std::string>& entry_fields() {
   static const std::set<std::string> fields = {"id",   "group",    "text",         "triggers",
-                                               "requires_reference", "arch", "evidence",
+                                               "requires_reference", "arch", "kinds", "evidence",
                                                "evidence_ref", "tags", "checks"};
   return fields;
 }
@@ -245,7 +269,7 @@ inline std::optional<BankEntry> parse_bank_entry(const json& j, const std::strin
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!detail::bank::entry_fields().count(it.key()))
       p.error(it.key(), "unknown field (known: id, group, text, triggers, requires_reference, arch, "
-                        "evidence, evidence_ref, tags, checks)");
+                        "kinds, evidence, evidence_ref, tags, checks)");
 
   if (j.contains("group")) {
     if (auto g = p.string_field(j, "group", false)) {
@@ -293,6 +317,11 @@ inline std::optional<BankEntry> parse_bank_entry(const json& j, const std::strin
         e.arch.push_back(norm);
     }
   }
+
+  e.kinds = p.string_list(j, "kinds", false, false);
+  for (const auto& kind : e.kinds)
+    if (!detail::bank::is_slug(kind, false))
+      p.error("kinds", "\"" + kind + "\" is not a valid kind (lower-case letters, digits, '-', '_')");
 
   if (auto ev = p.string_field(j, "evidence", true)) {
     if (*ev != "public" && *ev != "trace")

@@ -71,6 +71,10 @@ struct BankSourceOptions {
   std::optional<CreditTable> credits;
   double exploration_rate = 0.2;  ///< adaptive mode: chance of ignoring credits for one pick
   CreditPrior prior;              ///< adaptive mode: the estimate's prior
+  /// The kinds of the problem being optimised (problem.json's `kinds`, e.g. gpu, matmul,
+  /// attention): entries that need another kind are left out, and with an empty list every
+  /// kind-specific entry is. nullopt: no filter by kind (every entry, whatever the problem).
+  std::optional<std::vector<std::string>> problem_kinds;
 };
 
 /// @brief Why a question was chosen; the source keeps one per question it returned.
@@ -96,11 +100,12 @@ class BankQuestionSource {
   const std::vector<SelectionRecord>& history() const noexcept { return history_; }
 
   /// @brief The entries eligible for `trigger` in `state`: serving it, fitting the GPU's
-  /// architecture, and needing a reference only when one exists.
+  /// architecture and the problem's kinds, and needing a reference only when one exists.
   std::vector<const BankEntry*> pool(Trigger trigger, const CampaignState& state) const {
     std::vector<const BankEntry*> out;
     for (const auto& e : bank_.entries)
-      if (e.serves(trigger) && e.fits_arch(state.arch) && (!e.requires_reference || state.has_reference))
+      if (e.serves(trigger) && e.fits_arch(state.arch) && (!e.requires_reference || state.has_reference) &&
+          (!options_.problem_kinds || e.fits_kinds(*options_.problem_kinds)))
         out.push_back(&e);
     return out;
   }

@@ -9,11 +9,14 @@
 ///   (`near_duplicate_threshold`; see text_similarity());
 /// - error: a text that is not one question ending with '?', longer than 35 words
 ///   (`max_words`), or that gives its answer away ("you should", "the fix is", "because", ...);
-/// - warning: an entry without `checks`; a trigger no entry serves; a group above
-///   `max_group_share` of the bank (an error with `targets`).
+/// - warning: an entry without `checks`; a trigger no entry serves; a trigger no entry for any
+///   problem (no `kinds`) serves, so that a problem of unknown kinds would get nothing then; a
+///   kind outside known_problem_kinds() (a typo); a group above `max_group_share` of the bank
+///   (an error with `targets`).
 /// With `targets` set (the shipped bank), the content targets are errors when unmet: at least
 /// 100 entries in at least 10 groups, 5 needing a reference, 18 architecture-specific, no group
-/// above 20 %, every trigger served by at least 10 entries.
+/// above 20 %, every trigger served by at least 10 entries and by at least 4 entries for any
+/// problem (no `kinds`).
 
 #include <algorithm>
 #include <cctype>
@@ -39,6 +42,7 @@ struct BankTargets {
   std::size_t min_arch_specific = 18;
   double max_group_share = 0.20;
   std::size_t min_per_trigger = 10;
+  std::size_t min_any_problem_per_trigger = 4;  ///< entries without `kinds`, per trigger
 };
 
 /// @brief Lint thresholds.
@@ -58,13 +62,16 @@ struct BankCounts {
   std::map<std::string, std::size_t> by_trigger;   ///< every trigger, zero included
   std::map<std::string, std::size_t> by_arch;      ///< `any` for entries without arch
   std::map<std::string, std::size_t> by_evidence;
+  std::map<std::string, std::size_t> by_kind;                 ///< `any` for entries without kinds
+  std::map<std::string, std::size_t> any_problem_by_trigger;  ///< entries without kinds, every trigger
 };
 
 inline void to_json(json& j, const BankCounts& c) {
   j = json{{"entries", c.entries},       {"requires_reference", c.requires_reference},
            {"arch_specific", c.arch_specific}, {"by_group", c.by_group},
            {"by_trigger", c.by_trigger}, {"by_arch", c.by_arch},
-           {"by_evidence", c.by_evidence}};
+           {"by_evidence", c.by_evidence}, {"by_kind", c.by_kind},
+           {"any_problem_by_trigger", c.any_problem_by_trigger}};
 }
 
 /// @brief What the lint found.
@@ -81,6 +88,7 @@ struct LintReport {
 inline BankCounts count_bank(const Bank& bank) {
   BankCounts c;
   for (Trigger t : all_triggers) c.by_trigger[std::string(to_string(t))] = 0;
+  for (Trigger t : all_triggers) c.any_problem_by_trigger[std::string(to_string(t))] = 0;
   for (const auto& e : bank.entries) {
     ++c.entries;
     ++c.by_group[e.group];
@@ -92,6 +100,11 @@ inline BankCounts count_bank(const Bank& bank) {
     if (!e.arch.empty()) ++c.arch_specific;
     if (e.requires_reference) ++c.requires_reference;
     ++c.by_evidence[e.evidence];
+    if (e.kinds.empty()) {
+      ++c.by_kind["any"];
+      for (Trigger t : e.triggers) ++c.any_problem_by_trigger[std::string(to_string(t))];
+    }
+    for (const auto& k : e.kinds) ++c.by_kind[k];
   }
   return c;
 }
@@ -187,6 +200,9 @@ inline LintReport lint_bank(const BankReadResult& read, const LintOptions& optio
         add(error, &e, "text", "contains \"" + phrase + "\": a question names a hypothesis, it never gives the answer");
     if (e.checks.empty())
       add(warning, &e, "checks", "missing: say which measurement or reading answers the question");
+    for (const auto& k : e.kinds)
+      if (!known_problem_kinds().count(k))
+        add(warning, &e, "kinds", "\"" + k + "\" is not a known problem kind (" + known_kinds_list() + "): a typo?");
   }
 
   for (std::size_t i = 0; i < bank.entries.size(); ++i)
@@ -203,6 +219,9 @@ inline LintReport lint_bank(const BankReadResult& read, const LintOptions& optio
 
   for (const auto& [trigger, n] : r.counts.by_trigger)
     if (n == 0 && r.counts.entries > 0) add(warning, nullptr, "", "no entry serves trigger " + trigger);
+  for (const auto& [trigger, n] : r.counts.any_problem_by_trigger)
+    if (n == 0 && r.counts.by_trigger[trigger] > 0)
+      add(warning, nullptr, "", "no entry for any problem (without \"kinds\") serves trigger " + trigger);
 
   const double share_limit = options.targets ? options.targets->max_group_share : options.max_group_share;
   for (const auto& [group, n] : r.counts.by_group) {
@@ -229,6 +248,10 @@ inline LintReport lint_bank(const BankReadResult& read, const LintOptions& optio
     for (const auto& [trigger, n] : c.by_trigger)
       target(n >= t.min_per_trigger,
              "trigger " + trigger + " served by " + std::to_string(n) + " entries, need " + std::to_string(t.min_per_trigger));
+    for (const auto& [trigger, n] : c.any_problem_by_trigger)
+      target(n >= t.min_any_problem_per_trigger,
+             "trigger " + trigger + " served by " + std::to_string(n) + " entries for any problem (no \"kinds\"), need " +
+                 std::to_string(t.min_any_problem_per_trigger));
   }
   return r;
 }

@@ -273,9 +273,9 @@ TEST_CASE("report: one self-contained HTML file whose plots hold the trace's dat
   // Every evaluation is a point with its measured geomean; every question a marker with its trigger.
   for (const auto& ev : s.state.evaluations) {
     char speedup[32];
-    std::snprintf(speedup, sizeof speedup, "%.4f", ev.report.geomean_speedup());
+    std::snprintf(speedup, sizeof speedup, "%.4f", ev.score());  // no speedup for an incorrect one
     const std::string point = "data-index=\"" + std::to_string(ev.index) + "\" data-speedup=\"" +
-                              (std::isfinite(ev.report.geomean_speedup()) ? std::string(speedup) : "n/a") + "\"";
+                              (std::isfinite(ev.score()) ? std::string(speedup) : "n/a") + "\"";
     CHECK(d.find(point) != std::string::npos);
   }
   for (const auto& a : s.state.asked) {
@@ -286,7 +286,8 @@ TEST_CASE("report: one self-contained HTML file whose plots hold the trace's dat
   for (const auto& sc : last->report.scenarios) {
     char v[32];
     std::snprintf(v, sizeof v, "%.4f", sc.speedup);
-    CHECK(d.find("data-scenario=\"" + sc.id + "\" data-which=\"last\" data-speedup=\"" + v + "\"") != std::string::npos);
+    CHECK(d.find("data-scenario=\"" + sc.id + "\" data-evaluation=\"" + std::to_string(last->index) + "\" data-speedup=\"" +
+                 v + "\"") != std::string::npos);
   }
   CHECK(d.find("id=\"budgets\"") != std::string::npos);
 

@@ -10,16 +10,6 @@
 using namespace socratic;
 using namespace tool_fixtures;
 
-namespace {
-
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) ++n;
-  return n;
-}
-
-}  // namespace
-
 TEST_CASE("report takes a campaign folder, and says plainly what is wrong with a path", "[tool][report][first-use]") {
   const fs::path dir = fresh_dir("report_paths");
   const fs::path ws = dir / "ws";

@@ -83,6 +83,13 @@ inline socratic::ProcessResult init_cpu_campaign(const fs::path& dir, const std:
   return socratic_run(args);
 }
 
+/// How many times `what` occurs in `text`.
+inline std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + what.size())) ++n;
+  return n;
+}
+
 inline std::vector<json> events_of(const fs::path& trace, const std::string& type) {
   std::vector<json> out;
   for (const auto& e : socratic::read_trace(trace).events)

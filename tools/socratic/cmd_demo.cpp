@@ -13,7 +13,9 @@
 #include "llm_campaign.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
+#include "report_setup.hpp"
 #include "socratic/replay/replay_evaluator.hpp"
+#include "socratic/replay/replay_questions.hpp"
 #include "socratic/report/html_report.hpp"
 
 namespace {
@@ -78,6 +80,8 @@ int live(const fs::path& out, const std::string& model) {
   options.title = "Socratic demo: attention (live)";
   options.notes = {"Everything in this run was live: the LLM agent, the CUDA evaluator on this GPU, the trigger "
                    "detectors, the question bank, the goal predicate."};
+  options.goal = c.goal_spec;
+  complete_report_options(options, read_trace(result.trace_path).events, c);
   const fs::path report = out / "report.html";
   write_html_report(result.trace_path, report, options);
   std::cout << "\nreport: " << fs::absolute(report).string() << "\n";
@@ -120,16 +124,16 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   if (d.contains("description")) std::cout << "  recording: " << d["description"].get<std::string>() << "\n";
   std::cout << "  not live because: ";
   for (std::size_t i = 0; i < not_live.size(); ++i) std::cout << (i ? "; " : "") << not_live[i];
-  std::cout << "\n  LIVE here:     campaign loop, trigger detectors, question bank and selection, goal predicate, "
-               "trace, HTML report\n"
-               "  REPLAYED:      the agent's candidate versions and final messages, and the evaluator's "
-               "measurements (from the recording)\n\n"
+  std::cout << "\n  LIVE here:     campaign loop, trigger detectors, goal predicate, trace, HTML report\n"
+               "  REPLAYED:      the agent's candidate versions and final messages, the evaluator's measurements, and "
+               "the questions the recorded agent was asked (at the same moments)\n\n"
             << std::flush;  // before the run's progress lines on stderr, also when both go to one pipe
 
-  CampaignFile settings;  // the bank and detectors as a campaign file would choose them
+  CampaignFile settings;  // the detectors as a campaign file would choose them
   ReplayAgent agent(rec);
   ReplayEvaluator evaluator(rec.evaluations);
-  ToolQuestionSource questions = make_question_source(settings);
+  // The recording's own questions: a live pick would pair its gains with questions never asked.
+  ReplayQuestionSource questions(rec.summary.state.asked);
   CampaignConfig config;
   config.campaign_id = "demo-replay-" + recording_dir.filename().string();
   config.task = started.value("task", std::string("replayed campaign"));
@@ -146,14 +150,21 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(d["goal"], "recording.json goal"), config);
   const CampaignResult result = campaign.run();
   print_result(result);
+  for (const auto& q : questions.unasked())
+    std::cout << "note: the recorded question " << q.question.id << " (" << to_string(q.question.trigger)
+              << ", after evaluation " << q.after_evaluation << ") had no moment in the replay\n";
 
   HtmlReportOptions options;
   options.title = "Socratic demo: " + d.value("title", recording_dir.filename().string()) + " (replayed)";
   options.notes = {"Replayed from " + recording_dir.string() + ". " + d.value("description", std::string()),
-                   "Live in this run: the campaign loop, the trigger detectors, the question bank and its selection, "
-                   "the goal predicate, the trace and this report.",
-                   "Replayed: the agent's candidate versions and final messages, and the evaluator's measurements. "
-                   "The questions shown were chosen live; the recorded agent did not read them."};
+                   "Live in this run: the campaign loop, the trigger detectors, the goal predicate, the trace and "
+                   "this report.",
+                   "Replayed: the agent's candidate versions and final messages, the evaluator's measurements, and the "
+                   "questions: the ones the recorded agent was asked, at the moments it was asked them, so what "
+                   "followed each is what followed it in the recording."};
+  options.goal = d["goal"];
+  if (d.contains("baseline") && d["baseline"].is_string()) options.baseline = fs::path(d["baseline"].get<std::string>()).filename().string();
+  complete_report_options(options, read_trace(campaign.trace_path()).events, std::nullopt);
   const fs::path report = out / "report.html";
   write_html_report(campaign.trace_path(), report, options);
   std::cout << "\nreport: " << fs::absolute(report).string() << "\n";

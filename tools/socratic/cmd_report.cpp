@@ -2,9 +2,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "command.hpp"
+#include "problems.hpp"
+#include "report_setup.hpp"
 #include "socratic/report/html_report.hpp"
 
 namespace {
@@ -13,7 +16,7 @@ using namespace socratic;
 using namespace socratic::tool;
 
 struct ReportCommandOptions {
-  std::string trace, output, title;
+  std::string trace, output, title, scenarios, anchors, anchor_id, campaign;
 };
 
 namespace fs = std::filesystem;
@@ -30,12 +33,25 @@ fs::path trace_in(const fs::path& given) {
                     "state/trace.jsonl in it); name the trace file");
 }
 
+/// The campaign file of a folder given as the trace (a workspace holds campaign.json).
+std::optional<CampaignFile> campaign_of(const ReportCommandOptions& o) {
+  if (!o.campaign.empty()) return load_campaign_file(o.campaign);
+  if (fs::is_directory(o.trace) && fs::is_regular_file(fs::path(o.trace) / "campaign.json"))
+    return load_campaign_file(fs::path(o.trace) / "campaign.json");
+  return std::nullopt;
+}
+
 int report_command(const ReportCommandOptions& o) {
   const fs::path trace = trace_in(o.trace);
   fs::path out = o.output;
   if (fs::is_directory(out)) throw usage_error("--output " + out.string() + " is a folder; name the HTML file to write");
   HtmlReportOptions options;
   options.title = o.title;
+  if (!o.scenarios.empty()) options.scenarios = load_scenario_set(resolve_scenario_set(o.scenarios));
+  if (!o.anchors.empty()) options.anchors = AnchorTable::load(o.anchors, o.anchor_id);
+  else if (!o.anchor_id.empty()) throw usage_error("--anchor-id needs --anchors FILE");
+  const TraceContents contents = read_trace(trace);
+  complete_report_options(options, contents.events, campaign_of(o));
   write_html_report(trace, out, options);
   std::cout << fs::absolute(out).string() << "\n";
   return exit_ok;
@@ -44,14 +60,26 @@ int report_command(const ReportCommandOptions& o) {
 command_run report_setup(CLI::App& app) {
   auto o = std::make_shared<ReportCommandOptions>();
   app.footer(
-      "Writes one self-contained HTML file (inline SVG and data, nothing fetched): best speedup over\n"
-      "evaluations with each question marked with its trigger, a per-scenario heatmap of the best and\n"
-      "the last candidate, the questions and what followed them, and the budgets spent.\n");
+      "Writes one self-contained HTML file (inline SVG and data, nothing fetched): the outcome; the\n"
+      "speedup over evaluations with its noise, the best beyond noise, the goal, the questions, the\n"
+      "stops and the failures; the best evaluation scenario by scenario (parameters, times, noise,\n"
+      "TFLOP/s, roofline fraction, anchors such as cuDNN and FlashAttention-2 when known); a\n"
+      "scenario-by-evaluation matrix; the questions and what followed them, credited by the rule of\n"
+      "`socratic bank credit`; the budgets spent.\n");
   app.add_option("TRACE", o->trace, "the campaign trace, or a folder holding it (a workspace, a state folder)")
       ->type_name("")
       ->required();
   add_output_option(app, o->output, "the HTML file to write")->required();
   app.add_option("--title", o->title, "the report's title (default: Socratic campaign ID)")->type_name("TEXT");
+  app.add_option("--campaign", o->campaign, "the campaign file (default: DIR/campaign.json of a workspace)")
+      ->type_name("FILE");
+  app.add_option("-s,--scenarios", o->scenarios, "the scenario set, for its parameters (default: the campaign's, or "
+                                               "the data folder's set of the reported name)")
+      ->type_name("SET");
+  app.add_option("--anchors", o->anchors, "best known TFLOP/s per scenario (default: the campaign's, or "
+                                        "scenarios/anchors/SET.json)")
+      ->type_name("FILE");
+  app.add_option("--anchor-id", o->anchor_id, "id template for row-shaped anchor files")->type_name("TEMPLATE");
   return [o] { return report_command(*o); };
 }
 

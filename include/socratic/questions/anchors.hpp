@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
@@ -26,9 +28,31 @@ namespace socratic {
 ///   either `tflops` or several `*_tflops` members (the best is kept: e.g. `cudnn_tflops`,
 ///   `flash_tflops` in `anchors/sdpa_h200.json`). Rows without `scenario` need an id template,
 ///   `{name}` replaced by the row's member `name` (e.g. `"s{s}_d{d}_causal{causal}"`).
+///
+/// The object form with `anchors` may also say on which GPU they were measured (`gpu`, as
+/// `nvidia-smi` names it) and how to name each implementation (`labels`: `{"cudnn": "cuDNN"}`);
+/// each `NAME_tflops` member of a row is kept per implementation as well (`by_implementation`),
+/// for reports that show every anchor rather than the best.
 struct AnchorTable {
   std::map<std::string, double> tflops;  ///< scenario id -> best known TFLOP/s
   std::string source;                    ///< where it was loaded from
+  std::string gpu;                       ///< the GPU they were measured on; empty: not said
+  /// scenario id -> implementation (`cudnn`, `flash`, ...) -> TFLOP/s, from `NAME_tflops` members
+  std::map<std::string, std::map<std::string, double>> by_implementation;
+  std::map<std::string, std::string> labels;  ///< implementation -> how to name it
+
+  /// @brief The implementations named in `by_implementation`, in name order.
+  std::vector<std::string> implementations() const {
+    std::set<std::string> names;
+    for (const auto& [id, row] : by_implementation)
+      for (const auto& [name, value] : row) names.insert(name);
+    return {names.begin(), names.end()};
+  }
+  /// @brief `labels[name]`, else the name itself.
+  std::string label(const std::string& name) const {
+    auto it = labels.find(name);
+    return it == labels.end() ? name : it->second;
+  }
 
   /// @brief The anchor of `scenario_id`, or nullopt.
   std::optional<double> find(std::string_view scenario_id) const {
@@ -54,6 +78,19 @@ struct AnchorTable {
     }
     const json& rows = j.is_object() ? j.at("anchors") : j;
     if (!rows.is_array()) fail("anchors", "expected an array of rows");
+    if (j.is_object()) {
+      if (auto g = j.find("gpu"); g != j.end()) {
+        if (!g->is_string()) fail("gpu", "expected a string (the GPU's name, as nvidia-smi gives it)");
+        t.gpu = g->get<std::string>();
+      }
+      if (auto l = j.find("labels"); l != j.end()) {
+        if (!l->is_object()) fail("labels", "expected an object of implementation names");
+        for (auto it = l->begin(); it != l->end(); ++it) {
+          if (!it->is_string()) fail("labels \"" + it.key() + "\"", "expected a string");
+          t.labels[it.key()] = it->get<std::string>();
+        }
+      }
+    }
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const json& row = rows[i];
       const std::string where = "anchor row #" + std::to_string(i);
@@ -73,6 +110,8 @@ struct AnchorTable {
                                (key.size() > 7 && key.compare(key.size() - 7, 7, "_tflops") == 0);
         if (is_tflops && it->is_number() && (!std::isfinite(best) || it->get<double>() > best))
           best = it->get<double>();
+        if (is_tflops && key != "tflops" && it->is_number() && it->get<double>() > 0)
+          t.by_implementation[id][key.substr(0, key.size() - 7)] = it->get<double>();
       }
       if (!std::isfinite(best) || best <= 0) fail(where + " \"" + id + "\"", "no positive tflops member");
       t.tflops[id] = std::max(t.tflops.count(id) ? t.tflops[id] : 0.0, best);

@@ -36,11 +36,7 @@ std::optional<Judged> judge_baseline(const std::string& problem, const std::stri
   cfg.problem = problem;
   cfg.scenarios = set;
   cfg.cache_dir = fs::path(SOCRATIC_BINARY_DIR) / "eval_gpu_cache";
-#if SOCRATIC_HAS_BAN_SCANNER
   cfg.ban_scan = default_ban_scan();
-#else
-  cfg.allow_unscanned = true;
-#endif
   CudaEvaluator evaluator(cfg);
   const fs::path work = fs::path(SOCRATIC_BINARY_DIR) / "eval_gpu_work" / problem;
   fs::create_directories(work);

@@ -80,7 +80,7 @@ TEST_CASE("problem.json errors name the file, the parameter and the field", "[ev
   }
   SECTION("unknown field in a parameter") {
     doc["parameters"]["n"]["minimum"] = 1;
-    expect_error(doc, "parameter \"n\" field \"minimum\"", "unknown field");
+    expect_error(doc, "parameter \"n\"", "unknown field \"minimum\"");
   }
   SECTION("a default outside the enum") {
     doc["parameters"]["dtype"]["default"] = "fp8";

@@ -129,12 +129,7 @@ int run_eval(const std::vector<std::string>& args) {
     config.allow_unscanned = true;
     std::cerr << "socratic eval: warning: --no-scan: banned libraries are not checked\n";
   } else {
-#if SOCRATIC_HAS_BAN_SCANNER
     config.ban_scan = default_ban_scan();
-#else
-    throw socratic::error("this build has no banned-library scanner (socratic/eval/scanner.hpp); "
-                          "pass --no-scan to evaluate without it");
-#endif
   }
 
   ProgressLine progress;

@@ -21,16 +21,14 @@ struct Judged {
   EvalReport cold, cached;
 };
 
-/// Evaluates the problem's own baseline (copied, as an agent's file would be) twice.
+/// Evaluates the problem's own baseline (copied, as an agent's file would be) twice. The
+/// repository holds the harness, the problem and the scenarios: a missing one fails the test.
 std::optional<Judged> judge_baseline(const std::string& problem, const std::string& scenario_file) {
   const fs::path root = SOCRATIC_SOURCE_DIR;
   const fs::path set = root / "scenarios" / scenario_file;
-  if (!fs::exists(root / "kernels/harness/runner.cu") || !fs::exists(root / "kernels" / problem / "problem.json") ||
-      !fs::exists(set)) {
-    WARN("kernels/harness/runner.cu, kernels/" << problem << "/problem.json or " << set.string()
-                                                << " is missing: skipped");
-    return std::nullopt;
-  }
+  REQUIRE(fs::exists(root / "kernels/harness/runner.cu"));
+  REQUIRE(fs::exists(root / "kernels" / problem / "problem.json"));
+  REQUIRE(fs::exists(set));
   CudaEvaluatorConfig cfg;
   cfg.data_dir = root;
   cfg.problem = problem;
@@ -67,7 +65,7 @@ void check_baseline_against_itself(const EvalReport& r) {
 
 TEST_CASE("CudaEvaluator on the GPU: rmsnorm baseline against itself", "[gpu][eval]") {
   auto j = judge_baseline("rmsnorm", "rmsnorm.json");
-  if (!j) return;
+  REQUIRE(j);
   check_baseline_against_itself(j->cold);
   check_baseline_against_itself(j->cached);
   CHECK(j->cached.timings.build_cached);
@@ -78,7 +76,7 @@ TEST_CASE("CudaEvaluator on the GPU: rmsnorm baseline against itself", "[gpu][ev
 
 TEST_CASE("CudaEvaluator on the GPU: attention FA3 grid, baseline against itself", "[gpu][eval]") {
   auto j = judge_baseline("attention", "attention_fa3_grid.json");
-  if (!j) return;
+  REQUIRE(j);
   check_baseline_against_itself(j->cold);
   check_baseline_against_itself(j->cached);
   CHECK(j->cached.timings.build_cached);

@@ -15,16 +15,17 @@
 /// @par A driver in a few lines
 /// @code
 /// socratic::CampaignEngine engine(evaluator, questions, goal, config);
-/// auto opened = engine.open();                       // start, resume or continue
+/// socratic::OpenResult opened = engine.open();  // start, resume or continue
 /// if (opened.ended) return engine.result(opened.end_reason, opened.end_detail);
 /// socratic::Message m = opened.fresh ? engine.start_message("a") : engine.resume_message("a", opened);
-/// while (!engine.budget_reason("a")) {
+/// while (!engine.exhausted("a")) {
 ///   engine.begin_turn("a", m);
 ///   socratic::Tools tools = engine.tools("a");
 ///   socratic::TurnResult r = my_agent.turn(m, tools);
 ///   engine.end_turn("a", r);
 ///   socratic::StopOutcome stop = engine.handle_stop("a", r.final_message);
 ///   if (stop.end_reason) return engine.end(*stop.end_reason, stop.end_detail);
+///   if (!stop.send_back) break;  // this agent's own budget is spent
 ///   m = *stop.send_back;
 /// }
 /// @endcode

@@ -12,6 +12,7 @@
 #include "args.hpp"
 #include "campaign_runner.hpp"
 #include "llm_campaign.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
 #include "socratic/replay/replay_evaluator.hpp"
@@ -112,7 +113,7 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   {
     const std::string first = d.contains("baseline") ? socratic::read_file_bytes(recording_dir / d["baseline"].get<std::string>())
                                                      : rec.candidate_bytes(rec.evaluations.front().candidate_hash);
-    std::ofstream(candidate, std::ios::binary) << first;
+    write_file_atomically(candidate, first);
   }
 
   std::cout << "socratic demo: replaying the recorded campaign in " << recording_dir.string() << "\n";

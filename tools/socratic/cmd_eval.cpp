@@ -13,6 +13,7 @@
 #include "args.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
 #include "socratic/eval/report_table.hpp"
@@ -129,12 +130,7 @@ int run_eval(const std::vector<std::string>& args) {
     config.allow_unscanned = true;
     std::cerr << "socratic eval: warning: --no-scan: banned libraries are not checked\n";
   } else {
-#if SOCRATIC_HAS_BAN_SCANNER
     config.ban_scan = default_ban_scan();
-#else
-    throw socratic::error("this build has no banned-library scanner (socratic/eval/scanner.hpp); "
-                          "pass --no-scan to evaluate without it");
-#endif
   }
 
   ProgressLine progress;
@@ -159,11 +155,7 @@ int run_eval(const std::vector<std::string>& args) {
     std::cout << json(report).dump(2) << "\n";
   } else {
     std::cout << text;
-    if (json_out) {
-      std::ofstream out(*json_out, std::ios::binary | std::ios::trunc);
-      out << json(report).dump(2) << "\n";
-      if (!out) throw socratic::error("cannot write " + *json_out);
-    }
+    if (json_out) write_json_atomically(*json_out, json(report));
   }
   // 2: no verdict at all (the harness failed before judging any scenario); 1: judged, not accepted.
   if (!report.error.empty() && report.scenarios.empty()) return tool::exit_error;

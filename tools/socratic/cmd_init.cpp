@@ -13,6 +13,7 @@
 #include "campaign_file.hpp"
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/questions/anchors.hpp"
 
 namespace {
@@ -37,24 +38,9 @@ constexpr const char* init_usage =
     "(the bank's comparison questions apply). --anchors: best known TFLOP/s per scenario, for the\n"
     "suspicious-gain check (formats in docs/question-bank.md).\n";
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw input_error(p.string(), {}, "cannot open file");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const fs::path& p) { return read_file_bytes(p); }
 
-void write_text(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw error("cannot write " + p.string());
-    out << text;
-  }
-  fs::rename(tmp, p);
-}
+void write_text(const fs::path& p, const std::string& text) { write_file_atomically(p, text); }
 
 /// The problem's baseline source, from kernels/problems.json and its problem.json.
 fs::path problem_baseline(const std::string& problem) {

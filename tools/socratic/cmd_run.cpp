@@ -27,13 +27,11 @@ constexpr const char* run_usage =
     "usual variable (never from the campaign file). Killed, it resumes from its trace when run\n"
     "again. Exit 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n";
 
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 int run_in_process(const CampaignFile& c) {
   std::cerr << "socratic run: " << llm_backend_name(c.agent, c.file.string()) << " backend, trace "
             << c.trace_path().string() << "\n";
   return print_result(run_llm_campaign(c, c.file.string()));
 }
-#endif
 
 int run_command(const std::vector<std::string>& args) {
   parsed_args a(args, {"--help"}, {});
@@ -44,19 +42,7 @@ int run_command(const std::vector<std::string>& args) {
   if (a.positionals().size() != 1) throw usage_error("expected one campaign file");
   const CampaignFile c = load_campaign_file(a.positionals()[0]);
   (void)campaign_scenario_ids(c);
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
   return run_in_process(c);
-#else
-  std::cerr << "socratic run: the in-process LLM agent (include/socratic/agents/llm_agent.hpp) is not part of "
-               "this build, so "
-            << c.file.string()
-            << " cannot run in process. Meanwhile use\n"
-               "  socratic agent "
-            << c.file.string()
-            << " --cli claude   (Claude Code headless, same loop)\n"
-               "or start Claude Code / Codex in the workspace with the hook from `socratic init --agent ...`.\n";
-  return exit_error;
-#endif
 }
 
 const command_registration run_registration("run", "run a campaign in process with the LLM agent",

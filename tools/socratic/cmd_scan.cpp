@@ -7,8 +7,8 @@
 
 #include "args.hpp"
 #include "command.hpp"
-#include "socratic/eval/ban_policy.hpp"
-#include "socratic/eval/scanner.hpp"
+#include "socratic/scan/ban_policy.hpp"
+#include "socratic/scan/scanner.hpp"
 
 namespace socratic::tool {
 namespace {

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// @brief The four concepts a campaign is composed of (Agent, Evaluator, QuestionSource,
-/// GoalPredicate) and LlmBackend, used by the reference LLM agent.
+/// @brief The four concepts a campaign is composed of: Agent, Evaluator, QuestionSource,
+/// GoalPredicate. Depends on core/ alone (the LlmBackend concept of the reference LLM agent is in
+/// agents/llm_backend.hpp).
 ///
 /// Each concept is a small set of type requirements. Write a type with the right members and it
 /// plugs in; no base class, no registration. Every reference implementation is followed by a
@@ -10,13 +11,12 @@
 #include <concepts>
 #include <optional>
 
-#include "socratic/agents/llm_types.hpp"
-#include "socratic/campaign/tools.hpp"
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/candidate.hpp"
 #include "socratic/core/message.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/report.hpp"
+#include "socratic/core/tools.hpp"
 #include "socratic/core/verdict.hpp"
 
 namespace socratic {
@@ -68,16 +68,6 @@ concept QuestionSource = requires(Q& q, const TriggerEvent& e, const CampaignSta
 template <class A>
 concept Agent = requires(A& a, const Message& m, Tools& t) {
   { a.turn(m, t) } -> std::same_as<TurnResult>;
-};
-
-/// @brief *LlmBackend*: one model API.
-///
-/// Requirements, for `b` an lvalue of B and `r` a `const LlmRequest&`:
-/// - `b.complete(r)` returns `LlmResponse` (text and/or tool calls, usage), retrying what is
-///   worth retrying, and throws `llm_error` with its kind when it cannot answer.
-template <class B>
-concept LlmBackend = requires(B& b, const LlmRequest& r) {
-  { b.complete(r) } -> std::same_as<LlmResponse>;
 };
 
 /// @brief A goal's description: `g.describe()` when it has one, else a generic name.

@@ -19,14 +19,9 @@
 #include "peaks.hpp"
 #include "problem.cuh"
 #include "proc_self.hpp"
+#include "remote_implementation.cuh"
 
 namespace socratic::harness {
-
-/// A loaded implementation: the entry point resolved with dlsym.
-struct Implementation {
-  std::string role;  ///< "candidate" or "baseline"
-  void* entry = nullptr;
-};
 
 struct RunnerContext {
   RunnerContext(const RunnerOptions& o, Problem& p, DeviceOps& d, cudaStream_t s, Emitter& e,
@@ -39,24 +34,18 @@ struct RunnerContext {
   cudaStream_t stream;
   Emitter& emit;
   const SmClock& clock;
-  Implementation candidate{"candidate", nullptr};
-  Implementation baseline{"baseline", nullptr};
+  /// The two implementations, each in its own worker process (worker.cuh).
+  RemoteImplementation* candidate = nullptr;
+  RemoteImplementation* baseline = nullptr;
   DevicePeaks peaks;
   double l2_bytes = 0;
   bool persisting_l2_supported = false;
-  /// Threads that are the runner's own: those alive before either implementation was loaded,
-  /// plus any the trusted baseline's first call started (its CUDA runtime instance).
-  std::vector<ThreadInfo> threads_at_start;
-  bool baseline_warmed = false;
-  /// Threads the baseline's first call started (its CUDA runtime instance): the candidate's
-  /// first call may start as many (its own instance) without being accused; 0 in practice.
-  std::size_t first_call_thread_allowance = 0;
-  bool candidate_called = false;
-  cudaEvent_t start_event = nullptr, stop_event = nullptr;
 };
 
 /// One scenario's device memory. Inputs and both outputs carry guard bands; the rest is the
-/// runner's scratch (fp32 copies for comparison, the previous output, a snapshot).
+/// runner's scratch (fp32 copies for comparison, the previous output, a snapshot). The inputs and
+/// the candidate's output are shared with the candidate's worker, the inputs and the baseline's
+/// output with the baseline's: neither worker can see the other's output or the judge's scratch.
 struct ScenarioBuffers {
   std::vector<GuardedTensor> inputs;
   std::vector<GuardedTensor> outputs;  ///< [0] the candidate's output, [1] the baseline's
@@ -64,6 +53,7 @@ struct ScenarioBuffers {
   Dtype out_dtype = Dtype::bf16;
   DeviceBuffer reference_f32, candidate_f32, baseline_f32, rerun_f32, previous_raw, snapshot_raw;
   DeviceBuffer previous_reference_f32;  ///< the previous trial's reference (memoisation check)
+  std::uint32_t candidate_placement = 0, baseline_placement = 0;  ///< ids in each worker
 
   GuardedTensor& candidate_out() { return outputs[0]; }
   GuardedTensor& baseline_out() { return outputs[1]; }
@@ -72,6 +62,13 @@ struct ScenarioBuffers {
     std::vector<void*> p;
     for (const auto& t : inputs) p.push_back(t.data());
     return p;
+  }
+  /// What one worker may map: the inputs, then its own output.
+  std::vector<const GuardedTensor*> shared_with(bool candidate) const {
+    std::vector<const GuardedTensor*> t;
+    for (const auto& i : inputs) t.push_back(&i);
+    t.push_back(&outputs[candidate ? 0 : 1]);
+    return t;
   }
 };
 

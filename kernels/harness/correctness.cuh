@@ -1,6 +1,6 @@
 // Correctness of one scenario: several trials with fresh inputs at several scales, the
 // candidate run first on poisoned outputs and garbage-filled shared memory, every per-call
-// check (guards, input checksums, unwritten outputs, side streams, threads, persisting L2),
+// check (guards, input checksums, unwritten outputs, side streams, persisting L2),
 // a second call in the same buffers (memoisation), a re-run under other garbage
 // (determinism), then the reference and the baseline, and the FA-style tolerance rule.
 #pragma once
@@ -51,6 +51,36 @@ inline void check_unwritten(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult
                when + ")");
 }
 
+/// Turns a worker's account of its call into failures: a declined call, a CUDA error in its
+/// context (which ends the run, as a crash does), persisting-L2 settings left behind.
+/// Returns false when there is no output to look at.
+inline bool accept_reply(RemoteImplementation& impl, const RemoteReply& rep, RunnerResult& r,
+                         const std::string& when) {
+  const bool candidate = impl.role() == "candidate";
+  if (rep.ret != 0) {
+    if (candidate)
+      r.fail("declined", "declined",
+             "the candidate's entry point returned " + std::to_string(rep.ret) + " (" + when + ")");
+    else
+      r.fail("", "baseline",
+             "the baseline declined this scenario (returned " + std::to_string(rep.ret) + ", " +
+                 when + ")");
+    return false;
+  }
+  if (rep.cuda_error != cudaSuccess)
+    throw WorkerCudaError(impl.role() + " (" + when + "): " + cudaGetErrorName(rep.cuda_error) +
+                              ": " + cudaGetErrorString(rep.cuda_error),
+                          impl.role());
+  if (rep.persisting_l2 != 0) {
+    std::string what;
+    if (rep.persisting_l2 & 1) what = "cudaLimitPersistingL2CacheSize was set";
+    if (rep.persisting_l2 & 2)
+      what += std::string(what.empty() ? "" : " and ") + "an access-policy window was set on its stream";
+    r.fail("persisting_l2", "persisting_l2", what + " during the " + impl.role() + "'s call (" + when + ")");
+  }
+  return true;
+}
+
 /// One candidate call with every per-call check; the output is converted into `out_f32`.
 /// Returns false when the candidate declined (then there is no output to look at).
 inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
@@ -59,52 +89,26 @@ inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, Runne
                                    const DeviceBuffer& out_f32) {
   GuardedTensor& out = b.candidate_out();
   ctx.ops.poison(out.data(), b.out_elements, b.out_dtype, mode, seed);
-  ctx.ops.smem_garbage(mix64(seed ^ 0x5A5A5A5Aull));
   cuda_check(cudaStreamSynchronize(ctx.stream),
              "cudaStreamSynchronize (before the candidate's call)");
-  const auto threads_before = list_threads();
-  const int ret =
-      ctx.problem.launch(ctx.candidate.entry, b.input_pointers(), {out.data()}, ctx.stream);
-  if (ret != 0) {
-    sync_device("candidate", when);
-    r.fail("declined", "declined",
-           "the candidate's entry point returned " + std::to_string(ret) + " (" + when + ")");
-    return false;
-  }
-  cuda_check(cudaStreamSynchronize(ctx.stream), "candidate (" + when + "): cudaStreamSynchronize");
-  // Snapshot as soon as the runner's stream is done: anything that still changes the output
-  // afterwards ran somewhere else (another stream, another thread).
-  cuda_check(cudaMemcpyAsync(b.snapshot_raw.get(), out.data(), b.out_bytes(),
-                             cudaMemcpyDeviceToDevice, ctx.stream),
-             "cudaMemcpyAsync (output snapshot)");
-  cuda_check(cudaStreamSynchronize(ctx.stream),
-             "candidate (" + when + "): cudaStreamSynchronize (snapshot)");
-  sync_device("candidate", when);
-  const auto strangers = foreign_new_threads(threads_before, list_threads());
-  const bool first_call = !ctx.candidate_called;
-  ctx.candidate_called = true;
-  if (first_call && !strangers.empty() && strangers.size() <= ctx.first_call_thread_allowance) {
-    ctx.emit.log(
-        "the candidate's first call started " + describe_threads(strangers) +
-        ", no more than the baseline's first call did (its CUDA runtime instance); not flagged");
-    ctx.threads_at_start.insert(ctx.threads_at_start.end(), strangers.begin(), strangers.end());
-  } else if (!strangers.empty()) {
-    r.fail("extra_threads", "extra_threads",
-           "the candidate's call started thread(s) " + describe_threads(strangers) + " (" + when +
-               ")");
-  }
-  const std::string l2 = persisting_l2_left_behind(ctx);
-  if (!l2.empty())
-    r.fail("persisting_l2", "persisting_l2", l2 + " during the candidate's call (" + when + ")");
-  reset_persisting_l2(ctx);
+  // The worker fills its SMs' shared memory with garbage, calls, and stops when its stream is
+  // done: the judge snapshots the output then; anything that still changes it afterwards ran
+  // somewhere else (another stream of the worker's context).
+  const RemoteReply rep = ctx.candidate->checked(b.candidate_placement, mix64(seed ^ 0x5A5A5A5Aull), [&] {
+    cuda_check(cudaMemcpyAsync(b.snapshot_raw.get(), out.data(), b.out_bytes(),
+                               cudaMemcpyDeviceToDevice, ctx.stream),
+               "cudaMemcpyAsync (output snapshot)");
+    cuda_check(cudaStreamSynchronize(ctx.stream), "cudaStreamSynchronize (output snapshot)");
+  });
+  if (!accept_reply(*ctx.candidate, rep, r, when)) return false;
   const unsigned long long words = b.out_bytes() / 2;
   const unsigned long long same =
       ctx.ops.count_equal(b.snapshot_raw.get(), out.data(), b.out_bytes());
   if (same != words)
     r.fail("side_stream", "side_stream",
            std::to_string(words - same) + " of " + std::to_string(words) +
-               " output words changed after the runner's stream had finished: work ran outside the "
-               "stream it was given (" +
+               " output words changed after the candidate's stream had finished: work ran outside "
+               "the stream it was given (" +
                when + ")");
   check_memory(ctx, b, r, when, &input_hashes);
   if (mode == PoisonMode::nan) check_unwritten(ctx, b, r, seed, when);
@@ -119,15 +123,8 @@ inline bool baseline_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& 
   ctx.ops.poison(out.data(), b.out_elements, b.out_dtype, PoisonMode::nan, seed);
   cuda_check(cudaStreamSynchronize(ctx.stream),
              "cudaStreamSynchronize (before the baseline's call)");
-  const int ret =
-      ctx.problem.launch(ctx.baseline.entry, b.input_pointers(), {out.data()}, ctx.stream);
-  sync_device("baseline", when);
-  if (ret != 0) {
-    r.fail(
-        "", "baseline",
-        "the baseline declined this scenario (returned " + std::to_string(ret) + ", " + when + ")");
-    return false;
-  }
+  const RemoteReply rep = ctx.baseline->plain(b.baseline_placement);
+  if (!accept_reply(*ctx.baseline, rep, r, when)) return false;
   ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, b.baseline_f32.as<float>());
   return true;
 }

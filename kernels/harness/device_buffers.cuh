@@ -71,7 +71,18 @@ class GuardedTensor {
   }
 
   const TensorSpec& spec() const { return spec_; }
-  void* data() const { return memory_.as<char>() + guard_ * dtype_bytes(spec_.dtype); }
+  void* data() const { return memory_.as<char>() + offset_in_allocation(); }
+  /// Where the tensor starts in its allocation (after the front guard band).
+  std::size_t offset_in_allocation() const { return guard_ * dtype_bytes(spec_.dtype); }
+  /// The allocation's CUDA IPC handle, for a worker process to map it (taken once).
+  cudaIpcMemHandle_t ipc_handle() const {
+    if (!has_handle_) {
+      cuda_check(cudaIpcGetMemHandle(&handle_, memory_.get()),
+                 "cudaIpcGetMemHandle (tensor \"" + spec_.name + "\")");
+      has_handle_ = true;
+    }
+    return handle_;
+  }
   std::size_t bytes() const { return spec_.elements * dtype_bytes(spec_.dtype); }
 
   /// Empty when both guard bands are intact, else which side changed.
@@ -92,6 +103,8 @@ class GuardedTensor {
   std::size_t guard_;
   DeviceBuffer memory_;
   unsigned long long front_hash_ = 0, back_hash_ = 0;
+  mutable cudaIpcMemHandle_t handle_{};
+  mutable bool has_handle_ = false;
 };
 
 }  // namespace socratic::harness

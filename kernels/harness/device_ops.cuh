@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -242,21 +243,28 @@ __global__ void flush_read_kernel(const uint4* p, std::size_t n, unsigned* sink)
   if (x == 0x9E3779B9u) *sink = x;  // never true for the buffer's contents; keeps the loads
 }
 
+__global__ void fence_kernel() {}
+
 }  // namespace device
 
 /// The runner's GPU helpers, bound to one stream.
 class DeviceOps {
  public:
-  DeviceOps(cudaStream_t stream, int sm_count, std::size_t l2_bytes)
+  /// `flush_buffer`: false in a worker, which never flushes (the judge does, in its own context).
+  DeviceOps(cudaStream_t stream, int sm_count, std::size_t l2_bytes, bool flush_buffer = true)
       : stream_(stream), sm_count_(sm_count) {
     cuda_check(cudaMalloc(&scratch_, sizeof(device::CompareAcc) + 64),
                "cudaMalloc (runner scratch)");
-    // Flush buffer: at least 2x L2 (64 MiB when the L2 size is unknown), filled once.
-    flush_bytes_ = std::max<std::size_t>(2 * l2_bytes, 64u << 20);
-    flush_bytes_ = (flush_bytes_ + 15) / 16 * 16;
-    cuda_check(cudaMalloc(&flush_, flush_bytes_),
-               "cudaMalloc (L2 flush buffer, " + std::to_string(flush_bytes_) + " bytes)");
-    fill_random(flush_, flush_bytes_ / 2, 0xF1u);
+    cuda_check(cudaEventCreateWithFlags(&fence_event_, cudaEventDisableTiming),
+               "cudaEventCreate (fence)");
+    if (flush_buffer) {
+      // Flush buffer: at least 2x L2 (64 MiB when the L2 size is unknown), filled once.
+      flush_bytes_ = std::max<std::size_t>(2 * l2_bytes, 64u << 20);
+      flush_bytes_ = (flush_bytes_ + 15) / 16 * 16;
+      cuda_check(cudaMalloc(&flush_, flush_bytes_),
+                 "cudaMalloc (L2 flush buffer, " + std::to_string(flush_bytes_) + " bytes)");
+      fill_random(flush_, flush_bytes_ / 2, 0xF1u);
+    }
     int device = 0, smem_optin = 0;
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
     cuda_check(cudaDeviceGetAttribute(&smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device),
@@ -269,7 +277,8 @@ class DeviceOps {
   }
   ~DeviceOps() {
     cudaFree(scratch_);
-    cudaFree(flush_);
+    if (flush_) cudaFree(flush_);
+    cudaEventDestroy(fence_event_);
   }
   DeviceOps(const DeviceOps&) = delete;
   DeviceOps& operator=(const DeviceOps&) = delete;
@@ -376,6 +385,21 @@ class DeviceOps {
         seed, garbage_bytes_ / 4);
     launched("smem_garbage");
   }
+  /// The judge's fence: a kernel of its own and an event after it, waited for by spinning.
+  /// It completes only when the GPU has given this process's context a turn after everything
+  /// before it, so the time it returns at bounds the work of every other context that was
+  /// running: returns the microseconds it took.
+  double fence_us() {
+    const auto t0 = std::chrono::steady_clock::now();
+    device::fence_kernel<<<1, 32, 0, stream_>>>();
+    launched("fence");
+    cuda_check(cudaEventRecord(fence_event_, stream_), "cudaEventRecord (fence)");
+    cudaError_t e;
+    while ((e = cudaEventQuery(fence_event_)) == cudaErrorNotReady) {
+    }
+    cuda_check(e, "cudaEventQuery (fence)");
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+  }
   /// Evicts the L2: reads a buffer of at least twice its size.
   void flush_l2() {
     const std::size_t n = flush_bytes_ / 16;
@@ -415,6 +439,7 @@ class DeviceOps {
   int sm_count_;
   void* scratch_ = nullptr;
   void* flush_ = nullptr;
+  cudaEvent_t fence_event_ = nullptr;
   std::size_t flush_bytes_ = 0;
   unsigned garbage_bytes_ = 0;
 };

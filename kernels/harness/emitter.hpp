@@ -1,6 +1,6 @@
 // The runner's protocol output: one JSON object per line on a private copy of the original
-// stdout. main() then points file descriptor 1 at stderr, so whatever a candidate prints
-// (printf, device printf) lands in the free-text stream and can never corrupt the protocol.
+// stdout. main() then points file descriptor 1 at stderr. The implementations run in worker
+// processes that never hold this descriptor; each line also carries the run's token.
 #pragma once
 
 #include <cstdio>
@@ -17,8 +17,13 @@ class Emitter {
   Emitter(const Emitter&) = delete;
   Emitter& operator=(const Emitter&) = delete;
 
+  /// Every line carries this run's token (given by the host in SOCRATIC_RUNNER_TOKEN): a line
+  /// without it did not come from this runner.
+  void set_token(std::string token) { token_ = std::move(token); }
+
   /// Writes `event` as one line and flushes (the host reads lines as they come).
-  void line(const nlohmann::json& event) {
+  void line(nlohmann::json event) {
+    if (!token_.empty()) event["token"] = token_;
     const std::string text =
         event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::lock_guard<std::mutex> lock(mutex_);
@@ -32,6 +37,7 @@ class Emitter {
  private:
   std::FILE* out_;
   std::mutex mutex_;
+  std::string token_;
 };
 
 }  // namespace socratic::harness

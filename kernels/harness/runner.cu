@@ -1,12 +1,16 @@
 // The generic runner: one executable per problem (this file + the problem's runner_sources).
-// It loads the baseline and the candidate, and for each scenario checks and times them,
-// writing the JSON lines of docs/runner-protocol.md. docs/harness.md explains every check.
+// It is the judge: it starts two workers (this executable again, with --worker), one holding
+// the baseline and one the candidate, each in its own process under a sandbox; owns every
+// input, output, reference and clock; and for each scenario checks and times both through
+// them, writing the JSON lines of docs/runner-protocol.md. It never loads either
+// implementation itself. docs/harness.md explains every check and the boundary.
 //
 // Exit status: 0 ran to the end (whatever the verdicts); 2 bad command line, file or scenario;
-// 3 a CUDA error (the context is unusable: the host restarts a runner for the remaining
+// 3 a CUDA error or a worker that broke (the host restarts a runner for the remaining
 // scenarios); 4 the per-scenario watchdog fired.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -33,6 +37,8 @@
 #include "scenario_file.hpp"
 #include "timing.cuh"
 #include "watchdog.hpp"
+#include "worker.cuh"
+#include "worker_link.hpp"
 
 namespace socratic::harness {
 namespace {
@@ -58,22 +64,6 @@ std::string name_from_entry_point(std::string e) {
   if (e.size() > suffix.size() && e.compare(e.size() - suffix.size(), suffix.size(), suffix) == 0)
     e.erase(e.size() - suffix.size());
   return e;
-}
-
-/// dlopen + dlsym of the entry point; throws with the file and the loader's message.
-void* load_entry(const std::string& path, const std::string& role) {
-  void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char* why = dlerror();
-    throw std::runtime_error("cannot load the " + role + " " + path + ": " +
-                             (why ? why : "unknown error"));
-  }
-  void* entry = dlsym(lib, socratic_problem_entry_point());
-  if (!entry)
-    throw std::runtime_error("the " + role + " " + path + " has no entry point \"" +
-                             std::string(socratic_problem_entry_point()) +
-                             "\" (it must be extern \"C\")");
-  return entry;
 }
 
 /// Allocates one scenario's buffers after the problem was configured.
@@ -108,6 +98,12 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
   return b;
 }
 
+/// Maps one placement's tensors into both workers (each sees the inputs and its own output).
+void share(RunnerContext& ctx, ScenarioBuffers& b) {
+  b.candidate_placement = ctx.candidate->map(b.shared_with(true));
+  b.baseline_placement = ctx.baseline->map(b.shared_with(false));
+}
+
 void exercise_runner_calls(RunnerContext& ctx) {
   DeviceBuffer a(1 << 20, "warm-up buffer"), b(1 << 20, "warm-up buffer");
   ctx.ops.fill_random(a.get(), (1 << 20) / 2, 1);
@@ -118,12 +114,8 @@ void exercise_runner_calls(RunnerContext& ctx) {
   ctx.ops.flush_l2();
   reset_persisting_l2(ctx);
   persisting_l2_left_behind(ctx);
-  cuda_check(cudaEventRecord(ctx.start_event, ctx.stream), "cudaEventRecord (warm-up)");
-  cuda_check(cudaEventRecord(ctx.stop_event, ctx.stream), "cudaEventRecord (warm-up)");
+  ctx.ops.fence_us();
   sync_device("runner", "warm-up");
-  float ms = 0;
-  cuda_check(cudaEventElapsedTime(&ms, ctx.start_event, ctx.stop_event),
-             "cudaEventElapsedTime (warm-up)");
   ctx.clock.current_mhz();
 }
 
@@ -136,24 +128,24 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
     throw BadScenario("scenario \"" + sc.id + "\": " + e.what());
   }
   const std::uint64_t seed = mix64(base_seed ^ fnv1a(sc.id));
+  ctx.candidate->configure(sc.params);
+  ctx.baseline->configure(sc.params);
+  // Every placement is shared with both workers; the mappings are closed before the buffers go.
+  struct Unmap {
+    RunnerContext& ctx;
+    ~Unmap() {
+      try {
+        ctx.candidate->unmap();
+        ctx.baseline->unmap();
+      } catch (...) {  // a broken worker: the failure is reported where it happened
+      }
+    }
+  };
+  std::vector<ScenarioBuffers> extra;  // declared before the guard: freed after the unmap
   ScenarioBuffers b = allocate(ctx, seed);
+  Unmap unmap_at_end{ctx};
+  share(ctx, b);
   reset_persisting_l2(ctx);
-  if (!ctx.baseline_warmed) {
-    // The baseline's first call ever: whatever threads it starts (its own CUDA runtime
-    // instance) are not held against candidates. Its output buffer is poisoned before every
-    // later call, so nothing it leaves can help the candidate.
-    ctx.baseline_warmed = true;
-    ctx.problem.generate_inputs(b.input_pointers(), seed, 0, ctx.stream);
-    const auto before = list_threads();
-    RunnerResult scratch;
-    baseline_call(ctx, b, scratch, "first call", seed);
-    const auto started = foreign_new_threads(before, list_threads());
-    if (!started.empty())
-      ctx.emit.log("the baseline's first call started thread(s) " + describe_threads(started) +
-                   "; counted as the runner's own");
-    ctx.threads_at_start.insert(ctx.threads_at_start.end(), started.begin(), started.end());
-    ctx.first_call_thread_allowance = started.size();
-  }
   using clock = std::chrono::steady_clock;
   const auto check_began = clock::now();
   check_correctness(ctx, b, r, seed);
@@ -161,10 +153,10 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
   r.check_s = std::chrono::duration<double>(timing_began - check_began).count();
   if (r.correct && ctx.options.timing) {
     // Further placements are allocated while the first is alive, so they land elsewhere.
-    std::vector<ScenarioBuffers> extra;
     for (int p = 1; p < ctx.options.placements; ++p) {
       try {
         extra.push_back(allocate(ctx, seed));
+        share(ctx, extra.back());
       } catch (const CudaError& e) {  // out of memory: time on the placements there are
         cudaGetLastError();
         ctx.emit.log("scenario \"" + sc.id + "\": timing on " + std::to_string(p) +
@@ -178,29 +170,53 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
     measure(ctx, placements, r, seed);
     r.timing_s = std::chrono::duration<double>(clock::now() - timing_began).count();
   }
-  // A thread a candidate started earlier and kept: flagged on every scenario it outlives.
-  const auto strangers = foreign_new_threads(ctx.threads_at_start, list_threads());
-  if (!strangers.empty())
-    r.fail("extra_threads", "extra_threads",
-           "thread(s) not started by the runner or the CUDA driver are alive: " +
-               describe_threads(strangers));
   return r;
 }
 
+/// The two workers, started before this process touches CUDA (a fork is cheap then).
+struct Workers {
+  std::unique_ptr<RemoteImplementation> baseline, candidate;
+};
+
+Workers start_workers(const RunnerOptions& opt) {
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+  auto spawn = [&](const std::string& role, const std::string& implementation) {
+    std::vector<std::string> argv = {"/proc/self/exe", "--worker", role, "--implementation",
+                                     implementation};
+    return std::make_unique<RemoteImplementation>(
+        role, WorkerLink::spawn(argv, env, "the " + role + "'s worker", role));
+  };
+  Workers w;
+  w.baseline = spawn("baseline", opt.baseline);
+  w.candidate = spawn("candidate", opt.candidate);
+  return w;
+}
+
+/// Ends every scenario from `first` on with the same failure (the candidate was disqualified
+/// by its sandbox: none of them can be judged).
+void fail_remaining(Emitter& emit, const std::vector<RunnerScenario>& scenarios, std::size_t first,
+                    bool begun, const std::string& flag, const std::string& reason) {
+  for (std::size_t i = first; i < scenarios.size(); ++i) {
+    if (i != first || !begun)
+      emit.line({{"event", "scenario_begin"}, {"index", i}, {"id", scenarios[i].id}});
+    RunnerResult r;
+    r.id = scenarios[i].id;
+    r.fail(flag, flag, reason);
+    emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
+  }
+}
+
 int run(const RunnerOptions& opt, Emitter& emit) {
+  Workers workers = start_workers(opt);
+
   // ---- device, stream, helpers --------------------------------------------------------------
+  cuda_check(cudaSetDeviceFlags(cudaDeviceScheduleSpin), "cudaSetDeviceFlags");
   cuda_check(cudaSetDevice(0), "cudaSetDevice(0)");
   cuda_check(cudaFree(nullptr), "CUDA context creation");
   cudaStream_t stream = nullptr;
   cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
              "cudaStreamCreateWithFlags");
-  // The runtime starts a thread for host callbacks on first use: start it now, so that it is
-  // part of the runner's own threads and never taken for a candidate's.
-  cuda_check(cudaLaunchHostFunc(
-                 stream, [](void*) {}, nullptr),
-             "cudaLaunchHostFunc (warm-up)");
-  cuda_check(cudaStreamSynchronize(stream), "cudaStreamSynchronize (warm-up)");
-
   cudaDeviceProp prop{};
   cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   int mem_clock_khz = 0, bus_bits = 0, sm_clock_khz = 0;
@@ -214,9 +230,6 @@ int run(const RunnerOptions& opt, Emitter& emit) {
   const DevicePeaks peaks = device_peaks(prop.name, prop.major, prop.multiProcessorCount,
                                          sm_clock_khz, mem_clock_khz, bus_bits);
   DeviceOps ops(stream, prop.multiProcessorCount, static_cast<std::size_t>(prop.l2CacheSize));
-  cudaEvent_t start_event = nullptr, stop_event = nullptr;
-  cuda_check(cudaEventCreate(&start_event), "cudaEventCreate");
-  cuda_check(cudaEventCreate(&stop_event), "cudaEventCreate");
   Watchdog watchdog(emit);
 
   std::unique_ptr<Problem> problem = socratic_make_problem();
@@ -225,7 +238,7 @@ int run(const RunnerOptions& opt, Emitter& emit) {
 
   const std::string arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
   emit.line({{"event", "hello"},
-             {"protocol", 1},
+             {"protocol", 2},
              {"problem", problem_name},
              {"device", prop.name},
              {"arch", arch},
@@ -238,25 +251,24 @@ int run(const RunnerOptions& opt, Emitter& emit) {
              {"sm_clock_max_mhz", clock.max_mhz()},
              {"flush_bytes", ops.flush_bytes()},
              {"guard_elements", opt.guard_elements},
-             {"k", opt.k}});
+             {"k", opt.k},
+             {"boundary", "workers"}});
   if (!clock.available())
     emit.log("SM clock unreadable (" + clock.why_unavailable() + "): sm_clock_mhz will be null");
 
-  // ---- the two implementations --------------------------------------------------------------
+  // ---- the two implementations, each in its worker ------------------------------------------
   RunnerContext ctx(opt, *problem, ops, stream, emit, clock);
   ctx.peaks = peaks;
   ctx.l2_bytes = prop.l2CacheSize;
   ctx.persisting_l2_supported = prop.persistingL2CacheMaxSize > 0;
-  ctx.start_event = start_event;
-  ctx.stop_event = stop_event;
-  // Every runtime, driver and NVML call the runner makes around a candidate, once, before the
-  // thread census: whatever threads they start lazily are the runner's own.
+  ctx.candidate = workers.candidate.get();
+  ctx.baseline = workers.baseline.get();
+  const auto call_timeout = std::chrono::milliseconds(
+      static_cast<long long>(1000 * (opt.scenario_timeout_s > 0 ? opt.scenario_timeout_s + 30 : 3600)));
+  ctx.candidate->call_timeout = ctx.baseline->call_timeout = call_timeout;
   exercise_runner_calls(ctx);
-  ctx.threads_at_start = list_threads();  // before any code of theirs ran (constructors too)
   std::vector<RunnerScenario> scenarios;
   try {
-    ctx.baseline.entry = load_entry(opt.baseline, "baseline");
-    ctx.candidate.entry = load_entry(opt.candidate, "candidate");
     const RunnerScenarioSet set = load_scenario_set_file(opt.scenarios);
     if (set.problem != problem_name)
       throw std::runtime_error(opt.scenarios + ": the scenario set is for problem \"" +
@@ -266,7 +278,28 @@ int run(const RunnerOptions& opt, Emitter& emit) {
     emit.fatal(e.what());
     return exit_bad_input;
   }
-  std::vector<std::string> reported = mapped_shared_objects();
+  const auto hello_timeout = std::chrono::seconds(120);
+  try {
+    ctx.baseline->await_hello(hello_timeout);
+  } catch (const WorkerFailure& e) {
+    emit.fatal(e.what());
+    return e.kind == WorkerFailure::Kind::error ? exit_bad_input : exit_cuda;
+  }
+  try {
+    ctx.candidate->await_hello(hello_timeout);
+  } catch (const WorkerFailure& e) {
+    if (e.kind == WorkerFailure::Kind::sandbox || e.kind == WorkerFailure::Kind::protocol) {
+      // Refused while loading (a static constructor): no scenario can be judged.
+      fail_remaining(emit, scenarios, 0, false,
+                     e.kind == WorkerFailure::Kind::sandbox ? "sandbox_violation" : "worker_protocol",
+                     std::string(e.what()) + " while the candidate was being loaded");
+      emit.line({{"event", "done"}, {"scenarios", scenarios.size()}});
+      return exit_ok;
+    }
+    emit.fatal(e.what());
+    return e.kind == WorkerFailure::Kind::error ? exit_bad_input : exit_cuda;
+  }
+  std::vector<std::string> reported = ctx.candidate->mapped_libraries();
   emit.line({{"event", "libraries"}, {"mapped", reported}});
 
   // ---- scenarios ----------------------------------------------------------------------------
@@ -275,31 +308,54 @@ int run(const RunnerOptions& opt, Emitter& emit) {
     emit.line({{"event", "scenario_begin"}, {"index", i}, {"id", sc.id}});
     watchdog.arm(sc.id, opt.scenario_timeout_s);
     RunnerResult r;
+    auto broke = [&](const std::string& flag, const std::string& what) {
+      r = RunnerResult{};
+      r.id = sc.id;
+      r.fail(flag, flag, what);
+      emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
+    };
     try {
       r = run_scenario(ctx, sc, opt.seed);
     } catch (const BadScenario& e) {
       emit.fatal(e.what());
       return exit_bad_input;
-    } catch (const CudaError& e) {
-      r = RunnerResult{};
-      r.id = sc.id;
-      r.fail("", "cuda_error", e.what());
-      emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
+    } catch (const WorkerFailure& e) {
+      const bool candidate = e.role == "candidate";
+      // A candidate whose worker broke its sandbox or the wire tampered with the judge: it is
+      // disqualified, and no scenario after this one is judged.
+      if (candidate && (e.kind == WorkerFailure::Kind::sandbox ||
+                        e.kind == WorkerFailure::Kind::protocol)) {
+        fail_remaining(emit, scenarios, i, true,
+                       e.kind == WorkerFailure::Kind::sandbox ? "sandbox_violation" : "worker_protocol",
+                       e.what());
+        emit.line({{"event", "done"}, {"scenarios", scenarios.size()}});
+        return exit_ok;
+      }
+      const std::string flag = !candidate ? "runner_error"
+                               : e.kind == WorkerFailure::Kind::protocol ? "worker_protocol"
+                                                                          : "worker_failed";
+      broke(flag, e.what());
+      emit.fatal("scenario \"" + sc.id + "\": " + e.what() + "; the runner stops");
+      return exit_cuda;
+    } catch (const WorkerCudaError& e) {
+      broke(e.role == "candidate" ? "cuda_error" : "runner_error", e.what());
       emit.fatal("scenario \"" + sc.id + "\": " + e.what() +
-                 "; the CUDA context is unusable, the runner stops");
+                 "; the worker's CUDA context is unusable, the runner stops");
+      return exit_cuda;
+    } catch (const CudaError& e) {
+      broke("runner_error", e.what());
+      emit.fatal("scenario \"" + sc.id + "\": " + e.what() +
+                 "; the judge's CUDA context is unusable, the runner stops");
       return exit_cuda;
     } catch (const std::exception& e) {
-      r = RunnerResult{};
-      r.id = sc.id;
-      r.fail("", "runner_error", e.what());
-      emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
+      broke("runner_error", e.what());
       emit.fatal("scenario \"" + sc.id + "\": " + e.what());
       return exit_cuda;
     }
     watchdog.disarm();
     emit.line({{"event", "scenario_end"}, {"result", r.to_json()}, {"check_s", r.check_s},
                {"timing_s", r.timing_s}});
-    const auto now = mapped_shared_objects();
+    const auto now = ctx.candidate->mapped_libraries();
     const auto fresh = newly_mapped(reported, now);
     reported.insert(reported.end(), fresh.begin(), fresh.end());
     emit.line({{"event", "libraries"}, {"mapped", fresh}});
@@ -308,21 +364,43 @@ int run(const RunnerOptions& opt, Emitter& emit) {
   return exit_ok;
 }
 
+/// `--worker ROLE --implementation PATH`: this process is a worker (worker.cuh).
+bool worker_options(int argc, char** argv, WorkerOptions& out) {
+  if (argc < 2 || std::string(argv[1]) != "--worker") return false;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--worker")
+      out.role = argv[i + 1];
+    else if (a == "--implementation")
+      out.implementation = argv[i + 1];
+  }
+  return true;
+}
+
 }  // namespace
 }  // namespace socratic::harness
 
 int main(int argc, char** argv) {
   using namespace socratic::harness;
+  WorkerOptions worker;
+  if (worker_options(argc, argv, worker)) return worker_main(worker);
   prctl(PR_SET_NAME, "socratic-runner", 0, 0, 0);
-  // The protocol goes to a private copy of stdout; fd 1 then points at stderr, so that anything
-  // a candidate prints cannot be taken for a protocol line.
-  const int protocol_fd = dup(1);
+  // Other processes of this user (a worker included) may not read this one's memory,
+  // environment or descriptors through /proc.
+  prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+  // The protocol goes to a private copy of stdout; fd 1 then points at stderr. Workers never
+  // hold the copy (they get a fresh set of descriptors).
+  const int protocol_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
   std::FILE* protocol = protocol_fd >= 0 ? fdopen(protocol_fd, "w") : nullptr;
   if (!protocol || dup2(2, 1) < 0) {
     std::fprintf(stderr, "socratic-runner: cannot set up the protocol stream\n");
     return 2;
   }
   Emitter emit(protocol);
+  if (const char* token = std::getenv("SOCRATIC_RUNNER_TOKEN")) {
+    emit.set_token(token);
+    unsetenv("SOCRATIC_RUNNER_TOKEN");  // the workers inherit this environment
+  }
   RunnerOptions options;
   try {
     options = parse_runner_options(argc, argv);

@@ -1,5 +1,5 @@
-// The runner's arithmetic on timings: medians, spreads, when to stop sampling, the wall-clock
-// cross-check and the roofline floor. Plain C++17, unit-tested without a GPU.
+// The runner's arithmetic on timings: medians, spreads, when to stop sampling, the judge's clock
+// against a worker's events, the quiet check and the roofline floor. Plain C++17, unit-tested without a GPU.
 #pragma once
 
 #include <algorithm>
@@ -59,20 +59,74 @@ inline StopReason stop_rule(int samples, double error_candidate, double error_ba
   return StopReason::keep_going;
 }
 
-/// Wall-clock cross-check. `wall` includes the launch and a device-wide synchronisation, so it
-/// exceeds the event time by a fixed overhead, measured on the (trusted) baseline in the same
-/// run. Work that a candidate hides on another stream appears in the candidate's wall time but
-/// not in its events. Suspect when wall > ratio x (events + overhead) + slack.
-struct SideStreamRule {
-  double ratio = 1.5;
-  double slack_ms = 0.02;
+/// The judge's clock against a worker's events (docs/harness.md, "The judge's clock"). For each
+/// timed call the judge measures `wall` on its own clock, from its request to the moment its own
+/// fence completes after the answer (the GPU has then finished the worker's work, or preempted
+/// it: the output check sees that); the worker reports `event` from its own events. The residual
+/// wall - event is the path's overhead (messages, two context switches, the fence), the same for
+/// any implementation; the baseline's residuals (its worker holds trusted code) measure it in the
+/// same run. A candidate whose median residual exceeds the baseline's by more than the allowance
+/// reported a time its work did not take: forged, or work left running on another stream.
+struct ClockRule {
+  /// Fixed allowance. Measured on an H200 (2026-12-01, the FA3 grid, honest kernels and the
+  /// baseline against itself): the two median residuals of a scenario differ by -46..+64 us,
+  /// from host scheduling that more samples do not average away.
+  double abs_us = 60;
+  double rel = 0.01;   ///< of the longer of the two medians: the overhead's jitter grows with a call's length
+  double k_noise = 5;  ///< standard errors of the difference of the two median residuals
 };
 
-inline bool side_stream_suspected(double candidate_wall_ms, double candidate_event_ms,
-                                  double baseline_overhead_ms, SideStreamRule rule = {}) {
-  if (!(candidate_wall_ms >= 0) || !(candidate_event_ms >= 0)) return false;
-  const double overhead = baseline_overhead_ms > 0 ? baseline_overhead_ms : 0.0;
-  return candidate_wall_ms > rule.ratio * (candidate_event_ms + overhead) + rule.slack_ms;
+struct ClockVerdict {
+  bool mismatch = false;
+  double candidate_residual_us = not_measured, baseline_residual_us = not_measured;
+  double excess_us = not_measured;     ///< candidate's residual minus the baseline's
+  double allowance_us = not_measured;  ///< what the rule allows
+};
+
+inline double median_standard_error(const std::vector<double>& v) {
+  if (v.size() < 2) return not_measured;
+  const double m = median(v);
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::fabs(x - m));
+  return 1.2533 * 1.4826 * median(dev) / std::sqrt(static_cast<double>(v.size()));
+}
+
+/// Times in milliseconds, one per timed call of each side.
+inline ClockVerdict clock_check(const std::vector<double>& event_c, const std::vector<double>& wall_c,
+                                const std::vector<double>& event_b, const std::vector<double>& wall_b,
+                                ClockRule rule = {}) {
+  ClockVerdict v;
+  if (event_c.empty() || event_b.empty() || event_c.size() != wall_c.size() ||
+      event_b.size() != wall_b.size())
+    return v;
+  std::vector<double> rc, rb;
+  for (std::size_t i = 0; i < event_c.size(); ++i) rc.push_back(1e3 * (wall_c[i] - event_c[i]));
+  for (std::size_t i = 0; i < event_b.size(); ++i) rb.push_back(1e3 * (wall_b[i] - event_b[i]));
+  v.candidate_residual_us = median(rc);
+  v.baseline_residual_us = median(rb);
+  v.excess_us = v.candidate_residual_us - v.baseline_residual_us;
+  const double se_c = median_standard_error(rc), se_b = median_standard_error(rb);
+  const double se = std::sqrt((std::isnan(se_c) ? 0 : se_c * se_c) + (std::isnan(se_b) ? 0 : se_b * se_b));
+  const double longer_us = 1e3 * std::max(median(event_b), median(event_c));
+  v.allowance_us = rule.abs_us + rule.rel * longer_us + rule.k_noise * se;
+  v.mismatch = v.excess_us > v.allowance_us;
+  return v;
+}
+
+/// The quiet check: before every timed call the judge times its own fence (microseconds),
+/// which is fast when no other context has work and waits a context switch or a time slice when
+/// one does. Grouped by which worker ran the timed call before: work a candidate leaves running
+/// on the GPU (to slow the call after it) shows as fences that wait after its calls and not
+/// after the baseline's.
+struct QuietRule {
+  double abs_us = 50;  ///< a context switch costs about 150 us on an H200; a quiet fence about 12
+};
+
+inline bool gpu_busy_after_candidate(const std::vector<double>& after_candidate_us,
+                                     const std::vector<double>& after_baseline_us,
+                                     QuietRule rule = {}) {
+  if (after_candidate_us.empty() || after_baseline_us.empty()) return false;
+  return median(after_candidate_us) > median(after_baseline_us) + rule.abs_us;
 }
 
 /// Physical lower bound on one call's time, milliseconds: max(flops / peak, bytes / bandwidth).

@@ -1,8 +1,9 @@
 // Timing of one scenario: baseline and candidate interleaved (alternating which goes first),
 // fresh inputs and poisoned outputs per sample, an L2 flush (>= 2x L2, read) and a
-// persisting-L2 reset before every timed launch, CUDA events on the runner's stream around the
-// call, a wall clock around the same call up to a device-wide synchronisation, the SM clock,
-// re-checks of timed outputs, and a stopping rule on the medians' relative error.
+// persisting-L2 reset before every timed launch, each implementation timed by its worker's
+// events and by the judge's own clock (request to the judge's fence after the answer), a quiet
+// check before every call, the SM clock, re-checks of timed outputs, and a stopping rule on the
+// medians' relative error.
 #pragma once
 
 #include <chrono>
@@ -19,48 +20,31 @@
 namespace socratic::harness {
 
 struct TimedCall {
-  double event_ms = 0, wall_ms = 0;
+  double event_ms = 0;  ///< the worker's events around the call
+  double wall_ms = 0;   ///< the judge's clock: request sent to the judge's fence done
+  double quiet_us = 0;  ///< the judge's fence before the call (quiet check)
 };
 
-/// One timed launch of `impl` on the current inputs. Returns false if it declined.
+/// One timed launch of `impl` on placement `placement` of `b`. Returns false if it declined.
+/// The judge flushes the L2 and clears persisting lines in its own context, checks that the GPU
+/// is quiet, and keeps its own clock from the request to its own fence after the answer: the
+/// fence completes only once the GPU has given the judge's context a turn after the worker's
+/// work, so a worker that answers early still pays for the work it left running.
 inline bool timed_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
-                       const Implementation& impl, GuardedTensor& out, const std::string& when,
-                       TimedCall& t) {
+                       RemoteImplementation& impl, std::uint32_t placement,
+                       const std::string& when, TimedCall& t) {
   ctx.ops.flush_l2();
   reset_persisting_l2(ctx);
-  sync_device("runner", "flush before " + impl.role + " " + when);
-  const bool is_candidate = &impl == &ctx.candidate;
-  std::vector<ThreadInfo> threads_before;
-  if (is_candidate) threads_before = list_threads();
+  cuda_check(cudaStreamSynchronize(ctx.stream), "flush before the " + impl.role() + "'s " + when);
+  t.quiet_us = ctx.ops.fence_us();
   const auto t0 = std::chrono::steady_clock::now();
-  cuda_check(cudaEventRecord(ctx.start_event, ctx.stream), "cudaEventRecord (start)");
-  const int ret = ctx.problem.launch(impl.entry, b.input_pointers(), {out.data()}, ctx.stream);
-  cuda_check(cudaEventRecord(ctx.stop_event, ctx.stream), "cudaEventRecord (stop)");
-  sync_device(impl.role, when);
+  const RemoteReply rep = impl.timed(placement);
+  ctx.ops.fence_us();
   const auto t1 = std::chrono::steady_clock::now();
-  if (ret != 0) {
-    if (is_candidate)
-      r.fail("declined", "declined",
-             "the candidate's entry point returned " + std::to_string(ret) + " (" + when + ")");
-    else
-      r.fail("", "baseline",
-             "the baseline declined (returned " + std::to_string(ret) + ", " + when + ")");
-    return false;
-  }
-  float ms = 0;
-  cuda_check(cudaEventElapsedTime(&ms, ctx.start_event, ctx.stop_event), "cudaEventElapsedTime");
-  t.event_ms = ms;
+  if (!accept_reply(impl, rep, r, when)) return false;
+  (void)b;
+  t.event_ms = rep.event_ms;
   t.wall_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  if (is_candidate) {
-    const auto strangers = foreign_new_threads(threads_before, list_threads());
-    if (!strangers.empty())
-      r.fail("extra_threads", "extra_threads",
-             "the candidate's call started thread(s) " + describe_threads(strangers) + " (" + when +
-                 ")");
-    const std::string l2 = persisting_l2_left_behind(ctx);
-    if (!l2.empty())
-      r.fail("persisting_l2", "persisting_l2", l2 + " during the candidate's call (" + when + ")");
-  }
   return true;
 }
 
@@ -88,17 +72,33 @@ inline void recheck_timed_outputs(RunnerContext& ctx, ScenarioBuffers& b, Runner
 inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& placements,
                     RunnerResult& r, std::uint64_t scenario_seed) {
   const RunnerOptions& o = ctx.options;
+  RemoteImplementation& candidate = *ctx.candidate;
+  RemoteImplementation& baseline = *ctx.baseline;
   ScenarioBuffers& b = *placements.front();
   TimedCall t;
+  // The other worker is stopped (SIGSTOP) while one is timed: the candidate's cannot launch
+  // anything into the baseline's interval (what it left queued shows in the quiet check), and
+  // both sides are treated alike, so that their paths cost the judge's clock the same.
+  auto time_one = [&](bool is_candidate, ScenarioBuffers& buffers, const std::string& when) {
+    RemoteImplementation& timed = is_candidate ? candidate : baseline;
+    RemoteImplementation& other = is_candidate ? baseline : candidate;
+    other.link().stop();
+    const bool ok = timed_call(ctx, buffers, r, timed,
+                               is_candidate ? buffers.candidate_placement : buffers.baseline_placement,
+                               when, t);
+    other.link().resume();
+    return ok;
+  };
   for (int w = 0; w < o.warmup; ++w) {
     const std::string when = "warm-up " + std::to_string(w);
-    if (!timed_call(ctx, b, r, ctx.candidate, b.candidate_out(), when, t)) return;
-    if (!timed_call(ctx, b, r, ctx.baseline, b.baseline_out(), when, t)) return;
+    if (!time_one(true, b, when)) return;
+    if (!time_one(false, b, when)) return;
   }
-  std::vector<double> ev_c, ev_b, wall_c, wall_b, clocks;
+  std::vector<double> ev_c, ev_b, wall_c, wall_b, clocks, quiet_after_c, quiet_after_b;
   const auto started = std::chrono::steady_clock::now();
   StopReason stop = StopReason::keep_going;
   bool last_rechecked = false;
+  bool last_was_candidate = false;
   std::uint64_t poison_seed = 0;
   ScenarioBuffers* last = &b;
   for (int s = 0; stop == StopReason::keep_going; ++s) {
@@ -117,19 +117,28 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
     ctx.ops.poison(b.baseline_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan,
                    mix64(poison_seed));
     const bool candidate_first = s % 2 == 1;
+    unsigned long long output_at_fence = 0;
     for (int k = 0; k < 2; ++k) {
-      const bool candidate = (k == 0) == candidate_first;
-      if (candidate) {
-        if (!timed_call(ctx, b, r, ctx.candidate, b.candidate_out(), when, t)) return;
+      const bool is_candidate = (k == 0) == candidate_first;
+      if (is_candidate) {
+        if (!time_one(true, b, when)) return;
+        // The output as the judge's fence found it; compared again once the sample is over.
+        output_at_fence = ctx.ops.hash(b.candidate_out().data(), b.out_bytes());
         ev_c.push_back(t.event_ms);
         wall_c.push_back(t.wall_ms);
         clocks.push_back(ctx.clock.current_mhz());
       } else {
-        if (!timed_call(ctx, b, r, ctx.baseline, b.baseline_out(), when, t)) return;
+        if (!time_one(false, b, when)) return;
         ev_b.push_back(t.event_ms);
         wall_b.push_back(t.wall_ms);
       }
+      if (s > 0 || k > 0) (last_was_candidate ? quiet_after_c : quiet_after_b).push_back(t.quiet_us);
+      last_was_candidate = is_candidate;
     }
+    if (ctx.ops.hash(b.candidate_out().data(), b.out_bytes()) != output_at_fence)
+      r.fail("side_stream", "side_stream",
+             "the candidate's output changed after the judge's fence that ended its call: work "
+             "ran outside the stream it was given, past the end of its call (" + when + ")");
     last_rechecked = recheck;
     if (recheck) recheck_timed_outputs(ctx, b, r, when, poison_seed, &hashes);
     if (!r.correct) return;
@@ -153,17 +162,27 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
   if (r.candidate_noise > 10 * o.target_noise || r.baseline_noise > 10 * o.target_noise)
     r.flag("noisy");
 
-  std::vector<double> overhead_b;
-  for (std::size_t i = 0; i < ev_b.size(); ++i) overhead_b.push_back(wall_b[i] - ev_b[i]);
-  const double wall_c_ms = median(wall_c);
-  const double overhead = median(overhead_b);
-  const bool hidden = side_stream_suspected(wall_c_ms, r.candidate_ms, overhead);
+  // The judge's clock against the candidate worker's events, calibrated by the baseline's.
+  const ClockVerdict clock = clock_check(ev_c, wall_c, ev_b, wall_b);
+  ctx.emit.log("scenario \"" + r.id + "\": judge's clock residual " + num(clock.candidate_residual_us) +
+               " us (candidate) vs " + num(clock.baseline_residual_us) + " us (baseline), allowance " +
+               num(clock.allowance_us) + " us; quiet fences after the candidate " +
+               num(median(quiet_after_c)) + " us, after the baseline " + num(median(quiet_after_b)) +
+               " us");
+  const bool hidden = clock.mismatch;
   if (hidden)
-    r.fail("side_stream", "side_stream",
-           "wall clock " + num(wall_c_ms) + " ms (to a device-wide sync) vs " +
-               num(r.candidate_ms) +
-               " ms on the runner's stream, with the baseline's launch-and-sync overhead " +
-               num(overhead) + " ms: work ran outside the stream it was given");
+    r.fail("clock_mismatch", "clock_mismatch",
+           "the judge's clock measured " + num(median(wall_c)) + " ms per call against the " +
+               num(r.candidate_ms) + " ms the candidate's worker reported: " + num(clock.excess_us) +
+               " us more than the baseline's overhead on the same path (allowed " +
+               num(clock.allowance_us) + " us). The worker's time was forged, or work ran "
+               "outside the stream it was given");
+  if (gpu_busy_after_candidate(quiet_after_c, quiet_after_b))
+    r.fail("gpu_busy", "gpu_busy",
+           "after the candidate's calls the judge's fence waited " + num(median(quiet_after_c)) +
+               " us (median) against " + num(median(quiet_after_b)) +
+               " us after the baseline's: the candidate left work running on the GPU after its "
+               "call had answered");
 
   double out_bytes = 0;
   for (const auto& spec : ctx.problem.tensors())

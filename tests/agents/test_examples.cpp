@@ -198,4 +198,56 @@ TEST_CASE("socratic run: a campaign file drives the LLM agent against the script
   const std::string trace_text((std::istreambuf_iterator<char>(trace_in)), std::istreambuf_iterator<char>());
   CHECK(trace_text.find(key) == std::string::npos);
 }
+
+TEST_CASE("socratic run: a failed model call ends the run with its reason on the terminal; run again, the "
+          "campaign continues", "[agents][tool][resume]") {
+  const std::filesystem::path problem = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "tests" / "tool" / "cpu_problem";
+  TempDir dir("socratic_run_agent_error");
+  const auto ws = dir.path / "ws";
+  const ProcessResult init = run_process(
+      {SOCRATIC_TOOL_PATH, "init", ws.string(), "--problem", "softmax_cpu", "--scenarios",
+       (problem / "scenarios.json").string(), "--baseline", (problem / "fast_tail_bug.cpp").string(),
+       "--evaluator-command", "bash " + (problem / "evaluate.sh").string() + " {candidate} {scenarios}",
+       "--goal", R"({"all_correct":{}})", "--turns", "4", "--agent", "none"},
+      with_environment({}));
+  INFO(init.describe() << "\n" << init.stdout_text << init.stderr_text);
+  REQUIRE(init.ok());
+  ScriptedServer server;
+  json campaign = json::parse(std::ifstream(ws / "campaign.json"));
+  campaign["agent"]["backend"] = "openai";
+  campaign["agent"]["model"] = "test-model";
+  campaign["agent"]["base_url"] = server.url() + "/v1";
+  campaign["agent"]["api_key_env"] = "SOCRATIC_RUN_TEST_KEY";
+  std::ofstream(ws / "campaign.json") << campaign.dump(2);
+  ProcessOptions po = with_environment({"SOCRATIC_RUN_TEST_KEY=sk-run-test-0123456789abcdef"});
+  po.timeout = std::chrono::seconds(300);
+
+  // The key is refused: the run ends, and the terminal says why, not only `agent_error`.
+  server.push(ScriptedReply::json_reply(401, {{"error", {{"message", "Incorrect API key provided"}, {"code", "invalid_api_key"}}}}));
+  const ProcessResult failed = run_process({SOCRATIC_TOOL_PATH, "run", (ws / "campaign.json").string()}, po);
+  INFO(failed.describe() << "\n" << failed.stdout_text << failed.stderr_text);
+  CHECK(failed.exit_code == 1);
+  CHECK_THAT(failed.stdout_text, Catch::Matchers::Contains("campaign ended: agent_error (") &&
+                                     Catch::Matchers::Contains("SOCRATIC_RUN_TEST_KEY") &&
+                                     Catch::Matchers::Contains("run the same command again to continue"));
+
+  // Fixed: the same command continues the campaign (same history, same budgets) and says so.
+  std::ifstream fixed_in(problem / "fast_fixed.cpp");
+  const std::string fixed((std::istreambuf_iterator<char>(fixed_in)), std::istreambuf_iterator<char>());
+  server.push(ScriptedReply::sse({sse_completion("Handling the remainder columns.",
+                                                 json::array({{{"id", "c1"}, {"name", "write_file"}, {"arguments", {{"path", "candidate.cpp"}, {"content", fixed}}}}}))}));
+  for (int turn = 0; turn < 4; ++turn) server.push(ScriptedReply::sse({sse_completion("Done: every scenario is correct.")}));
+  const ProcessResult again = run_process({SOCRATIC_TOOL_PATH, "run", (ws / "campaign.json").string()}, po);
+  INFO(again.describe() << "\n" << again.stdout_text << again.stderr_text);
+  CHECK(again.exit_code == 0);
+  CHECK_THAT(again.stderr_text, Catch::Matchers::Contains("campaign continues: it had ended with agent_error"));
+  CHECK_THAT(again.stdout_text, Catch::Matchers::Contains("campaign ended: goal_met after 2 turns"));
+  std::vector<std::string> kinds;
+  for (const auto& ev : read_trace(ws / ".socratic" / "trace.jsonl").events)
+    if (ev["type"] == "campaign_ended" || ev["type"] == "campaign_continued") kinds.push_back(ev["type"]);
+  CHECK(kinds == std::vector<std::string>{"campaign_ended", "campaign_continued", "campaign_ended"});
+  // The model saw the campaign's history in the continued turn's first message.
+  REQUIRE(server.requests().size() >= 2);
+  CHECK_THAT(server.requests()[1].body, Catch::Matchers::Contains("had ended (agent_error"));
+}
 #endif

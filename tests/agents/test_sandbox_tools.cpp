@@ -257,7 +257,7 @@ TEST_CASE("tools: evaluate returns the summary and the attached question, or the
   auto first = box.call(call("evaluate", json::object()), tools);
   CHECK_FALSE(first.is_error);
   CHECK_THAT(first.output, Catch::Matchers::Contains("s1: ok speedup 1.250") &&
-                               Catch::Matchers::Contains("Question: How far is s1 from its roofline?"));
+                               Catch::Matchers::Contains("Question (start): How far is s1 from its roofline?"));
   CHECK(first.details["geomean_speedup"] == Approx(1.25));
   auto second = box.call(call("evaluate", json::object()), tools);
   CHECK(second.is_error);

@@ -1,6 +1,7 @@
 // Compile-time checks: a type missing a required member does not satisfy the concept.
 #include "catch.hpp"
 
+#include "socratic/agents/llm_backend.hpp"
 #include "socratic/concepts.hpp"
 
 using namespace socratic;

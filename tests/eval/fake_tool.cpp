@@ -13,7 +13,8 @@
 //     crash ID SIGNAL | hang ID | garbage ID | fatal ID MESSAGE | cuda_error ID MESSAGE |
 //     exit_before ID CODE |
 //     fail ID REASON | speedup ID X | roofline ID MS | tflops ID X | flag ID NAME |
-//     forge ID OTHER_ID | long ID | stderr ID TEXT | map_after ID PATH
+//     forge ID OTHER_ID (no token) | forge_token ID OTHER_ID (another run's token) |
+//     long ID | stderr ID TEXT | map_after ID PATH
 //   and without a scenario: `fake: fatal_start MESSAGE`, `fake: protocol N`, `fake: map PATH`,
 //   `fake: unknown_event`, `fake: no_done`, `fake: problem NAME`, `fake: no_device MESSAGE`
 //   (fatal before hello).
@@ -151,8 +152,16 @@ std::vector<Directive> read_directives(const std::string& text) {
   return out;
 }
 
-void emit(const json& j) {
+// Every line carries the run's token, as the real runner writes it (SOCRATIC_RUNNER_TOKEN).
+void emit(json j) {
+  if (const char* token = std::getenv("SOCRATIC_RUNNER_TOKEN")) j["token"] = token;
   std::cout << j.dump() << std::endl;  // flushed per line, as the real runner does
+}
+
+// A line written by someone who does not know the token (none, or another run's).
+void emit_forged(json j, const char* token) {
+  if (token) j["token"] = token;
+  std::cout << j.dump() << std::endl;
 }
 
 int fake_runner(int argc, char** argv) {
@@ -179,7 +188,7 @@ int fake_runner(int argc, char** argv) {
   const json set = json::parse(read_text(scenarios_file));
   std::string problem = set.value("problem", "toy");
   if (auto d = find("problem", "")) problem = d->rest;
-  int protocol = 1;
+  int protocol = 2;
   if (auto d = find("protocol", "")) protocol = std::stoi(d->rest);
   if (auto d = find("no_device", "")) {  // as the real runner fails without a usable GPU
     emit({{"event", "fatal"}, {"message", d->rest}});
@@ -214,7 +223,11 @@ int fake_runner(int argc, char** argv) {
     if (find("garbage", id)) std::cout << "this is not json {" << std::endl;
     if (find("long", id)) emit({{"event", "log"}, {"message", std::string(4096, 'x')}});
     if (auto d = find("forge", id))
-      emit({{"event", "scenario_end"}, {"result", {{"id", d->rest}, {"correct", true}, {"speedup", 100.0}}}});
+      emit_forged({{"event", "scenario_end"}, {"result", {{"id", d->rest}, {"correct", true}, {"speedup", 100.0}}}},
+                  nullptr);
+    if (auto d = find("forge_token", id))
+      emit_forged({{"event", "scenario_end"}, {"result", {{"id", d->rest}, {"correct", true}, {"speedup", 100.0}}}},
+                  "0123456789abcdef0123456789abcdef");
     if (auto d = find("cuda_error", id)) {  // as the real runner ends a broken CUDA context
       emit({{"event", "scenario_end"},
             {"result", {{"id", id}, {"correct", false}, {"reason", "cuda_error: " + d->rest}}}});

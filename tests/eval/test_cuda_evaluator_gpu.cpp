@@ -21,26 +21,20 @@ struct Judged {
   EvalReport cold, cached;
 };
 
-/// Evaluates the problem's own baseline (copied, as an agent's file would be) twice.
+/// Evaluates the problem's own baseline (copied, as an agent's file would be) twice. The
+/// repository holds the harness, the problem and the scenarios: a missing one fails the test.
 std::optional<Judged> judge_baseline(const std::string& problem, const std::string& scenario_file) {
   const fs::path root = SOCRATIC_SOURCE_DIR;
   const fs::path set = root / "scenarios" / scenario_file;
-  if (!fs::exists(root / "kernels/harness/runner.cu") || !fs::exists(root / "kernels" / problem / "problem.json") ||
-      !fs::exists(set)) {
-    WARN("kernels/harness/runner.cu, kernels/" << problem << "/problem.json or " << set.string()
-                                                << " is missing: skipped");
-    return std::nullopt;
-  }
+  REQUIRE(fs::exists(root / "kernels/harness/runner.cu"));
+  REQUIRE(fs::exists(root / "kernels" / problem / "problem.json"));
+  REQUIRE(fs::exists(set));
   CudaEvaluatorConfig cfg;
   cfg.data_dir = root;
   cfg.problem = problem;
   cfg.scenarios = set;
   cfg.cache_dir = fs::path(SOCRATIC_BINARY_DIR) / "eval_gpu_cache";
-#if SOCRATIC_HAS_BAN_SCANNER
   cfg.ban_scan = default_ban_scan();
-#else
-  cfg.allow_unscanned = true;
-#endif
   CudaEvaluator evaluator(cfg);
   const fs::path work = fs::path(SOCRATIC_BINARY_DIR) / "eval_gpu_work" / problem;
   fs::create_directories(work);
@@ -71,7 +65,7 @@ void check_baseline_against_itself(const EvalReport& r) {
 
 TEST_CASE("CudaEvaluator on the GPU: rmsnorm baseline against itself", "[gpu][eval]") {
   auto j = judge_baseline("rmsnorm", "rmsnorm.json");
-  if (!j) return;
+  REQUIRE(j);
   check_baseline_against_itself(j->cold);
   check_baseline_against_itself(j->cached);
   CHECK(j->cached.timings.build_cached);
@@ -82,7 +76,7 @@ TEST_CASE("CudaEvaluator on the GPU: rmsnorm baseline against itself", "[gpu][ev
 
 TEST_CASE("CudaEvaluator on the GPU: attention FA3 grid, baseline against itself", "[gpu][eval]") {
   auto j = judge_baseline("attention", "attention_fa3_grid.json");
-  if (!j) return;
+  REQUIRE(j);
   check_baseline_against_itself(j->cold);
   check_baseline_against_itself(j->cached);
   CHECK(j->cached.timings.build_cached);

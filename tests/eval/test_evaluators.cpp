@@ -100,6 +100,26 @@ TEST_CASE("CudaEvaluator: builds, runs every scenario and reports", "[eval][eval
   CHECK(f.nvcc_calls() == 3);
 }
 
+TEST_CASE("CudaEvaluator: the baseline's own bytes are reported identical to it; a campaign's snapshot is judged",
+          "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const std::string baseline = eval_test::read_file(f.data / "kernels/toy/baseline.cu");
+  const EvalReport same = ev.evaluate(f.candidate(baseline, "copy.cu"));
+  CHECK(same.identical_to_baseline);
+  const EvalReport edited = ev.evaluate(f.candidate(baseline + "// edited\n", "edited.cu"));
+  CHECK_FALSE(edited.identical_to_baseline);
+  // A campaign hands over its snapshot and hash: the snapshot's bytes are judged under that hash,
+  // whatever the workspace's file holds by now.
+  Candidate c = f.candidate("// the agent's newer edit\nfake: speedup b 3.0\n", "moving.cu");
+  c.snapshot = write_file(f.tmp / "state/candidates/snap.cu", "// what the campaign read\nfake: speedup b 2.0\n");
+  c.content_hash = detail::sha256_hex(eval_test::read_file(c.snapshot));
+  const EvalReport judged = ev.evaluate(c);
+  CHECK(judged.candidate.content_hash == c.content_hash);
+  REQUIRE(judged.find("b"));
+  CHECK(judged.find("b")->speedup == Approx(2.0));
+}
+
 TEST_CASE("CudaEvaluator: the runner reads the scenarios with declared defaults", "[eval][evaluator]") {
   EvaluatorFixture f;
   CudaEvaluator ev(f.config);
@@ -301,6 +321,37 @@ std::filesystem::path script(const std::filesystem::path& path, const std::strin
   return path;
 }
 }  // namespace
+
+TEST_CASE("CommandEvaluator: the baseline's bytes are reported identical; a snapshot is not hashed again",
+          "[eval][command]") {
+  TempDir tmp("command_baseline");
+  EvalReport sample;
+  sample.built = true;
+  sample.expected = {"x"};
+  ScenarioResult x;
+  x.id = "x";
+  x.correct = true;
+  x.speedup = 1.01;
+  sample.scenarios = {x};
+  write_file(tmp / "report.json", json(sample).dump());
+  CommandEvaluatorConfig cfg;
+  cfg.command = {"cat", (tmp / "report.json").string()};
+  cfg.baseline = write_file(tmp / "baseline.cpp", "// the baseline\n");
+  CommandEvaluator ev(cfg);
+  Candidate copy;
+  copy.source = write_file(tmp / "ws/candidate.cpp", "// the baseline\n");
+  CHECK(ev.evaluate(copy).identical_to_baseline);
+  Candidate edited;
+  edited.source = write_file(tmp / "ws/edited.cpp", "// the baseline, edited\n");
+  CHECK_FALSE(ev.evaluate(edited).identical_to_baseline);
+  // With the campaign's snapshot, its hash stands (the workspace file may have moved on).
+  Candidate snap = edited;
+  snap.snapshot = write_file(tmp / "state/candidates/h.cpp", "// the baseline\n");
+  snap.content_hash = detail::sha256_hex("// the baseline\n");
+  const EvalReport r = ev.evaluate(snap);
+  CHECK(r.candidate.content_hash == snap.content_hash);
+  CHECK(r.identical_to_baseline);
+}
 
 TEST_CASE("CommandEvaluator reads the report a command prints", "[eval][command]") {
   TempDir tmp("command");

@@ -225,22 +225,32 @@ TEST_CASE("runner client: an over-long line is a protocol error", "[eval][runner
 }
 
 TEST_CASE("runner client: a forged result is not believed", "[eval][runner]") {
-  // During a, something prints a scenario_end for d that no scenario_begin announced.
+  // During a, something that does not know the run's token prints a scenario_end for d.
   RunnerFixture f("fake: forge a d\nfake: fail d wrong output\n");
   const RunnerOutcome out = run_runner(f.job);
   CHECK_FALSE(out.results[0].correct);  // tainted by the protocol error during it
-  CHECK_THAT(out.results[0].reason, Contains("scenario_end for \"d\" without a matching scenario_begin"));
+  CHECK_THAT(out.results[0].reason, Contains("does not carry this run's token"));
   CHECK_FALSE(out.results[3].correct);
   CHECK(out.results[3].reason == "wrong output");
 }
 
+TEST_CASE("runner client: a line with another run's token is refused", "[eval][runner]") {
+  RunnerFixture f("fake: forge_token b b\nfake: fail b wrong output\n");
+  const RunnerOutcome out = run_runner(f.job);
+  CHECK(out.results[0].correct);
+  CHECK_FALSE(out.results[1].correct);
+  CHECK_THAT(out.results[1].reason, Contains("does not carry this run's token") && Contains("wrong output"));
+  CHECK(std::isnan(out.results[1].speedup));
+  CHECK(out.results[2].correct);
+}
+
 TEST_CASE("runner client: a forged end for the scenario in progress is caught by the real one", "[eval][runner]") {
-  // The candidate prints a glowing scenario_end for its own scenario; the runner's real one follows.
+  // A glowing scenario_end for the scenario in progress, without the token; the real one follows.
   RunnerFixture f("fake: forge b b\nfake: fail b wrong output\n");
   const RunnerOutcome out = run_runner(f.job);
   CHECK(out.results[0].correct);
   CHECK_FALSE(out.results[1].correct);
-  CHECK_THAT(out.results[1].reason, Contains("conflicting results: the runner reported this scenario twice"));
+  CHECK_THAT(out.results[1].reason, Contains("does not carry this run's token"));
   CHECK(std::isnan(out.results[1].speedup));
   CHECK(out.results[2].correct);
 }
@@ -276,10 +286,10 @@ TEST_CASE("runner client: early exits and start-up failures", "[eval][runner]") 
     CHECK(out.runs == 1);
   }
   SECTION("a runner that speaks another protocol is not believed") {
-    RunnerFixture f("fake: protocol 2\n");
+    RunnerFixture f("fake: protocol 1\n");
     const RunnerOutcome out = run_runner(f.job);
     for (const auto& r : out.results) CHECK(r.reason == "not run: runner protocol mismatch");
-    CHECK_THAT(out.problems[0], Contains("speaks protocol 2"));
+    CHECK_THAT(out.problems[0], Contains("speaks protocol 1"));
   }
   SECTION("a runner for another problem") {
     RunnerFixture f("fake: problem rmsnorm\n");

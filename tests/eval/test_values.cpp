@@ -61,7 +61,7 @@ TEST_CASE("the repository's problems and scenario sets pass validation", "[eval]
     ++validated;
   }
   if (problems.size() == index.at("problems").size()) CHECK_NOTHROW(ProblemRegistry::load(root / "kernels"));
-  if (validated == 0) WARN("no scenario set of a registered problem in scenarios/ yet");
+  CHECK(validated > 0);  // the repository has scenario sets of its problems: none validated is a failure
 }
 
 TEST_CASE("problem.json errors name the file, the parameter and the field", "[eval][registry]") {
@@ -80,7 +80,7 @@ TEST_CASE("problem.json errors name the file, the parameter and the field", "[ev
   }
   SECTION("unknown field in a parameter") {
     doc["parameters"]["n"]["minimum"] = 1;
-    expect_error(doc, "parameter \"n\" field \"minimum\"", "unknown field");
+    expect_error(doc, "parameter \"n\"", "unknown field \"minimum\"");
   }
   SECTION("a default outside the enum") {
     doc["parameters"]["dtype"]["default"] = "fp8";

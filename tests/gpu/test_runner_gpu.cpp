@@ -141,7 +141,8 @@ TEST_CASE("the baseline against itself: correct everywhere, speedup 1 within the
   CHECK(run.bad_lines.empty());
   CHECK(run.done);
   REQUIRE(run.hello.is_object());
-  CHECK(run.hello["protocol"] == 1);
+  CHECK(run.hello["protocol"] == 2);
+  CHECK(run.hello["boundary"] == "workers");
   CHECK(run.hello["problem"] == "rmsnorm");
   CHECK(run.hello["sm_count"].get<int>() > 0);
   CHECK(run.hello["l2_bytes"].get<double>() > 0);
@@ -232,6 +233,8 @@ TEST_CASE("every adversarial candidate is caught with the expected reason", "[gp
         }
       } else if (others_pass) {
         CHECK(r.correct);
+        if (c.contains("max_speedup") && std::isfinite(r.speedup))
+          CHECK(r.speedup <= c["max_speedup"].get<double>());
       }
       for (const auto& f : c.value("forbidden_flags", json::array()))
         CHECK_FALSE(r.has_flag(f.get<std::string>()));

@@ -122,6 +122,13 @@ TEST_CASE("a campaign asks bank questions at the moments the detectors find", "[
                        std::to_string(f.event.priority));
   CHECK(replayed == recorded);
   CHECK(recorded.size() >= 4);
+  // And it chooses as the campaign chose (the engine's own detection code): the trigger it marks
+  // `chosen` at each moment is the trigger of the question the campaign asked there.
+  std::vector<std::string> chosen, asked_for;
+  for (const auto& f : replay_trace(trace.events, campaign.trace_path().string(), default_detectors()))
+    if (f.chosen) chosen.emplace_back(to_string(f.event.trigger));
+  for (const auto& a : state.asked) asked_for.emplace_back(to_string(a.question.trigger));
+  CHECK(chosen == asked_for);
 
   // `socratic bank credit`: the plateau (#4) and claimed-limit (#5) questions were followed by
   // the 3.5x evaluation (#6) within 3 evaluations; the suspicious-gain question by no gain.

@@ -98,7 +98,7 @@ void build_all() {
     std::vector<std::string> argv = {nvcc, "-O2", "-std=c++17",
                                      "-gencode=arch=compute_90a,code=sm_90a", source.string()};
     argv.insert(argv.end(), r.flags.begin(), r.flags.end());
-    std::string key = socratic::detail::read_file_bytes(source) + "\n" + version;
+    std::string key = socratic::read_file_bytes(source) + "\n" + version;
     for (const auto& a : argv) key += "\n" + a;
     const fs::path output =
         cache_dir() / (name + "-" + socratic::detail::sha256_hex(key).substr(0, 16) + r.extension);
@@ -174,7 +174,7 @@ fs::path scratch_dir() {
 }
 
 std::string read_bytes(const fs::path& path) {
-  return socratic::detail::read_file_bytes(path);
+  return socratic::read_file_bytes(path);
 }
 
 void write_bytes(const fs::path& path, const std::string& bytes) {

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "fixtures.hpp"
-#include "socratic/eval/elf.hpp"
-#include "socratic/eval/fatbin.hpp"
+#include "socratic/scan/elf.hpp"
+#include "socratic/scan/fatbin.hpp"
 
 using namespace socratic;
 namespace fx = scanner_fixtures;

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "fixtures.hpp"
-#include "socratic/eval/detail/lz4_block.hpp"
-#include "socratic/eval/elf.hpp"
-#include "socratic/eval/fatbin.hpp"
+#include "socratic/scan/detail/lz4_block.hpp"
+#include "socratic/scan/elf.hpp"
+#include "socratic/scan/fatbin.hpp"
 
 using namespace socratic;
 namespace fx = scanner_fixtures;

@@ -2,8 +2,8 @@
 #include "catch.hpp"
 
 #include "fixtures.hpp"
-#include "socratic/eval/ban_policy.hpp"
-#include "socratic/eval/detail/symbol_names.hpp"
+#include "socratic/scan/ban_policy.hpp"
+#include "socratic/scan/detail/symbol_names.hpp"
 
 using namespace socratic;
 namespace fx = scanner_fixtures;

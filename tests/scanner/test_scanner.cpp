@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "fixtures.hpp"
-#include "socratic/eval/scanner.hpp"
+#include "socratic/scan/scanner.hpp"
 
 using namespace socratic;
 namespace fx = scanner_fixtures;

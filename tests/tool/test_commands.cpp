@@ -8,6 +8,7 @@
 #include "png_pixels.hpp"
 #include "socratic/campaign/trace_state.hpp"
 #include "socratic/report/html_report.hpp"
+#include "socratic/goals/goal_spec.hpp"
 #include "tool_fixtures.hpp"
 
 using namespace socratic;
@@ -243,6 +244,40 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
     CHECK(recorded[recorded.size() - 2]["cap_reached"] == true);
     CHECK(recorded.back()["kind"] == "block_cap");
   }
+}
+
+TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops, never meets the default goal; "
+          "a real gain does", "[tool][hook][noise]") {
+  const fs::path ws = fresh_dir("hook_doing_nothing");
+  REQUIRE(init_cpu_campaign(ws, "claude-code", socratic::goals::default_goal_spec().dump()).ok());
+  REQUIRE(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "baseline.cpp"));
+  const std::string campaign = (ws / "campaign.json").string();
+  for (int stop = 0; stop < 12; ++stop) {
+    const ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign},
+                                         hook_input("Nothing left to gain.", stop % 4 != 0, ws));
+    INFO("stop " << stop << ": " << r.stderr_text);
+    REQUIRE(r.exit_code == 0);
+    REQUIRE_FALSE(r.stdout_text.empty());
+    CHECK(json::parse(r.stdout_text)["decision"] == "block");
+  }
+  const fs::path trace = ws / ".socratic" / "trace.jsonl";
+  const auto evaluations = events_of(trace, "evaluation");
+  REQUIRE(evaluations.size() == 12);
+  CHECK(evaluations[0]["record"]["report"]["identical_to_baseline"] == true);  // the evaluator knows its baseline
+  for (std::size_t i = 1; i < evaluations.size(); ++i) CHECK(evaluations[i]["record"]["reused_from"] == 0);
+  for (const auto& v : events_of(trace, "verdict")) CHECK(v["verdict"]["met"] == false);
+  for (const auto& s : evaluations[0]["record"]["report"]["scenarios"]) {  // it reports its noise
+    CHECK(s["candidate_noise"].is_number());
+    CHECK(s["baseline_noise"].is_number());
+    CHECK(s["samples"] == 21);
+  }
+
+  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_fixed.cpp"));
+  const ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("Faster now.", false, ws));
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.empty());  // the goal holds beyond the noise: the stop goes through
+  CHECK(events_of(trace, "hook_call").back()["kind"] == "goal_met");
 }
 
 TEST_CASE("report: one self-contained HTML file whose plots hold the trace's data, rendered by Chromium",

@@ -59,14 +59,14 @@ struct HookSetup {
   fs::path dir;
   ContentEvaluator evaluator;
   NumberedQuestions questions;
-  StopHookConfig config;
+  CampaignConfig config;
   explicit HookSetup(const std::string& name, int cap = 8) : dir(fresh_dir(name)) {
     config.task = "make it fast";
     config.workspace = dir / "ws";
     config.candidate.source = dir / "ws" / "candidate.cu";
     config.state_dir = dir / "state";
     config.scenario_ids = {"a", "b"};
-    config.policy.max_consecutive_blocks = cap;
+    config.stop_hook.max_consecutive_blocks = cap;
     write_text(config.candidate.source, "slow");
   }
   StopHookOutcome call(const std::string& input) {
@@ -226,6 +226,57 @@ TEST_CASE("malformed hook input blocks with the error and is recorded", "[tool][
   CHECK(calls[0]["kind"] == "error");
 }
 
+TEST_CASE("unreadable hook input blocks but never counts toward the cap", "[tool][hook]") {
+  HookSetup h("hook_unreadable_cap", 2);
+  // Ten unreadable calls in a row: every one blocks; none is let through by repetition.
+  for (int i = 0; i < 10; ++i) {
+    const StopHookOutcome out = h.call(i % 2 ? "" : "{\"session_id\": ");
+    REQUIRE(out.decision.block);
+    CHECK(out.decision.kind == "error");
+    CHECK(json::parse(out.stdout_text)["reason"].get<std::string>().find("does not count toward the cap") != std::string::npos);
+  }
+  CHECK(h.evaluator.calls == 0);
+  for (const auto& c : events_of(h.trace(), "hook_call")) CHECK(c["counts_toward_cap"] == false);
+  // Nor does one in the middle of a chain break it: block 1, unreadable, block 2, then the cap.
+  const StopHookOutcome first = h.call(hook_input("done", false, h.config.workspace));
+  CHECK(first.decision.consecutive_blocks == 1);
+  CHECK(h.call("not json").decision.block);
+  const StopHookOutcome second = h.call(hook_input("done", true, h.config.workspace));
+  CHECK(second.decision.consecutive_blocks == 2);
+  CHECK(second.decision.cap_reached);
+  const StopHookOutcome capped = h.call(hook_input("done", true, h.config.workspace));
+  CHECK_FALSE(capped.decision.block);
+  CHECK(capped.decision.kind == "block_cap");
+  // The turn opened by the last block carries that block's reason, not the unreadable call's.
+  const auto started = events_of(h.trace(), "turn_started");
+  REQUIRE(started.size() == 3);
+  CHECK(started[2]["message"]["text"] == json::parse(second.stdout_text)["reason"]);
+}
+
+TEST_CASE("repeated evaluator failures end the hook's campaign as they end the loop's, saying the goal was "
+          "not verified", "[tool][hook]") {
+  HookSetup h("hook_evaluator_gives_up");
+  write_text(h.config.candidate.source, "explode");
+  for (int i = 1; i <= 2; ++i) {
+    const StopHookOutcome out = h.call(hook_input("done", i > 1, h.config.workspace));
+    REQUIRE(out.decision.block);
+    CHECK(out.decision.consecutive_blocks == i);
+  }
+  const StopHookOutcome gave_up = h.call(hook_input("done", true, h.config.workspace));
+  CHECK_FALSE(gave_up.decision.block);
+  CHECK(gave_up.decision.kind == "evaluator_error");
+  CHECK(gave_up.stderr_text.find("NOT verified") != std::string::npos);
+  CHECK(gave_up.stderr_text.find("runner crashed: no GPU in this test") != std::string::npos);
+  auto ended = events_of(h.trace(), "campaign_ended");
+  REQUIRE(ended.size() == 1);
+  CHECK(ended[0]["reason"] == "evaluator_error");
+  // Fixed: the campaign continues at the next stop, and judges it.
+  write_text(h.config.candidate.source, "fast");
+  const StopHookOutcome fixed = h.call(hook_input("Fixed.", false, h.config.workspace));
+  CHECK(fixed.decision.kind == "goal_met");
+  CHECK(events_of(h.trace(), "campaign_continued").size() == 1);
+}
+
 TEST_CASE("an evaluator failure blocks with the error text", "[tool][hook]") {
   HookSetup h("hook_evaluator_failure");
   write_text(h.config.candidate.source, "explode");
@@ -261,11 +312,17 @@ TEST_CASE("the consecutive-block cap: said in the reason, recorded, then the sto
   CHECK(capped.decision.kind == "block_cap");
   CHECK(capped.stdout_text.empty());
   CHECK(capped.stderr_text.find("NOT met") != std::string::npos);
+  // Plainly: the goal was not met, and what was unmet, in the message and in the trace.
+  CHECK(capped.decision.reason.find("The goal (all of (all scenarios correct; )) was NOT met") != std::string::npos);
+  CHECK(capped.decision.reason.find("- b: correct required correct") != std::string::npos);
+  CHECK(capped.stderr_text.find("- b: correct required correct") != std::string::npos);
   auto calls = events_of(h.trace(), "hook_call");
   REQUIRE(calls.size() == 4);
   CHECK(calls[2]["cap_reached"] == true);
   CHECK(calls[3]["kind"] == "block_cap");
   CHECK(calls[3]["decision"] == "allow");
+  CHECK(calls[3]["goal_met"] == false);
+  CHECK(calls[3]["reason"].get<std::string>().find("was NOT met") != std::string::npos);
   // A new stop of the agent's own accord starts a new chain.
   const StopHookOutcome again = h.call(hook_input("done again", false, h.config.workspace));
   CHECK(again.decision.block);

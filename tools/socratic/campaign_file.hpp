@@ -26,7 +26,9 @@ struct EvaluatorSettings {
   std::vector<std::string> command;   ///< kind command: argv; `{candidate}` `{scenarios}` `{workspace}` substituted
   double timeout_s = 1800;            ///< one evaluation
   std::optional<std::string> arch;    ///< kind cuda: e.g. `sm_90a`; default from the GPU
-  std::optional<std::filesystem::path> baseline;  ///< kind cuda: override of the problem's baseline
+  /// kind cuda: override of the problem's baseline; kind command: the baseline the command judges
+  /// against (a candidate byte-identical to it is reported `identical_to_baseline`)
+  std::optional<std::filesystem::path> baseline;
   json extra = json::object();        ///< kind cuda: passed through to the CUDA evaluator's settings
 };
 
@@ -84,20 +86,15 @@ struct CampaignFile {
 
 namespace detail {
 
-inline void reject_unknown(const json& j, const std::string& where, std::initializer_list<const char*> known) {
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const bool ok = std::any_of(known.begin(), known.end(), [&](const char* k) { return it.key() == k; });
-    if (!ok) {
-      if (is_secret_variable(it.key()) && it.key().find("env") == std::string::npos &&
-          it.key().find("file") == std::string::npos)
-        throw input_error({}, where + " field \"" + it.key() + "\"",
-                          "API keys never go in a campaign file: name the variable in "
-                          "agent.api_key_env or a key file in agent.api_key_file");
-      std::string list;
-      for (const char* k : known) list += std::string(list.empty() ? "" : ", ") + k;
-      throw input_error({}, where, "unknown field \"" + it.key() + "\" (known: " + list + ")");
-    }
-  }
+/// The shared unknown-field check (core/json.hpp), after one of its own: a field named like a
+/// secret is an API key put where none belongs.
+inline void reject_unknown(const json& j, const std::string& where, std::initializer_list<std::string_view> known) {
+  for (const auto& key : unknown_fields(j, known))
+    if (is_secret_variable(key) && key.find("env") == std::string::npos && key.find("file") == std::string::npos)
+      throw input_error({}, where + " field \"" + key + "\"",
+                        "API keys never go in a campaign file: name the variable in "
+                        "agent.api_key_env or a key file in agent.api_key_file");
+  reject_unknown_fields(j, known, {}, where);
 }
 
 inline std::filesystem::path resolve(const std::filesystem::path& base, const std::string& p) {

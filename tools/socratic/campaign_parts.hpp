@@ -15,7 +15,9 @@
 #include "data_dir.hpp"
 #include "gpu_check.hpp"
 #include "question_setup.hpp"
+#include "socratic/campaign/config.hpp"
 #include "socratic/concepts.hpp"
+#include "socratic/detail/sha256.hpp"
 #include "socratic/eval/command_evaluator.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
@@ -60,6 +62,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     config.timeout = std::chrono::milliseconds(static_cast<long long>(c.evaluator.timeout_s * 1000));
     config.working_dir = c.file.parent_path();
     config.expected = scenario_ids;
+    config.baseline = c.evaluator.baseline;
     auto evaluator = std::make_shared<CommandEvaluator>(std::move(config));
     return AnyEvaluator{[evaluator](const Candidate& cand) { return evaluator->evaluate(cand); },
                         "command evaluator (" + c.evaluator.command.front() + ")"};
@@ -74,11 +77,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
   if (c.evaluator.extra.contains("k")) config.k = c.evaluator.extra["k"].get<double>();
   if (c.evaluator.extra.contains("nvcc_flags"))
     config.nvcc_flags = c.evaluator.extra["nvcc_flags"].get<std::vector<std::string>>();
-#if SOCRATIC_HAS_BAN_SCANNER
   config.ban_scan = default_ban_scan();
-#else
-  throw error("evaluator kind \"cuda\": this build has no banned-library scanner (socratic/eval/scanner.hpp)");
-#endif
   // The judge's files are hashed once per campaign and verified at every evaluation, so each hook
   // call (a new process) checks against the campaign's first record, not a fresh one.
   const std::filesystem::path manifest = c.state_dir / "integrity.json";
@@ -95,6 +94,35 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
                         return evaluator->evaluate(cand);
                       },
                       "CUDA evaluator"};
+}
+
+/// The one CampaignConfig a campaign file describes, for every driver (`run`, `agent`, `hook stop`).
+inline CampaignConfig campaign_config(const CampaignFile& c, std::vector<std::string> scenario_ids) {
+  CampaignConfig config;
+  config.campaign_id = c.campaign_id;
+  config.task = c.task;
+  config.workspace = c.workspace;
+  config.candidate.source = c.candidate;
+  config.state_dir = c.state_dir;
+  config.budget = c.budget;
+  config.scenario_ids = std::move(scenario_ids);
+  config.arch = c.arch;
+  config.has_reference = c.questions.has_reference;
+  config.detectors = make_detectors(c);
+  config.stop_hook.max_consecutive_blocks = c.max_consecutive_blocks;
+  // The judge: what the evaluator is and what it judges on. An edit of any of it (the evaluator's
+  // command or settings, the scenario set) means earlier judgements are not repeated.
+  std::string scenarios_hash;
+  try {
+    scenarios_hash = socratic::detail::sha256_file(c.scenarios);
+  } catch (const std::exception&) {
+  }
+  const json judge{{"problem", c.problem},
+                   {"scenarios", c.scenarios.string()},
+                   {"scenarios_sha256", scenarios_hash},
+                   {"evaluator", campaign_file_json(c, c.file.parent_path())["evaluator"]}};
+  config.judge = socratic::detail::sha256_hex(judge.dump()).substr(0, 16);
+  return config;
 }
 
 }  // namespace socratic::tool

@@ -15,22 +15,6 @@
 
 namespace socratic::tool {
 
-/// The CampaignConfig a campaign file describes.
-inline CampaignConfig campaign_config(const CampaignFile& c, std::vector<std::string> scenario_ids) {
-  CampaignConfig config;
-  config.campaign_id = c.campaign_id;
-  config.task = c.task;
-  config.workspace = c.workspace;
-  config.candidate.source = c.candidate;
-  config.state_dir = c.state_dir;
-  config.budget = c.budget;
-  config.scenario_ids = std::move(scenario_ids);
-  config.arch = c.arch;
-  config.has_reference = c.questions.has_reference;
-  config.detectors = make_detectors(c);
-  return config;
-}
-
 /// One line per step on stderr: rewritten in place on a terminal, appended otherwise.
 inline std::function<void(const CampaignProgress&)> terminal_progress() {
   const bool tty = ::isatty(2) != 0;
@@ -42,6 +26,12 @@ inline std::function<void(const CampaignProgress&)> terminal_progress() {
     char line[512];
     std::snprintf(line, sizeof line, "turn %d | evaluations %d | best geomean %s | last question: %s", p.turn,
                   p.evaluations, best, q.c_str());
+    if (p.event == "continued") {  // said once, plainly, on its own line
+      std::fprintf(stderr, "%scampaign continues: it had ended with %s; same history, same budgets\n",
+                   tty ? "\r\033[K" : "", p.detail.c_str());
+      std::fflush(stderr);
+      return;
+    }
     if (tty)
       std::fprintf(stderr, "\r\033[K%s%s", line, p.event == "ended" ? "\n" : "");
     else
@@ -52,8 +42,10 @@ inline std::function<void(const CampaignProgress&)> terminal_progress() {
 
 /// Prints how the campaign ended; exit 0 when the goal holds, 1 otherwise.
 inline int print_result(const CampaignResult& r) {
-  std::cout << "campaign ended: " << r.reason << " after " << r.turns << " turns, " << r.spent.evaluations
-            << " evaluations\n";
+  std::cout << "campaign ended: " << r.reason << (r.detail.empty() ? "" : " (" + r.detail + ")") << " after "
+            << r.turns << " turns, " << r.spent.evaluations << " evaluations\n";
+  if (CampaignEngine<AnyEvaluator, ToolQuestionSource, goals::AnyGoal>::continuable(r.reason))
+    std::cout << "run the same command again to continue this campaign (same history, same budgets)\n";
   if (r.best) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", r.best->score());

@@ -7,7 +7,7 @@
 
 #include "campaign_runner.hpp"
 #include "socratic/agents/cli_agent.hpp"
-#include "socratic/campaign/redact.hpp"
+#include "socratic/core/redact.hpp"
 
 namespace {
 
@@ -36,7 +36,7 @@ int agent_command(const AgentCommandOptions& o) {
   const std::string default_key_var = cli == "claude" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
   if (c.agent.base_url) options.environment[cli == "claude" ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"] = *c.agent.base_url;
   if (c.agent.api_key_file) {
-    std::string key = socratic::detail::read_file_bytes(*c.agent.api_key_file);
+    std::string key = socratic::read_file_bytes(*c.agent.api_key_file);
     while (!key.empty() && (key.back() == '\n' || key.back() == '\r' || key.back() == ' ')) key.pop_back();
     register_secret(key);
     options.environment[default_key_var] = key;

@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "data_dir.hpp"
 #include "problems.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/questions/bank_question_source.hpp"
 
 namespace {
@@ -42,15 +43,7 @@ AskState load_state(const std::filesystem::path& dir) {
 }
 
 void save_state(const std::filesystem::path& dir, const AskState& s) {
-  std::filesystem::create_directories(dir);
-  const auto path = state_file(dir);
-  const auto tmp = std::filesystem::path(path.string() + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << json{{"schema_version", schema_version}, {"seed", s.seed}, {"asked", s.asked}}.dump(2) << "\n";
-    if (!out) throw input_error(tmp.string(), {}, "cannot write the ask state");
-  }
-  std::filesystem::rename(tmp, path);
+  write_json_atomically(state_file(dir), json{{"schema_version", schema_version}, {"seed", s.seed}, {"asked", s.asked}});
 }
 
 /// What `socratic ask` is given.

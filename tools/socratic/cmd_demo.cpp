@@ -11,6 +11,7 @@
 
 #include "campaign_runner.hpp"
 #include "llm_campaign.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
 #include "report_setup.hpp"
@@ -37,12 +38,6 @@ std::vector<std::string> live_blockers(const std::string& model) {
   const ProcessResult smi = run_process({"nvidia-smi", "-L"}, po);
   if (!smi.ok() || smi.stdout_text.find("GPU") == std::string::npos)
     why.push_back("no GPU (nvidia-smi -L: " + (smi.started ? smi.describe() : smi.error) + ")");
-#if !SOCRATIC_HAS_BAN_SCANNER
-  why.push_back("the banned-library scanner (include/socratic/eval/scanner.hpp) is not in this build");
-#endif
-#ifndef SOCRATIC_TOOL_HAS_LLM_AGENT
-  why.push_back("the LLM agent (include/socratic/agents/llm_agent.hpp) is not in this build");
-#endif
   const char* a = std::getenv("ANTHROPIC_API_KEY");
   const char* o = std::getenv("OPENAI_API_KEY");
   if (!(a && *a) && !(o && *o)) why.push_back("no LLM key (ANTHROPIC_API_KEY or OPENAI_API_KEY)");
@@ -50,7 +45,6 @@ std::vector<std::string> live_blockers(const std::string& model) {
   return why;
 }
 
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 /// A short live campaign on the attention problem: every part live.
 int live(const fs::path& out, const std::string& model) {
   const fs::path data = data_dir();
@@ -87,7 +81,6 @@ int live(const fs::path& out, const std::string& model) {
   std::cout << "\nreport: " << fs::absolute(report).string() << "\n";
   return exit_ok;
 }
-#endif
 
 /// The recordings to try, best first: the project's kernel campaign, then the CPU one.
 std::vector<fs::path> default_recordings() {
@@ -115,9 +108,9 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   const fs::path candidate = out / "workspace" / ("candidate" + rec.candidate_extension);
   fs::create_directories(candidate.parent_path());
   {
-    const std::string first = d.contains("baseline") ? socratic::detail::read_file_bytes(recording_dir / d["baseline"].get<std::string>())
+    const std::string first = d.contains("baseline") ? socratic::read_file_bytes(recording_dir / d["baseline"].get<std::string>())
                                                      : rec.candidate_bytes(rec.evaluations.front().candidate_hash);
-    std::ofstream(candidate, std::ios::binary) << first;
+    write_file_atomically(candidate, first);
   }
 
   std::cout << "socratic demo: replaying the recorded campaign in " << recording_dir.string() << "\n";
@@ -178,11 +171,7 @@ int demo_command(const DemoCommandOptions& o) {
   const std::string model = !o.model.empty() ? o.model : env_model ? env_model : "";
   const std::vector<std::string> blockers =
       o.replay ? std::vector<std::string>{"--replay was asked for"} : live_blockers(model);
-  if (blockers.empty()) {
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
-    return live(out, model);
-#endif
-  }
+  if (blockers.empty()) return live(out, model);
   if (o.live) {
     std::cerr << "socratic demo --live: cannot run live here:\n";
     for (const auto& b : blockers) std::cerr << "  - " << b << "\n";

@@ -14,6 +14,7 @@
 #include "data_dir.hpp"
 #include "gpu_check.hpp"
 #include "problems.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
 #include "socratic/eval/report_table.hpp"
@@ -76,12 +77,7 @@ int run_eval(const EvalCommandOptions& o) {
     config.allow_unscanned = true;
     std::cerr << "socratic eval: warning: --no-scan: banned libraries are not checked\n";
   } else {
-#if SOCRATIC_HAS_BAN_SCANNER
     config.ban_scan = default_ban_scan();
-#else
-    throw socratic::error("this build has no banned-library scanner (socratic/eval/scanner.hpp); "
-                          "pass --no-scan to evaluate without it");
-#endif
   }
 
   ProgressLine progress;
@@ -115,11 +111,7 @@ int run_eval(const EvalCommandOptions& o) {
   } else {
     std::cout << text;
   }
-  if (!json_file.empty()) {
-    std::ofstream out(json_file, std::ios::binary | std::ios::trunc);
-    out << json(report).dump(2) << "\n";
-    if (!out) throw socratic::error("cannot write " + json_file);
-  }
+  if (!json_file.empty()) write_json_atomically(json_file, json(report));
   // 2: no verdict at all (the harness failed before judging any scenario); 1: judged, not accepted.
   if (!report.error.empty() && report.scenarios.empty()) return tool::exit_error;
   if (report.all_correct() && report.banned.empty()) return tool::exit_ok;

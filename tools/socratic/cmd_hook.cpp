@@ -43,57 +43,6 @@ int print(const StopHookOutcome& out) {
   return out.exit_code;
 }
 
-/// The parts of the campaign could not be built (bad campaign file, missing scenarios, an
-/// evaluator that cannot start): block with the error, and record it in the campaign's trace when
-/// the campaign file at least said where that is, with the same cap as any block.
-StopHookOutcome setup_failure(const std::string& what, const std::optional<CampaignFile>& campaign,
-                              const std::string& stdin_text) {
-  StopHookPolicy policy;
-  int blocks_before = 0;
-  std::unique_ptr<TraceWriter> trace;
-  std::optional<StopHookInput> input;
-  try {
-    input = parse_stop_hook_input(stdin_text);
-  } catch (const std::exception&) {
-  }
-  if (campaign) {
-    policy.max_consecutive_blocks = campaign->max_consecutive_blocks;
-    try {
-      trace = std::make_unique<TraceWriter>(campaign->trace_path());
-      if (input) blocks_before = consecutive_blocks_before(read_trace(campaign->trace_path()).events, *input);
-    } catch (const std::exception&) {
-      trace.reset();
-    }
-  }
-  const StopHookDecision d =
-      decide_stop(false, true, blocks_before, policy, format_error_reason(what, blocks_before + 1, policy));
-  if (trace) {
-    try {
-      json call{{"type", "hook_call"},
-                {"agent", "main"},
-                {"decision", d.block ? "block" : "allow"},
-                {"kind", d.kind},
-                {"consecutive_blocks", d.consecutive_blocks},
-                {"max_consecutive_blocks", policy.max_consecutive_blocks},
-                {"cap_reached", d.cap_reached},
-                {"reason", d.reason},
-                {"evaluation_index", nullptr}};
-      if (input) {
-        call["stop_hook_active"] = input->stop_hook_active;
-        call["session_id"] = input->session_id;
-      }
-      trace->write(std::move(call));
-    } catch (const std::exception&) {
-    }
-  }
-  StopHookOutcome out;
-  out.decision = d;
-  out.stdout_text = stop_hook_stdout(d);
-  out.stderr_text = "socratic hook stop: " + std::string(d.block ? "blocked (error): " : "allowed (block cap): ") +
-                    (d.block ? what : d.reason) + "\n";
-  return out;
-}
-
 std::string read_stdin() {
   return std::string((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
 }
@@ -111,24 +60,22 @@ int hook_stop(const std::string& given, const std::string& usage_problem) {
     if (!usage_problem.empty()) throw error("socratic hook stop: " + usage_problem);
     campaign = load_campaign_file(find_campaign(given, stdin_text));
     const CampaignFile& c = *campaign;
-    StopHookConfig config;
-    config.campaign_id = c.campaign_id;
-    config.task = c.task;
-    config.workspace = c.workspace;
-    config.candidate.source = c.candidate;
-    config.state_dir = c.state_dir;
-    config.budget = c.budget;
-    config.arch = c.arch;
-    config.has_reference = c.questions.has_reference;
-    config.policy.max_consecutive_blocks = c.max_consecutive_blocks;
-    config.scenario_ids = campaign_scenario_ids(c);
-    config.detectors = make_detectors(c);
+    CampaignConfig config = campaign_config(c, campaign_scenario_ids(c));
     AnyEvaluator evaluator = make_evaluator(c, config.scenario_ids);
     ToolQuestionSource questions = make_question_source(c);
     StopHookRunner runner(evaluator, questions, goals::goal_from_spec(c.goal_spec), std::move(config));
     return print(runner.handle(stdin_text));
   } catch (const std::exception& e) {
-    return print(setup_failure(e.what(), campaign, stdin_text));
+    // The parts of the campaign could not be built (bad campaign file, missing scenarios, an
+    // evaluator that cannot start): block with the error, recorded in the campaign's trace when
+    // the campaign file at least said where that is.
+    StopHookPolicy policy;
+    std::optional<std::filesystem::path> trace;
+    if (campaign) {
+      policy.max_consecutive_blocks = campaign->max_consecutive_blocks;
+      trace = campaign->trace_path();
+    }
+    return print(stop_hook_setup_failure(e.what(), stdin_text, trace, policy));
   }
 }
 

@@ -19,6 +19,7 @@
 #include "question_setup.hpp"
 #include "socratic/campaign/trace.hpp"
 #include "socratic/campaign/trace_state.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/questions/anchors.hpp"
 
@@ -38,24 +39,9 @@ struct InitCommandOptions {
   bool force = false, has_reference = false;
 };
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw input_error(p.string(), {}, "cannot open file");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const fs::path& p) { return read_file_bytes(p); }
 
-void write_text(const fs::path& p, const std::string& text) {
-  fs::create_directories(p.parent_path());
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw error("cannot write " + p.string());
-    out << text;
-  }
-  fs::rename(tmp, p);
-}
+void write_text(const fs::path& p, const std::string& text) { write_file_atomically(p, text); }
 
 /// What judges the campaign's candidates, checked before anything is written: the problem is
 /// registered (the CUDA evaluator judges only those) or has its own evaluator command, and the

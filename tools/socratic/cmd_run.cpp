@@ -16,30 +16,16 @@ namespace {
 using namespace socratic;
 using namespace socratic::tool;
 
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 int run_in_process(const CampaignFile& c) {
   const std::string backend = llm_backend_name(c.agent, c.file.string());  // may throw: before any output
   std::cerr << "socratic run: " << backend << " backend, trace " << c.trace_path().string() << "\n";
   return print_result(run_llm_campaign(c, c.file.string()));
 }
-#endif
 
 int run_command(const std::string& campaign_file) {
   const CampaignFile c = load_campaign_file(campaign_file);
   (void)campaign_scenario_ids(c);
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
   return run_in_process(c);
-#else
-  std::cerr << "socratic run: the in-process LLM agent (include/socratic/agents/llm_agent.hpp) is not part of "
-               "this build, so "
-            << c.file.string()
-            << " cannot run in process. Meanwhile use\n"
-               "  socratic agent "
-            << c.file.string()
-            << " --cli claude   (Claude Code headless, same loop)\n"
-               "or start Claude Code / Codex in the workspace with the hook from `socratic init --agent ...`.\n";
-  return exit_error;
-#endif
 }
 
 command_run run_setup(CLI::App& app) {

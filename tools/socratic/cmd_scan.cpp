@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "command.hpp"
-#include "socratic/eval/ban_policy.hpp"
-#include "socratic/eval/scanner.hpp"
+#include "socratic/scan/ban_policy.hpp"
+#include "socratic/scan/scanner.hpp"
 
 namespace socratic::tool {
 namespace {

@@ -1,7 +1,6 @@
 // The one translation unit that instantiates the LLM agent and its HTTP stack for the tool.
 #include "llm_campaign.hpp"
 
-#ifdef SOCRATIC_TOOL_HAS_LLM_AGENT
 #include "campaign_runner.hpp"
 #include "llm_parts.hpp"
 
@@ -16,4 +15,3 @@ CampaignResult run_llm_campaign(const CampaignFile& c, const std::string& where)
 }
 
 }  // namespace socratic::tool
-#endif

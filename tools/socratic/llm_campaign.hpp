@@ -7,10 +7,6 @@
 #include "campaign_file.hpp"
 #include "socratic/campaign/campaign.hpp"
 
-#if __has_include("socratic/agents/llm_agent.hpp") && __has_include("socratic/agents/anthropic_backend.hpp") && \
-    __has_include("socratic/agents/openai_backend.hpp") && __has_include("socratic/agents/replay_backend.hpp")
-#define SOCRATIC_TOOL_HAS_LLM_AGENT 1
-
 namespace socratic::tool {
 
 /// The backend the settings choose (agent.backend, else by the API key in the environment).
@@ -20,4 +16,3 @@ std::string llm_backend_name(const AgentSettings& agent, const std::string& wher
 CampaignResult run_llm_campaign(const CampaignFile& c, const std::string& where);
 
 }  // namespace socratic::tool
-#endif

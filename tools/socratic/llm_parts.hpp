@@ -1,20 +1,16 @@
 #pragma once
 // The in-process LLM agent as a campaign file (or the demo) chooses it: backend, model, key.
-// Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only. Defines
-// SOCRATIC_TOOL_HAS_LLM_AGENT when the llm-agent headers are in this build.
+// Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only.
 #include <cstdlib>
 #include <string>
 
 #include "campaign_file.hpp"
 #include "socratic/core/error.hpp"
 
-#if __has_include("socratic/agents/llm_agent.hpp") && __has_include("socratic/agents/anthropic_backend.hpp") && \
-    __has_include("socratic/agents/openai_backend.hpp") && __has_include("socratic/agents/replay_backend.hpp")
 #include "socratic/agents/anthropic_backend.hpp"
 #include "socratic/agents/llm_agent.hpp"
 #include "socratic/agents/openai_backend.hpp"
 #include "socratic/agents/replay_backend.hpp"
-#define SOCRATIC_TOOL_HAS_LLM_AGENT 1
 
 namespace socratic::tool {
 
@@ -63,4 +59,3 @@ auto with_llm_agent(const AgentSettings& a, const std::string& where, Run&& run)
 }
 
 }  // namespace socratic::tool
-#endif

@@ -20,9 +20,9 @@
 #include "socratic/agents/detail/utf8.hpp"
 #include "socratic/agents/llm_types.hpp"
 #include "socratic/agents/sandbox.hpp"
-#include "socratic/campaign/redact.hpp"
+#include "socratic/core/redact.hpp"
 #include "socratic/campaign/summary.hpp"
-#include "socratic/campaign/tools.hpp"
+#include "socratic/core/tools.hpp"
 #include "socratic/process/run_process.hpp"
 
 namespace socratic {
@@ -386,7 +386,7 @@ class AgentToolbox {
       return o;
     }
     o.output = r.summary.empty() ? compact_summary(r.report) : r.summary;
-    if (r.question) o.output += "\nQuestion: " + r.question->text + "\n";
+    if (r.question) o.output += "\n" + render_question(*r.question);
     const double g = r.report.geomean_speedup();
     o.details = {{"all_correct", r.report.all_correct()},
                  {"geomean_speedup", std::isfinite(g) ? json(g) : json(nullptr)},

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "socratic/agents/detail/backend_common.hpp"
+#include "socratic/agents/llm_backend.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/http/sse.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "socratic/campaign/redact.hpp"
+#include "socratic/core/redact.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/http/detail/text.hpp"
 

@@ -17,7 +17,8 @@
 #include "socratic/agents/llm_types.hpp"
 #include "socratic/agents/request_hash.hpp"
 #include "socratic/agents/sandbox.hpp"
-#include "socratic/campaign/tools.hpp"
+#include "socratic/core/tools.hpp"
+#include "socratic/agents/llm_backend.hpp"
 #include "socratic/concepts.hpp"
 
 namespace socratic {

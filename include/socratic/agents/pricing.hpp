@@ -83,6 +83,7 @@ class PriceTable {
       const std::string where = "model \"" + model + "\"";
       if (!entry.is_object()) throw input_error(file, where, "expected an object");
       ModelPrice p;
+      reject_unknown_fields(entry, {"input", "output", "cache_read", "cache_write"}, file, where);
       for (const auto& [field, value] : entry.items()) {
         if (!value.is_number() || value.get<double>() < 0)
           throw input_error(file, where + " field \"" + field + "\"",
@@ -92,9 +93,6 @@ class PriceTable {
         else if (field == "output") p.output = v;
         else if (field == "cache_read") p.cache_read = v;
         else if (field == "cache_write") p.cache_write = v;
-        else
-          throw input_error(file, where, "unknown field \"" + field +
-                                             "\" (input, output, cache_read, cache_write)");
       }
       if (!entry.contains("input") || !entry.contains("output"))
         throw input_error(file, where, "needs both \"input\" and \"output\"");

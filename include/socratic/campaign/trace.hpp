@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "socratic/campaign/redact.hpp"
+#include "socratic/core/redact.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 

@@ -3,6 +3,7 @@
 /// @brief Rebuilds a campaign's state from its trace events: what resume, `socratic detect` and
 /// reports read. Pure: no I/O.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,9 +22,12 @@ struct TraceSummary {
   json started;                         ///< the `campaign_started` event, or null
   std::optional<Verdict> last_verdict;  ///< the last goal check at a turn end
   std::optional<Message> last_message;  ///< the last message that opened a turn
-  bool ended = false;                   ///< a `campaign_ended` event was written
+  bool ended = false;                   ///< a `campaign_ended` event ends the trace
   std::string end_reason;               ///< its reason
+  std::string end_detail;               ///< its detail
   int turns_started = 0;
+  /// Spending per agent (each event's `agent`); `wall_seconds` is the campaign's elapsed time.
+  std::map<std::string, Spent, std::less<>> spent_by_agent;
 };
 
 /// @brief Folds trace events (as read by read_trace) into a TraceSummary. Events of unknown
@@ -34,6 +38,8 @@ inline TraceSummary summarize_trace(const std::vector<json>& events) {
   CampaignState& st = out.state;
   for (const json& e : events) {
     const std::string type = e.value("type", "");
+    Spent& by_agent = out.spent_by_agent[e.contains("agent") && e["agent"].is_string() ? e["agent"].get<std::string>()
+                                                                                         : std::string()];
     const std::string where = "trace event seq " + std::to_string(e.value("seq", -1)) + " (" + type + ")";
     try {
       if (e.contains("elapsed_s") && e["elapsed_s"].is_number())
@@ -46,18 +52,23 @@ inline TraceSummary summarize_trace(const std::vector<json>& events) {
       } else if (type == "turn_started") {
         st.turn = required<int>(e, "turn", where);
         ++st.spent.turns;
+        ++by_agent.turns;
         ++out.turns_started;
         out.last_message = optional_value<Message>(e, "message", where);
       } else if (type == "tool_call") {
         ++st.spent.tool_calls;
+        ++by_agent.tool_calls;
       } else if (type == "usage") {
         const Usage u = required<Usage>(e, "usage", where);
         st.spent.tokens += u.total_tokens();
         st.spent.cost_usd += u.cost_usd;
+        by_agent.tokens += u.total_tokens();
+        by_agent.cost_usd += u.cost_usd;
       } else if (type == "evaluation") {
         EvaluationRecord rec = required<EvaluationRecord>(e, "record", where);
         ++st.spent.evaluations;
-        if (rec.origin == "agent") ++st.spent.agent_evaluations;
+        ++by_agent.evaluations;
+        if (rec.origin == "agent") ++st.spent.agent_evaluations, ++by_agent.agent_evaluations;
         st.evaluations.push_back(std::move(rec));
       } else if (type == "trigger") {
         st.triggers.push_back(required<TriggerEvent>(e, "event", where));
@@ -71,15 +82,21 @@ inline TraceSummary summarize_trace(const std::vector<json>& events) {
         const Usage extra = optional_field<Usage>(e, "unreported_usage", {});
         st.spent.tokens += extra.total_tokens();
         st.spent.cost_usd += extra.cost_usd;
+        by_agent.tokens += extra.total_tokens();
+        by_agent.cost_usd += extra.cost_usd;
       } else if (type == "campaign_ended") {
         out.ended = true;
         out.end_reason = e.value("reason", "");
+        out.end_detail = e.value("detail", "");
+      } else if (type == "campaign_continued") {  // an ending that a later run took back
+        out.ended = false;
       }
     } catch (const input_error& err) {
       throw input_error({}, where, err.message());
     }
   }
   st.spent.wall_seconds = st.elapsed_s;
+  for (auto& [agent, spent] : out.spent_by_agent) spent.wall_seconds = st.elapsed_s;
   return out;
 }
 

@@ -72,9 +72,10 @@ inline std::optional<StopReason> parse_stop_reason(std::string_view s) noexcept 
   return std::nullopt;
 }
 
-/// @brief The first budget that `spent` has reached, if any.
-inline std::optional<StopReason> exhausted_budget(const Budget& b, const Spent& s) noexcept {
-  if (b.turns && s.turns >= *b.turns) return StopReason::turn_budget;
+/// @brief The first budget that `spent` has reached, if any. Without `count_turns` the turn
+/// budget is left out (a turn under way may use its tools to its end).
+inline std::optional<StopReason> exhausted_budget(const Budget& b, const Spent& s, bool count_turns = true) noexcept {
+  if (count_turns && b.turns && s.turns >= *b.turns) return StopReason::turn_budget;
   if (b.tool_calls && s.tool_calls >= *b.tool_calls) return StopReason::tool_call_budget;
   if (b.evaluations && s.agent_evaluations >= *b.evaluations) return StopReason::evaluation_budget;
   if (b.tokens && s.tokens >= *b.tokens) return StopReason::token_budget;
@@ -101,12 +102,9 @@ inline void from_json(const json& j, Budget& b) {
   b.tokens = optional_value<long long>(j, "tokens", "budget");
   b.wall_seconds = optional_value<double>(j, "wall_seconds", "budget");
   b.cost_usd = optional_value<double>(j, "cost_usd", "budget");
+  reject_unknown_fields(j, {"turns", "tool_calls", "evaluations", "tokens", "wall_seconds", "cost_usd"}, {},
+                        "budget");
   for (auto it = j.begin(); it != j.end(); ++it) {
-    static constexpr std::string_view known[] = {"turns", "tool_calls", "evaluations",
-                                                 "tokens", "wall_seconds", "cost_usd"};
-    bool ok = false;
-    for (auto k : known) ok = ok || it.key() == k;
-    if (!ok) throw input_error({}, "budget", "unknown field \"" + it.key() + "\"");
     if (it->is_number() && it->get<double>() < 0)
       throw input_error({}, "budget", "field \"" + it.key() + "\" is negative");
   }

@@ -24,6 +24,12 @@ struct EvaluationRecord {
   double elapsed_s = 0;      ///< seconds since the campaign began
   std::string candidate_hash;  ///< key of the candidate's snapshot in the campaign's state folder
   EvalReport report;
+  /// A stop check of content already judged: the index of the evaluation whose report this one
+  /// repeats (the candidate was not measured again, so judging it again is not a lottery).
+  std::optional<int> reused_from;
+  /// Which judge measured it (the campaign's `judge` fingerprint: evaluator, settings, scenarios;
+  /// empty when none was given): a judgement is repeated only for the same judge.
+  std::string judge;
 
   /// @brief The score used for "best" and plateaus: the geomean speedup when every scenario is
   /// correct and nothing banned was found; NaN otherwise.
@@ -90,6 +96,8 @@ inline void to_json(json& j, const EvaluationRecord& e) {
            {"agent_id", e.agent_id},   {"origin", e.origin},
            {"elapsed_s", e.elapsed_s}, {"candidate_hash", e.candidate_hash},
            {"report", e.report}};
+  if (e.reused_from) j["reused_from"] = *e.reused_from;
+  if (!e.judge.empty()) j["judge"] = e.judge;
 }
 inline void from_json(const json& j, EvaluationRecord& e) {
   e.index = required<int>(j, "index", "evaluation");
@@ -99,6 +107,8 @@ inline void from_json(const json& j, EvaluationRecord& e) {
   e.elapsed_s = optional_field<double>(j, "elapsed_s", 0);
   e.candidate_hash = optional_field<std::string>(j, "candidate_hash", "");
   e.report = required<EvalReport>(j, "report", "evaluation");
+  e.reused_from = optional_value<int>(j, "reused_from", "evaluation");
+  e.judge = optional_field<std::string>(j, "judge", "", "evaluation");
 }
 inline void to_json(json& j, const AskedQuestion& a) {
   j = json{{"question", a.question}, {"turn", a.turn}, {"after_evaluation", a.after_evaluation},

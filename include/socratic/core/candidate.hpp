@@ -10,21 +10,35 @@
 namespace socratic {
 
 /// @brief A candidate implementation: one source file exporting the problem's C entry point.
+///
+/// A campaign reads the source once per evaluation, stores a content-addressed copy of its bytes
+/// (`snapshot`, in the campaign's state folder) and hands the evaluator both: an evaluator should
+/// judge the snapshot's bytes under `content_hash` instead of reading and hashing the source again
+/// (an edit during the evaluation cannot then split what was hashed from what was judged).
 struct Candidate {
   std::filesystem::path source;  ///< the `.cu` file (in the agent's workspace)
-  std::string label;             ///< optional name given by whoever submitted it
-  std::string content_hash;      ///< filled by whoever reads the file (hex digest of its bytes)
+  std::string label{};           ///< optional name given by whoever submitted it
+  std::string content_hash{};    ///< SHA-256 hex digest of the bytes judged (filled by whoever read them)
+  /// The campaign's immutable copy of the bytes `content_hash` names (empty: none; read `source`).
+  std::filesystem::path snapshot{};
+
+  /// @brief The file holding the bytes to judge: the snapshot when there is one, else the source.
+  const std::filesystem::path& judged_file() const noexcept { return snapshot.empty() ? source : snapshot; }
+  /// @brief Whether a campaign already read and hashed the bytes (`snapshot` and `content_hash`).
+  bool has_snapshot() const noexcept { return !snapshot.empty() && !content_hash.empty(); }
 
   friend bool operator==(const Candidate&, const Candidate&) = default;
 };
 
 inline void to_json(json& j, const Candidate& c) {
   j = json{{"source", c.source.string()}, {"label", c.label}, {"content_hash", c.content_hash}};
+  if (!c.snapshot.empty()) j["snapshot"] = c.snapshot.string();
 }
 inline void from_json(const json& j, Candidate& c) {
   c.source = required<std::string>(j, "source", "candidate");
   c.label = optional_field<std::string>(j, "label", "");
   c.content_hash = optional_field<std::string>(j, "content_hash", "");
+  c.snapshot = optional_field<std::string>(j, "snapshot", "");
 }
 
 }  // namespace socratic

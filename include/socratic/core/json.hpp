@@ -4,10 +4,12 @@
 /// document fails with the name of the field that was wrong.
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -84,6 +86,41 @@ inline double number_or_nan(const json& j, std::string_view key) {
     throw input_error({}, {}, "field \"" + std::string(key) + "\": expected a number, found " +
                                   detail::json_kind(*it));
   return it->get<double>();
+}
+
+/// @brief The members of object `j` whose names are not in `known`, in document order (none when
+/// `j` is not an object). For readers that collect every issue instead of throwing at the first.
+inline std::vector<std::string> unknown_fields(const json& j, std::initializer_list<std::string_view> known) {
+  std::vector<std::string> out;
+  if (!j.is_object()) return out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool listed = false;
+    for (std::string_view k : known) listed = listed || it.key() == k;
+    if (!listed) out.push_back(it.key());
+  }
+  return out;
+}
+
+/// @brief The one wording of an unknown field: `unknown field "KEY" (known: a, b, c)`.
+inline std::string unknown_field_message(std::string_view key, std::initializer_list<std::string_view> known) {
+  std::string list;
+  for (std::string_view k : known) {
+    if (k.empty() || k.front() == '$') continue;  // markers such as "$schema" need no mention
+    list += (list.empty() ? "" : ", ") + std::string(k);
+  }
+  return "unknown field \"" + std::string(key) + "\" (known: " + list + ")";
+}
+
+/// @brief Refuses a member of object `j` that is not in `known`: a misspelt field would silently
+/// mean its default. Throws input_error(file, where, the message above, then `; why` when given).
+inline void reject_unknown_fields(const json& j, std::initializer_list<std::string_view> known,
+                                  const std::string& file = {}, const std::string& where = {},
+                                  std::string_view why = {}) {
+  const std::vector<std::string> unknown = unknown_fields(j, known);
+  if (unknown.empty()) return;
+  std::string message = unknown_field_message(unknown.front(), known);
+  if (!why.empty()) message += "; " + std::string(why);
+  throw input_error(file, where, std::move(message));
 }
 
 /// @brief Refuses documents written by a newer schema than this library reads.

@@ -93,6 +93,15 @@ struct Question {
   friend bool operator==(const Question&, const Question&) = default;
 };
 
+/// @brief The one rendering of a question for an agent: `Question (TRIGGER): TEXT`, and the
+/// measurement that answers it when the entry names one. Used by every message the campaign
+/// sends (start, send-back, resume, stop-hook blocks) and by the evaluate tool's answer.
+inline std::string render_question(const Question& q) {
+  std::string out = "Question (" + std::string(to_string(q.trigger)) + "): " + q.text + "\n";
+  if (!q.checks.empty()) out += "(Answer it with a measurement: " + q.checks + ")\n";
+  return out;
+}
+
 inline void to_json(json& j, const Question& q) {
   j = json{{"id", q.id},           {"group", q.group},     {"text", q.text},
            {"checks", q.checks},   {"trigger", q.trigger}, {"evidence", q.evidence}};

@@ -17,6 +17,10 @@ namespace detail {
 inline constexpr double nan = std::numeric_limits<double>::quiet_NaN();
 }
 
+/// @brief How many standard errors a speedup's lower bound lies below its point estimate by
+/// default: 2 (about 97.7 % one-sided, for normal errors).
+inline constexpr double default_speedup_z = 2.0;
+
 /// @brief The result of one scenario. Numbers that were not measured are NaN (null in JSON).
 struct ScenarioResult {
   std::string id;        ///< the scenario's id
@@ -86,6 +90,9 @@ struct EvalReport {
   std::vector<ScenarioResult> scenarios; ///< results, in order of `expected`
   std::vector<BannedFinding> banned;
   EvalTimings timings;
+  /// The candidate's bytes are the baseline's (the evaluator knows its baseline): whatever the
+  /// timings say, such a candidate is not faster, and no goal of being faster holds on it.
+  bool identical_to_baseline = false;
 
   /// @brief The result for scenario `id`, or nullptr when it is missing.
   const ScenarioResult* find(std::string_view id) const {
@@ -121,8 +128,50 @@ struct EvalReport {
     return std::exp(log_sum / static_cast<double>(expected.size()));
   }
 
+  /// @brief Lower confidence bound of the geometric mean of the speedups (see
+  /// speedup_lower_bound(); the scenarios' log-errors add in quadrature over the count); NaN when
+  /// the geomean is.
+  double geomean_speedup_lower_bound(double z = default_speedup_z) const;
+
   friend bool operator==(const EvalReport&, const EvalReport&) = default;
 };
+
+/// @brief Relative standard error of a scenario's speedup (in log space), from its measured noise.
+///
+/// A speedup is the ratio of two medians of `samples` timings each, with relative robust spreads
+/// s_c = `candidate_noise` and s_b = `baseline_noise`. The standard error of a median is
+/// sqrt(pi/2) = 1.2533 times that of a mean, so the ratio's relative error is
+///   e = 1.2533 * sqrt(s_c^2 + s_b^2) / sqrt(n),   n = max(samples, 1).
+/// A noise that was not measured counts as 0; NaN when neither was measured.
+inline double speedup_relative_error(const ScenarioResult& s) {
+  const bool c = std::isfinite(s.candidate_noise) && s.candidate_noise >= 0;
+  const bool b = std::isfinite(s.baseline_noise) && s.baseline_noise >= 0;
+  if (!c && !b) return detail::nan;
+  const double sc = c ? s.candidate_noise : 0, sb = b ? s.baseline_noise : 0;
+  const double n = std::max(1, s.samples);
+  return 1.2533 * std::sqrt(sc * sc + sb * sb) / std::sqrt(n);
+}
+
+/// @brief The lower confidence bound of a scenario's speedup: speedup * exp(-z * e), with e from
+/// speedup_relative_error(). A goal on speedups holds on this bound, not on the point estimate,
+/// so that noise alone cannot pass it. When no noise was measured the bound is the point
+/// estimate; NaN when the speedup is.
+inline double speedup_lower_bound(const ScenarioResult& s, double z = default_speedup_z) {
+  if (!std::isfinite(s.speedup)) return detail::nan;
+  const double e = speedup_relative_error(s);
+  return std::isfinite(e) ? s.speedup * std::exp(-z * e) : s.speedup;
+}
+
+inline double EvalReport::geomean_speedup_lower_bound(double z) const {
+  const double g = geomean_speedup();
+  if (!std::isfinite(g)) return detail::nan;
+  double sum_sq = 0;
+  for (const auto& id : expected) {
+    const double e = speedup_relative_error(*find(id));
+    if (std::isfinite(e)) sum_sq += e * e;
+  }
+  return g * std::exp(-z * std::sqrt(sum_sq) / static_cast<double>(expected.size()));
+}
 
 inline void to_json(json& j, const ScenarioResult& r) {
   j = json{{"id", r.id},
@@ -201,6 +250,7 @@ inline void to_json(json& j, const EvalReport& r) {
            {"scenarios", r.scenarios},
            {"banned", r.banned},
            {"timings", r.timings},
+           {"identical_to_baseline", r.identical_to_baseline},
            // Derived, written for readers in other languages; recomputed on read.
            {"all_correct", r.all_correct()},
            {"geomean_speedup", r.geomean_speedup()}};
@@ -220,6 +270,7 @@ inline void from_json(const json& j, EvalReport& r) {
   r.scenarios = optional_field<std::vector<ScenarioResult>>(j, "scenarios", {});
   r.banned = optional_field<std::vector<BannedFinding>>(j, "banned", {});
   r.timings = optional_field<EvalTimings>(j, "timings", {});
+  r.identical_to_baseline = optional_field<bool>(j, "identical_to_baseline", false, "report");
 }
 
 }  // namespace socratic

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
 
 namespace socratic {
@@ -104,19 +105,6 @@ inline void from_json(const json& j, ScenarioSet& s) {
     if (!seen.insert(sc.id).second)
       throw input_error({}, where + " \"" + sc.id + "\"", "duplicate scenario id");
     s.scenarios.push_back(std::move(sc));
-  }
-}
-
-/// @brief Reads a JSON file; errors name the file (and the line and column of a syntax error).
-inline json read_json_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path.string(), {}, "cannot open file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  try {
-    return json::parse(buffer.str());
-  } catch (const json::parse_error& e) {
-    throw input_error(path.string(), {}, std::string("invalid JSON: ") + e.what());
   }
 }
 

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "socratic/core/error.hpp"
+#include "socratic/core/files.hpp"
 
 namespace socratic::detail {
 
@@ -49,15 +50,6 @@ class sha256 {
 };
 
 inline std::string sha256_hex(std::string_view bytes) { return sha256().update(bytes).hex(); }
-
-/// @brief Reads a whole file; throws input_error naming it when it cannot.
-inline std::string read_file_bytes(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path.string(), {}, "cannot open file");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw input_error(path.string(), {}, "read error");
-  return bytes;
-}
 
 inline std::string sha256_file(const std::filesystem::path& path) {
   return sha256_hex(read_file_bytes(path));

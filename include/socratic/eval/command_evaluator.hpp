@@ -22,8 +22,9 @@ namespace socratic {
 
 /// @brief What to run.
 struct CommandEvaluatorConfig {
-  /// argv, program first. In every argument `{candidate}` becomes the candidate's source path
-  /// and `{label}` its label.
+  /// argv, program first. In every argument `{candidate}` becomes the candidate's source path,
+  /// `{snapshot}` the campaign's immutable copy of the bytes judged (the source when there is
+  /// none) and `{label}` its label.
   std::vector<std::string> command;
   std::chrono::milliseconds timeout{std::chrono::minutes(30)};
   std::filesystem::path working_dir;  ///< empty: the caller's
@@ -32,6 +33,9 @@ struct CommandEvaluatorConfig {
   /// cannot drop a scenario it failed).
   std::vector<std::string> expected;
   std::size_t max_output_bytes = std::size_t(16) << 20;
+  /// The baseline's source, when the command judges against one: a candidate byte-identical to
+  /// it is reported `identical_to_baseline` (no goal of being faster holds on it).
+  std::optional<std::filesystem::path> baseline;
 };
 
 namespace detail {
@@ -49,21 +53,25 @@ class CommandEvaluator {
  public:
   explicit CommandEvaluator(CommandEvaluatorConfig config) : config_(std::move(config)) {
     if (config_.command.empty()) throw error("CommandEvaluator: empty command");
+    if (config_.baseline) baseline_hash_ = detail::sha256_file(*config_.baseline);
   }
 
   EvalReport evaluate(const Candidate& candidate) {
     using clock = std::chrono::steady_clock;
     const auto began = clock::now();
     Candidate judged = candidate;
-    try {
-      judged.content_hash = detail::sha256_file(candidate.source);
-    } catch (const std::exception&) {
-      // The command may know where to find it; its own report says whether it could.
+    if (!candidate.has_snapshot()) {  // a campaign hashed the bytes already when it snapshotted them
+      try {
+        judged.content_hash = detail::sha256_file(candidate.source);
+      } catch (const std::exception&) {
+        // The command may know where to find it; its own report says whether it could.
+      }
     }
 
     std::vector<std::string> argv;
     for (std::string arg : config_.command) {
       replace(arg, "{candidate}", candidate.source.string());
+      replace(arg, "{snapshot}", candidate.judged_file().string());
       replace(arg, "{label}", candidate.label);
       argv.push_back(std::move(arg));
     }
@@ -94,6 +102,7 @@ class CommandEvaluator {
     if (!config_.expected.empty() && report.expected != config_.expected)
       return failure("reported scenarios that differ from the expected list");
     report.candidate = judged;
+    if (!baseline_hash_.empty() && judged.content_hash == baseline_hash_) report.identical_to_baseline = true;
     if (report.timings.total_s <= 0) report.timings.total_s = seconds;
     return report;
   }
@@ -133,6 +142,7 @@ class CommandEvaluator {
   }
 
   CommandEvaluatorConfig config_;
+  std::string baseline_hash_;
 };
 
 static_assert(Evaluator<CommandEvaluator>, "CommandEvaluator must satisfy the Evaluator concept");

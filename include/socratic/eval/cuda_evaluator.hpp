@@ -21,7 +21,7 @@
 #include "socratic/core/report.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/detail/sha256.hpp"
-#include "socratic/eval/detail/atomic_file.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/eval/integrity.hpp"
 #include "socratic/eval/nvcc_build.hpp"
@@ -129,6 +129,7 @@ class CudaEvaluator {
                                         : problem_.baseline_path();
     if (!fs::is_regular_file(baseline_source_))
       throw input_error(baseline_source_.string(), {}, "baseline source does not exist");
+    baseline_hash_ = detail::sha256_file(baseline_source_);
     if (!fs::is_regular_file(kernels / "harness" / "runner.cu"))
       throw input_error((kernels / "harness" / "runner.cu").string(), {}, "the runner's source does not exist");
 
@@ -156,7 +157,7 @@ class CudaEvaluator {
     // and the runner judge exactly the same parameters. Content-addressed: shared safely.
     const std::string resolved = json(scenarios_).dump(1) + "\n";
     resolved_scenarios_ = config_.cache_dir / "scenarios" / (detail::sha256_hex(resolved) + ".json");
-    detail::write_file_atomically(resolved_scenarios_, resolved);
+    write_file_atomically(resolved_scenarios_, resolved);
     artifacts_[resolved_scenarios_.string()] = detail::sha256_hex(resolved);
 
     NvccOptions nvcc;
@@ -200,23 +201,24 @@ class CudaEvaluator {
     }
 
     // 2. The candidate: read once, snapshot by content, build the snapshot (so an edit during
-    // the evaluation cannot split what was hashed from what was compiled).
+    // the evaluation cannot split what was hashed from what was compiled). A campaign hands over
+    // its own snapshot and hash: the bytes are read from there, and not hashed again.
     std::string bytes;
     try {
-      bytes = detail::read_file_bytes(candidate.source);
+      bytes = read_file_bytes(candidate.judged_file());
     } catch (const std::exception& e) {
       report.build_log = std::string("cannot read the candidate: ") + e.what();
       return finish();
     }
-    report.candidate.content_hash = detail::sha256_hex(bytes);
+    report.candidate.content_hash = candidate.has_snapshot() ? candidate.content_hash : detail::sha256_hex(bytes);
+    report.identical_to_baseline = report.candidate.content_hash == baseline_hash_;
     const fs::path original = fs::absolute(candidate.source).lexically_normal();
     const fs::path snapshot = config_.cache_dir / "candidates" / report.candidate.content_hash /
                               (original.extension() == ".cu" ? original.filename() : fs::path("candidate.cu"));
     try {
       // Content-addressed, so an existing snapshot is reused, unless it no longer holds its bytes.
       std::error_code ec;
-      if (!fs::exists(snapshot, ec) || detail::sha256_file(snapshot) != report.candidate.content_hash)
-        detail::write_file_atomically(snapshot, bytes);
+      if (!fs::exists(snapshot, ec) || read_file_bytes(snapshot) != bytes) write_file_atomically(snapshot, bytes);
 
       const auto build_began = clock::now();
       if (auto harness_error = ensure_harness_built(); !harness_error.empty()) {
@@ -406,6 +408,7 @@ class CudaEvaluator {
   ProblemSpec problem_;
   ScenarioSet scenarios_;
   std::filesystem::path baseline_source_;
+  std::string baseline_hash_;  ///< a candidate with these bytes is the baseline itself
   GpuTarget target_;
   IntegrityManifest manifest_;
   std::filesystem::path resolved_scenarios_;

@@ -1,10 +1,10 @@
 #pragma once
 /// @file
-/// @brief Wires the banned-library scanner (eval/scanner.hpp: `scan_binary`,
+/// @brief Wires the banned-library scanner (scan/scanner.hpp: `scan_binary`,
 /// `scan_mapped_libraries`, `BanPolicy`, `default_ban_policy`) into a CudaEvaluator's BanScan.
 ///
-/// The scanner is a separate part of the SDK; the evaluator reaches it only through BanScan, so
-/// either can change alone. `SOCRATIC_HAS_BAN_SCANNER` says whether this build has it.
+/// The scanner is a separate part of the SDK (include/socratic/scan/); the evaluator reaches it
+/// only through BanScan, so either can change alone.
 
 #include <filesystem>
 #include <memory>
@@ -12,10 +12,7 @@
 #include <vector>
 
 #include "socratic/eval/cuda_evaluator.hpp"
-
-#if __has_include("socratic/eval/scanner.hpp")
-#include "socratic/eval/scanner.hpp"
-#define SOCRATIC_HAS_BAN_SCANNER 1
+#include "socratic/scan/scanner.hpp"
 
 namespace socratic {
 
@@ -32,7 +29,3 @@ inline BanScan default_ban_scan(BanPolicy policy = default_ban_policy()) {
 }
 
 }  // namespace socratic
-
-#else
-#define SOCRATIC_HAS_BAN_SCANNER 0
-#endif

@@ -19,7 +19,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/detail/sha256.hpp"
-#include "socratic/eval/detail/atomic_file.hpp"
+#include "socratic/core/files.hpp"
 
 namespace socratic {
 
@@ -157,7 +157,7 @@ inline void from_json(const json& j, IntegrityManifest& m) {
 
 /// @brief Writes the manifest (atomically: concurrent readers see the old or the new one).
 inline void save_integrity_manifest(const IntegrityManifest& m, const std::filesystem::path& path) {
-  detail::write_file_atomically(path, json(m).dump(2) + "\n");
+  write_file_atomically(path, json(m).dump(2) + "\n");
 }
 
 /// @brief Reads a manifest; errors name the file and the field.

@@ -27,7 +27,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/detail/sha256.hpp"
-#include "socratic/eval/detail/atomic_file.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/process/run_process.hpp"
 
@@ -223,7 +223,7 @@ class NvccBuilder {
       result.key = hit->parent_path().filename().string();
       std::error_code ec;
       if (fs::exists(hit->parent_path() / "build.log", ec))
-        result.log = detail::read_file_bytes(hit->parent_path() / "build.log");
+        result.log = read_file_bytes(hit->parent_path() / "build.log");
       result.seconds = std::chrono::duration<double>(clock::now() - began).count();
       return result;
     }
@@ -261,9 +261,9 @@ class NvccBuilder {
 
     std::vector<std::string> dependencies;
     if (track_dependencies && fs::exists(temp_deps))
-      dependencies = tracked_dependencies(detail::read_file_bytes(temp_deps), temp_dir);
+      dependencies = tracked_dependencies(read_file_bytes(temp_deps), temp_dir);
     json manifest_doc{{"dependencies", dependencies}};
-    detail::write_file_atomically(manifest, manifest_doc.dump(1));
+    write_file_atomically(manifest, manifest_doc.dump(1));
     const std::string final_key = final_key_of(primary, dependencies);
     const fs::path object_dir = options_.cache_dir / "objects" / final_key;
     fs::create_directories(object_dir);
@@ -344,7 +344,7 @@ class NvccBuilder {
     if (!std::filesystem::is_regular_file(manifest, ec)) return std::nullopt;
     std::vector<std::string> deps;
     try {
-      deps = json::parse(detail::read_file_bytes(manifest)).at("dependencies").get<std::vector<std::string>>();
+      deps = json::parse(read_file_bytes(manifest)).at("dependencies").get<std::vector<std::string>>();
     } catch (const std::exception&) {
       return std::nullopt;  // a damaged manifest is a miss; the build rewrites it
     }

@@ -160,13 +160,8 @@ inline ParameterSpec parse_parameter_spec(const std::string& file, const std::st
                                           const json& j) {
   const std::string where = "parameter " + in_quotes(name);
   if (!j.is_object()) throw input_error(file, where, "expected an object, found " + describe_value(j));
-  static const std::set<std::string> known = {"type", "required", "default", "min", "max",
-                                              "multiple_of", "enum", "description"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key()))
-      throw input_error(file, where + " field " + in_quotes(it.key()),
-                        "unknown field (known: type, required, default, min, max, multiple_of, "
-                        "enum, description)");
+  reject_unknown_fields(j, {"type", "required", "default", "min", "max", "multiple_of", "enum", "description"},
+                        file, where);
   ParameterSpec p;
   p.name = name;
   try {
@@ -224,12 +219,10 @@ inline ProblemSpec load_problem_spec(const std::filesystem::path& problem_file,
   const std::string file = problem_file.string();
   const json j = read_json_file(problem_file);
   if (!j.is_object()) throw input_error(file, {}, "expected an object");
-  static const std::set<std::string> known = {
-      "schema_version", "name", "entry_point", "args_header", "baseline", "runner_sources",
-      "has_reference_implementation", "description", "kinds", "parameters", "divisible"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key()))
-      throw input_error(file, "field " + detail::in_quotes(it.key()), "unknown field");
+  reject_unknown_fields(j,
+                        {"schema_version", "name", "entry_point", "args_header", "baseline", "runner_sources",
+                         "has_reference_implementation", "description", "kinds", "parameters", "divisible"},
+                        file, "problem");
   ProblemSpec p;
   p.problem_file = fs::absolute(problem_file).lexically_normal();
   p.folder = p.problem_file.parent_path();

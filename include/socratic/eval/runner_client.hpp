@@ -10,14 +10,17 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "socratic/core/report.hpp"
 #include "socratic/eval/runner_protocol.hpp"
+#include "socratic/process/environment.hpp"
 #include "socratic/process/stream_process.hpp"
 
 namespace socratic {
@@ -114,6 +117,19 @@ inline ScenarioResult failed_result(const std::string& id, std::string reason) {
   return r;
 }
 
+/// A fresh random token for one runner run (128 bits, hex): the runner writes it on every
+/// protocol line, so a line without it was not written by that runner.
+inline std::string runner_token() {
+  std::random_device rd;
+  std::string out;
+  static const char* hex = "0123456789abcdef";
+  for (int i = 0; i < 4; ++i) {
+    std::uint32_t v = rd();
+    for (int k = 0; k < 8; ++k, v >>= 4) out += hex[v & 15];
+  }
+  return out;
+}
+
 inline std::string join_ids(const std::vector<std::string>& ids) {
   std::string out;
   for (const auto& id : ids) out += (out.empty() ? "" : ",") + id;
@@ -194,9 +210,11 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
     ++outcome.runs;
     const int run_number = outcome.runs;
 
+    const std::string token = detail::runner_token();
     StreamOptions so;
     so.working_dir = job.working_dir;
-    so.environment = job.environment;
+    so.environment = job.environment ? *job.environment : scrubbed_environment();
+    so.environment->push_back("SOCRATIC_RUNNER_TOKEN=" + token);
     so.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     so.no_output_timeout = job.limits.watchdog;
     so.max_line_bytes = job.limits.max_line_bytes;
@@ -227,6 +245,12 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
             return StreamAction::proceed;
           }
           RunnerEvent ev = parse_runner_event(line);
+          if (ev.kind != RunnerEvent::Kind::malformed && ev.token != token &&
+              !(ev.kind == RunnerEvent::Kind::hello && ev.hello.protocol != runner_protocol_version)) {
+            protocol_problem(where + " does not carry this run's token (not written by the runner: "
+                             "ignored): \"" + detail::cap_text(line) + "\"");
+            return StreamAction::proceed;
+          }
           switch (ev.kind) {
             case RunnerEvent::Kind::malformed:
               protocol_problem(where + " is not a protocol event (" + ev.message + "): \"" +
@@ -287,7 +311,11 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
               if (std::isfinite(ev.timing_s) && ev.timing_s >= 0) reported_timing += ev.timing_s;
               ScenarioResult r = std::move(ev.result);
               if (!current_taint.empty()) {
+                // A protocol violation during the scenario: its verdict stands as a failure and
+                // none of its figures is believed.
                 r.correct = false;
+                r.speedup = std::numeric_limits<double>::quiet_NaN();
+                r.tflops = std::numeric_limits<double>::quiet_NaN();
                 r.reason = "protocol error during this scenario: " + current_taint +
                            (r.reason.empty() ? "" : "; runner's verdict: " + r.reason);
               } else if (!r.correct && r.reason.empty()) {

@@ -14,8 +14,9 @@
 
 namespace socratic {
 
-/// @brief The protocol version this host speaks (the `hello` event's `protocol`).
-inline constexpr int runner_protocol_version = 1;
+/// @brief The protocol version this host speaks (the `hello` event's `protocol`). Version 2:
+/// the implementations run in worker processes, and every line carries the run's token.
+inline constexpr int runner_protocol_version = 2;
 
 /// @brief The runner's first line: what it runs on.
 struct RunnerHello {
@@ -53,6 +54,7 @@ struct RunnerEvent {
   std::vector<std::string> mapped;  ///< libraries
   std::string message;     ///< log, fatal; for malformed: what was wrong
   int scenarios = 0;       ///< done
+  std::string token;       ///< the run's token, as the line carries it (empty when absent)
 };
 
 namespace detail {
@@ -79,6 +81,7 @@ inline RunnerEvent parse_runner_event(std::string_view line) {
     return detail::malformed_event("no string member \"event\"");
   RunnerEvent e;
   e.name = it->get<std::string>();
+  if (auto t = j.find("token"); t != j.end() && t->is_string()) e.token = t->get<std::string>();
   const std::string where = "event \"" + e.name + "\"";
   try {
     if (e.name == "hello") {

@@ -13,13 +13,17 @@
 /// |-----------------------------------|----------------------------------------------|
 /// | `all_correct`                     | `{}`                                         |
 /// | `no_banned_libraries`             | `{}`                                         |
-/// | `every_scenario_speedup_at_least` | a number, or `{"minimum": x}`                |
-/// | `geomean_speedup_at_least`        | a number, or `{"minimum": x}`                |
+/// | `every_scenario_speedup_at_least` | a number, or `{"minimum": x, "estimate": e, "z": z}` |
+/// | `geomean_speedup_at_least`        | a number, or `{"minimum": x, "estimate": e, "z": z}` |
 /// | `all_of`, `any_of`                | a non-empty array of specs                   |
 /// | `not`                             | a spec                                       |
 /// | `on_scenarios`                    | `{"ids": ["a", "b"], "goal": spec}`          |
+/// A speedup counts by its lower confidence bound (`"estimate": "lower_bound"`, the default, `z`
+/// standard errors below the measured speedup, z = 2 by default) or, with `"estimate": "point"`,
+/// by the point estimate (goals/predicates.hpp, SpeedupReading).
 /// Errors name the path of the bad node (e.g. `goal.all_of[1]`).
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
@@ -60,11 +64,32 @@ static_assert(GoalPredicate<AnyGoal>);
 
 namespace detail {
 
-inline double spec_minimum(const json& arg, const std::string& where) {
-  if (arg.is_number()) return arg.get<double>();
-  if (arg.is_object() && arg.contains("minimum") && arg["minimum"].is_number() && arg.size() == 1)
-    return arg["minimum"].get<double>();
-  throw input_error({}, where, "expected a number or {\"minimum\": number}, found " + arg.dump());
+/// The argument of a speedup goal: a minimum, and how the speedup is read.
+struct speedup_spec {
+  double minimum = 1.0;
+  SpeedupReading reading;
+};
+
+inline speedup_spec spec_speedup(const json& arg, const std::string& where) {
+  speedup_spec out;
+  if (arg.is_number()) {
+    out.minimum = arg.get<double>();
+    return out;
+  }
+  if (!arg.is_object() || !arg.contains("minimum") || !arg["minimum"].is_number())
+    throw input_error({}, where,
+                      "expected a number or {\"minimum\": number, \"estimate\": \"lower_bound\"|\"point\", "
+                      "\"z\": number}, found " + arg.dump());
+  reject_unknown_fields(arg, {"minimum", "estimate", "z"}, {}, where);
+  out.minimum = arg["minimum"].get<double>();
+  const std::string estimate = optional_field<std::string>(arg, "estimate", "lower_bound", where);
+  if (estimate != "lower_bound" && estimate != "point")
+    throw input_error({}, where + ".estimate", "\"" + estimate + "\" is not \"lower_bound\" or \"point\"");
+  out.reading.point_estimate = estimate == "point";
+  out.reading.z = optional_field<double>(arg, "z", default_speedup_z, where);
+  if (!(out.reading.z >= 0) || !std::isfinite(out.reading.z))
+    throw input_error({}, where + ".z", "must be a non-negative number");
+  return out;
 }
 
 inline void expect_empty_object(const json& arg, const std::string& where) {
@@ -115,10 +140,14 @@ inline AnyGoal goal_from_spec(const json& spec, const std::string& where = "goal
     detail::expect_empty_object(arg, here);
     return no_banned_libraries{};
   }
-  if (name == "every_scenario_speedup_at_least")
-    return every_scenario_speedup_at_least{detail::spec_minimum(arg, here)};
-  if (name == "geomean_speedup_at_least")
-    return geomean_speedup_at_least{detail::spec_minimum(arg, here)};
+  if (name == "every_scenario_speedup_at_least") {
+    const auto spec = detail::spec_speedup(arg, here);
+    return every_scenario_speedup_at_least{spec.minimum, spec.reading};
+  }
+  if (name == "geomean_speedup_at_least") {
+    const auto spec = detail::spec_speedup(arg, here);
+    return geomean_speedup_at_least{spec.minimum, spec.reading};
+  }
   if (name == "all_of" || name == "any_of") {
     if (!arg.is_array() || arg.empty())
       throw input_error({}, here, "expected a non-empty array of goals");

@@ -79,12 +79,14 @@ struct StopHookPolicy {
 ///
 /// A chain of blocks starts at a call with `stop_hook_active` false (the agent stopped of its own
 /// accord) and continues through calls with it true in the same session; an allowed stop ends it.
-/// So a call with `stop_hook_active` false starts at 0.
+/// So a call with `stop_hook_active` false starts at 0. Calls whose input could not be read
+/// (`counts_toward_cap: false`) are not part of any chain: they neither count nor break it.
 inline int consecutive_blocks_before(const std::vector<json>& trace_events, const StopHookInput& in) {
   if (!in.stop_hook_active) return 0;
   int blocks = 0;
   for (auto it = trace_events.rbegin(); it != trace_events.rend(); ++it) {
     if (it->value("type", "") != "hook_call") continue;
+    if (!it->value("counts_toward_cap", true)) continue;
     if (it->value("session_id", "") != in.session_id) break;
     if (it->value("decision", "") != "block") break;
     ++blocks;
@@ -96,7 +98,8 @@ inline int consecutive_blocks_before(const std::vector<json>& trace_events, cons
 /// @brief What the hook decided.
 struct StopHookDecision {
   bool block = false;
-  /// `goal_met`, `goal_unmet`, `error`, or `block_cap` (the cap let the agent stop).
+  /// `goal_met`, `goal_unmet`, `error`, `block_cap` (the cap let the agent stop) or
+  /// `evaluator_error` (the evaluator failed too often in a row: the campaign ended unverified).
   std::string kind;
   std::string reason;          ///< shown to the model when blocking; a note otherwise
   int consecutive_blocks = 0;  ///< blocks in a row, this one included
@@ -113,21 +116,36 @@ inline std::string block_count_note(int this_block, const StopHookPolicy& policy
   return out + ")";
 }
 
-/// @brief The text of a block for an unmet goal: the unmet conditions (every scenario named),
-/// the evaluation, the question for the moment, and where the agent stands against the cap.
-inline std::string format_block_reason(const std::string& goal_description, const Verdict& verdict,
-                                       const std::string& evaluation_summary,
-                                       const std::optional<Question>& question, int this_block,
-                                       const StopHookPolicy& policy) {
-  std::string out = "Socratic evaluated the candidate: the goal (" + goal_description +
-                    ") does not hold. Unmet conditions:\n" + verdict.describe();
-  if (!evaluation_summary.empty()) out += "\nThe evaluation:\n" + evaluation_summary;
-  if (question) {
-    out += "\nQuestion (" + std::string(to_string(question->trigger)) + "): " + question->text + "\n";
-    if (!question->checks.empty()) out += "(Answer it with a measurement: " + question->checks + ")\n";
-  }
-  out += "\nKeep working: change the candidate, measure, and stop when the goal holds. ";
-  return out + block_count_note(this_block, policy);
+/// @brief A send-back text (campaign/messages.hpp, the same text the in-process loop sends) as a
+/// block's reason: the text, then where the agent stands against the cap.
+inline std::string with_block_count(std::string send_back_text, int this_block, const StopHookPolicy& policy) {
+  return send_back_text + " " + block_count_note(this_block, policy);
+}
+
+/// @brief The text of a stop let through without the goal because the cap was reached: it says
+/// plainly that the goal was not met, and what was unmet.
+inline std::string format_cap_reason(const std::string& goal_description, const Verdict& verdict, int blocks,
+                                     const StopHookPolicy& policy) {
+  return "The goal (" + goal_description + ") was NOT met: Socratic let this stop through only because " +
+         std::to_string(blocks) + " consecutive blocks reached the cap (" +
+         std::to_string(policy.max_consecutive_blocks) + "). Unmet conditions:\n" + verdict.describe();
+}
+
+/// @brief The text of a stop let through because the evaluator failed too often in a row to
+/// check the goal: the goal was not verified, and the campaign ended.
+inline std::string format_evaluator_gave_up_reason(const std::string& error_text, int failures) {
+  return "The goal was NOT verified, so it was NOT met: the evaluator failed " + std::to_string(failures) +
+         " times in a row (last: " + error_text +
+         "). Socratic lets this stop through and records the campaign as ended (evaluator_error); fix the "
+         "evaluator and the next stop is judged again.";
+}
+
+/// @brief The text of a block on input the hook could not read: such a block never counts toward
+/// the cap (a hook that cannot read its input must not let the agent stop by repetition).
+inline std::string format_input_error_reason(const std::string& error_text) {
+  return "Socratic's stop hook could not verify the goal, so it does not let you stop: it could not read "
+         "its input: " + error_text +
+         "\n(This block does not count toward the cap on consecutive blocks: nothing was evaluated.)";
 }
 
 /// @brief The text of a block caused by a failure of the hook itself: the agent is held, never

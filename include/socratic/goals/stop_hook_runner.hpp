@@ -1,52 +1,31 @@
 #pragma once
 /// @file
-/// @brief StopHookRunner<E, Q, G>: one call of an external agent's Stop hook, done the campaign's
-/// way. It evaluates the candidate with the real evaluator, applies the goal to every scenario,
-/// asks a question for the moment its detectors see, decides (goals/stop_hook.hpp), and appends
-/// every step to the campaign trace in Campaign's schema plus a `hook_call` event.
+/// @brief StopHookRunner<E, Q, G>: one call of an external agent's Stop hook, a driver on the
+/// campaign engine (campaign/engine.hpp). The engine judges the stop exactly as the in-process
+/// loop does (evaluate or repeat the judgement of unchanged content, the goal on every scenario,
+/// detectors, the question, the send-back text); the runner adds the hook's protocol
+/// (goals/stop_hook.hpp): the block cap, the JSON on stdout, and a `hook_call` trace event.
 ///
-/// Any failure inside (unreadable input, evaluator exception, unwritable trace) blocks the stop
-/// with the error text: a broken hook must never let an agent stop with the goal unverified.
+/// Failures inside (unreadable input, an unwritable trace) block the stop with the error text: a
+/// broken hook never lets an agent stop with the goal unverified. Input that cannot be read does
+/// not count toward the cap. Three evaluator failures in a row (the campaign's
+/// `max_evaluator_failures`) end the campaign as the in-process loop does: the stop is let
+/// through with the plain statement that the goal was not verified.
 
-#include <chrono>
-#include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "socratic/campaign/detail/campaign_id.hpp"
-#include "socratic/campaign/summary.hpp"
+#include "socratic/campaign/config.hpp"
+#include "socratic/campaign/engine.hpp"
 #include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
 #include "socratic/concepts.hpp"
-#include "socratic/core/budget.hpp"
-#include "socratic/detail/sha256.hpp"
 #include "socratic/goals/stop_hook.hpp"
-#include "socratic/questions/detector.hpp"
 
 namespace socratic {
-
-/// @brief The campaign a Stop hook belongs to. `state_dir`, `workspace` and `candidate` are
-/// required.
-struct StopHookConfig {
-  std::string campaign_id;  ///< default: the state folder's name (its parent's when hidden)
-  std::string task;
-  std::filesystem::path workspace;
-  Candidate candidate;
-  std::filesystem::path state_dir;  ///< trace.jsonl and candidates/ live here
-  Budget budget;                    ///< recorded in campaign_started (the client enforces its own)
-  std::vector<std::string> scenario_ids;
-  std::string arch;
-  bool has_reference = false;
-  std::string agent_id = "main";
-  std::vector<std::shared_ptr<TriggerDetector>> detectors;
-  StopHookPolicy policy;
-  std::function<std::string(const EvalReport&)> summarize;  ///< default compact_summary
-};
 
 /// @brief The hook's answer: what to print and with which exit code.
 struct StopHookOutcome {
@@ -56,16 +35,103 @@ struct StopHookOutcome {
   int exit_code = 0;        ///< always 0: a block is said on stdout, not by exit code
 };
 
+namespace detail {
+
+inline StopHookOutcome stop_hook_outcome(const StopHookDecision& d) {
+  StopHookOutcome out;
+  out.decision = d;
+  out.stdout_text = stop_hook_stdout(d);
+  out.stderr_text = "socratic hook stop: " + std::string(d.block ? "blocked" : "allowed") + " (" + d.kind + ")" +
+                    (d.block ? ":\n" + d.reason : ": " + d.reason) + "\n";
+  return out;
+}
+
+/// The `hook_call` event of a decision.
+inline json hook_call_event(const StopHookDecision& d, const StopHookPolicy& policy,
+                            const std::optional<StopHookInput>& input, std::optional<int> evaluation_index,
+                            bool counts_toward_cap) {
+  json call{{"decision", d.block ? "block" : "allow"},
+            {"kind", d.kind},
+            {"goal_met", d.kind == "goal_met"},
+            {"consecutive_blocks", d.consecutive_blocks},
+            {"max_consecutive_blocks", policy.max_consecutive_blocks},
+            {"cap_reached", d.cap_reached},
+            {"reason", d.reason},
+            {"evaluation_index", evaluation_index ? json(*evaluation_index) : json(nullptr)}};
+  if (!counts_toward_cap) call["counts_toward_cap"] = false;
+  if (input) {
+    call["stop_hook_active"] = input->stop_hook_active;
+    call["session_id"] = input->session_id;
+    if (!input->turn_id.empty()) call["turn_id"] = input->turn_id;
+  }
+  return call;
+}
+
+/// A block on input that could not be read: never counted toward the cap.
+inline StopHookDecision input_error_block(const std::string& what) {
+  StopHookDecision d;
+  d.block = true;
+  d.kind = "error";
+  d.reason = format_input_error_reason(what);
+  return d;
+}
+
+}  // namespace detail
+
+/// @brief The hook could not even build the campaign's parts (a bad campaign file, an evaluator
+/// that cannot start): blocks with the error, recorded in `trace` when one is named and writable,
+/// with the same cap as any block (unreadable input never counts toward it). Never throws.
+inline StopHookOutcome stop_hook_setup_failure(const std::string& what, std::string_view stdin_text,
+                                               const std::optional<std::filesystem::path>& trace = std::nullopt,
+                                               StopHookPolicy policy = {}, const std::string& agent_id = "main") noexcept {
+  try {
+    std::optional<StopHookInput> input;
+    std::string input_problem;
+    try {
+      input = parse_stop_hook_input(stdin_text);
+    } catch (const std::exception& e) {
+      input_problem = e.what();
+    }
+    std::unique_ptr<TraceWriter> writer;
+    int blocks_before = 0;
+    if (trace) {
+      try {
+        writer = std::make_unique<TraceWriter>(*trace);
+        if (input) blocks_before = consecutive_blocks_before(read_trace(*trace).events, *input);
+      } catch (const std::exception&) {
+        writer.reset();
+      }
+    }
+    const std::string text = input ? what : what + " (and the hook input: " + input_problem + ")";
+    const StopHookDecision d =
+        input ? decide_stop(false, true, blocks_before, policy, format_error_reason(text, blocks_before + 1, policy))
+              : detail::input_error_block(text);
+    if (writer) {
+      try {
+        json call = detail::hook_call_event(d, policy, input, std::nullopt, input.has_value());
+        call["type"] = "hook_call";
+        call["agent"] = agent_id;
+        writer->write(std::move(call));
+        writer->sync();
+      } catch (const std::exception&) {
+      }
+    }
+    return detail::stop_hook_outcome(d);
+  } catch (...) {
+    StopHookDecision d = detail::input_error_block(what);
+    d.reason = "Socratic's stop hook failed, so it does not let you stop: " + what;
+    return detail::stop_hook_outcome(d);
+  }
+}
+
 /// @brief Runs Stop-hook calls for one campaign (one object per process is typical).
 template <Evaluator E, QuestionSource Q, GoalPredicate G>
 class StopHookRunner {
  public:
-  StopHookRunner(E& evaluator, Q& questions, G goal, StopHookConfig config)
+  StopHookRunner(E& evaluator, Q& questions, G goal, CampaignConfig config)
       : evaluator_(evaluator), questions_(questions), goal_(std::move(goal)), config_(std::move(config)) {
     if (config_.state_dir.empty()) throw error("stop hook: state_dir is required");
     if (config_.candidate.source.empty()) throw error("stop hook: candidate.source is required");
-    if (config_.campaign_id.empty()) config_.campaign_id = detail::default_campaign_id(config_.state_dir);
-    if (!config_.summarize) config_.summarize = compact_summary;
   }
 
   std::filesystem::path trace_path() const { return config_.state_dir / "trace.jsonl"; }
@@ -82,251 +148,91 @@ class StopHookRunner {
   }
 
  private:
+  using Engine = CampaignEngine<E, Q, G>;
+
   StopHookOutcome handle_or_throw(std::string_view stdin_text) {
-    std::filesystem::create_directories(config_.state_dir / "candidates");
-    trace_ = std::make_unique<TraceWriter>(trace_path());
-    const std::vector<json> events = read_trace(trace_path()).events;
-    TraceSummary summary = summarize_trace(events);
-    state_ = std::move(summary.state);
-    started_unix_s_ = summary.started.is_object() ? summary.started.value("started_unix_s", now_unix_s())
-                                                  : now_unix_s();
-    if (summary.started.is_null()) write_campaign_started();
+    engine_ = std::make_unique<Engine>(evaluator_, questions_, goal_, config_);
+    engine_->open(OpenOptions{true, "stop_hook"});
+    const std::vector<json>& events = engine_->history();
+    const std::string agent = config_.agent_id;
+    const StopHookPolicy& policy = config_.stop_hook;
 
     try {
       input_ = parse_stop_hook_input(stdin_text);
     } catch (const input_error& e) {
       input_.reset();
-      // Without the input there is no chain to count: count the blocks of unreadable calls.
-      return record_error(e.what(), count_trailing_error_blocks(events));
+      return finish(detail::input_error_block(e.what()), std::nullopt, false);
     }
     const int blocks_before = consecutive_blocks_before(events, *input_);
 
     // The turn the agent just ended: opened by the task or by the last block's reason.
-    const int turn = summary.turns_started;
-    state_.turn = turn;
     Message opened;
-    opened.turn = turn;
     opened.text = last_block_reason(events).value_or(config_.task);
-    emit("turn_started", {{"turn", turn}, {"message", opened}, {"source", "stop_hook"}});
+    engine_->begin_turn(agent, opened, {{"source", "stop_hook"}});
     TurnResult ended;
     ended.final_message = input_->last_assistant_message;
-    state_.last_agent_message = ended.final_message;
-    emit("turn_ended", {{"turn", turn}, {"result", ended}, {"session_id", input_->session_id}});
+    engine_->end_turn(agent, ended, {{"session_id", input_->session_id}});
 
-    const EvaluationRecord& check = evaluate();
-    const Verdict verdict = goal_(check.report);
-    emit("verdict", {{"turn", turn}, {"evaluation_index", check.index}, {"verdict", verdict}});
-
-    std::optional<Question> question;
-    std::string reason;
-    if (!verdict.met && blocks_before < config_.policy.max_consecutive_blocks) {
-      question = question_at_stop(verdict, check.index);
-      reason = format_block_reason(describe_goal(goal_), verdict, config_.summarize(check.report),
-                                   question, blocks_before + 1, config_.policy);
+    const bool may_block = blocks_before < policy.max_consecutive_blocks;
+    const StopOutcome stop = engine_->handle_stop(agent, input_->last_assistant_message, StopOptions{may_block, false});
+    StopHookDecision d;
+    if (stop.evaluator_gave_up) {
+      d.kind = "evaluator_error";
+      d.reason = format_evaluator_gave_up_reason(stop.end_detail, engine_->consecutive_evaluator_failures());
+      const StopHookOutcome out = finish(d, stop.check.index, true);
+      engine_->end(*stop.end_reason, stop.end_detail);
+      return out;
     }
-    return finish(decide_stop(verdict.met, false, blocks_before, config_.policy, std::move(reason)),
-                  check.index);
-  }
-
-  // ---- trace -------------------------------------------------------------------------------
-  static double now_unix_s() {
-    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  }
-  // Hook calls are separate processes: time runs from the campaign_started event's clock.
-  double elapsed() const { return std::max(0.0, now_unix_s() - started_unix_s_); }
-
-  void emit(const std::string& type, json payload) {
-    state_.elapsed_s = elapsed();
-    payload["type"] = type;
-    payload["elapsed_s"] = state_.elapsed_s;
-    payload["agent"] = config_.agent_id;
-    trace_->write(std::move(payload));
-  }
-
-  void write_campaign_started() {
-    state_.campaign_id = config_.campaign_id;
-    state_.arch = config_.arch;
-    state_.has_reference = config_.has_reference;
-    emit("campaign_started", {{"campaign_id", config_.campaign_id},
-                              {"task", config_.task},
-                              {"goal", describe_goal(goal_)},
-                              {"budget", config_.budget},
-                              {"scenario_ids", config_.scenario_ids},
-                              {"arch", config_.arch},
-                              {"has_reference", config_.has_reference},
-                              {"workspace", config_.workspace.string()},
-                              {"candidate", config_.candidate},
-                              {"driver", "stop_hook"},
-                              {"started_unix_s", started_unix_s_}});
+    if (stop.met) {
+      d = decide_stop(true, false, blocks_before, policy, {});
+    } else if (may_block) {
+      d = decide_stop(false, false, blocks_before, policy, with_block_count(stop.send_back->text, blocks_before + 1, policy));
+    } else {
+      d = decide_stop(false, false, blocks_before, policy, {});
+      d.reason = format_cap_reason(engine_->goal_description(), *stop.verdict, blocks_before, policy);
+    }
+    return finish(d, stop.check.index, true);
   }
 
   static std::optional<std::string> last_block_reason(const std::vector<json>& events) {
     for (auto it = events.rbegin(); it != events.rend(); ++it)
-      if (it->value("type", "") == "hook_call")
+      if (it->value("type", "") == "hook_call" && it->value("counts_toward_cap", true))
         return it->value("decision", "") == "block" ? std::optional(it->value("reason", "")) : std::nullopt;
     return std::nullopt;
   }
 
-  static int count_trailing_error_blocks(const std::vector<json>& events) {
-    int n = 0;
-    for (auto it = events.rbegin(); it != events.rend(); ++it) {
-      if (it->value("type", "") != "hook_call") continue;
-      if (it->value("kind", "") != "error") break;
-      ++n;
+  StopHookOutcome finish(const StopHookDecision& d, std::optional<int> evaluation_index, bool counts_toward_cap) {
+    if (engine_) {
+      engine_->record_event(config_.agent_id, "hook_call",
+                            detail::hook_call_event(d, config_.stop_hook, input_, evaluation_index, counts_toward_cap));
+      engine_->sync();
     }
-    return n;
-  }
-
-  StopHookOutcome finish(const StopHookDecision& d, int evaluation_index) {
-    json call{{"decision", d.block ? "block" : "allow"},
-              {"kind", d.kind},
-              {"consecutive_blocks", d.consecutive_blocks},
-              {"max_consecutive_blocks", config_.policy.max_consecutive_blocks},
-              {"cap_reached", d.cap_reached},
-              {"reason", d.reason},
-              {"evaluation_index", evaluation_index >= 0 ? json(evaluation_index) : json(nullptr)}};
-    if (input_) {
-      call["stop_hook_active"] = input_->stop_hook_active;
-      call["session_id"] = input_->session_id;
-      if (!input_->turn_id.empty()) call["turn_id"] = input_->turn_id;
-    }
-    if (trace_) emit("hook_call", std::move(call));
-    if (trace_) trace_->sync();
-    return outcome(d);
-  }
-
-  StopHookOutcome outcome(const StopHookDecision& d) const {
-    StopHookOutcome out;
-    out.decision = d;
-    out.stdout_text = stop_hook_stdout(d);
-    out.stderr_text = "socratic hook stop: " + std::string(d.block ? "blocked" : "allowed") + " (" +
-                      d.kind + ")" + (d.block ? ":\n" + d.reason : ": " + d.reason) + "\n";
-    return out;
-  }
-
-  StopHookOutcome record_error(const std::string& what, int blocks_before) {
-    StopHookDecision d = decide_stop(false, true, blocks_before, config_.policy,
-                                     format_error_reason(what, blocks_before + 1, config_.policy));
-    return finish(d, -1);
+    return detail::stop_hook_outcome(d);
   }
 
   // Failure anywhere: still block, and record it when the trace can be written.
   StopHookOutcome error_outcome(const std::string& what) noexcept {
     try {
-      if (trace_) return record_error(what, 0);
+      if (engine_) {
+        const int blocks_before = input_ ? consecutive_blocks_before(engine_->history(), *input_) : 0;
+        const StopHookPolicy& p = config_.stop_hook;
+        const StopHookDecision d =
+            input_ ? decide_stop(false, true, blocks_before, p, format_error_reason(what, blocks_before + 1, p))
+                   : detail::input_error_block(what);
+        return finish(d, std::nullopt, input_.has_value());
+      }
     } catch (...) {
     }
-    StopHookPolicy p = config_.policy;
-    return outcome(decide_stop(false, true, 0, p, format_error_reason(what, 1, p)));
-  }
-
-  // ---- evaluation --------------------------------------------------------------------------
-  const EvaluationRecord& evaluate() {
-    EvaluationRecord rec;
-    rec.index = static_cast<int>(state_.evaluations.size());
-    rec.turn = state_.turn;
-    rec.agent_id = config_.agent_id;
-    rec.origin = "stop_check";
-    rec.candidate_hash = snapshot_candidate();
-    Candidate candidate = config_.candidate;
-    candidate.content_hash = rec.candidate_hash;
-    try {
-      rec.report = evaluator_.evaluate(candidate);
-    } catch (const std::exception& e) {
-      rec.report = EvalReport{};
-      rec.report.candidate = candidate;
-      rec.report.error = std::string("evaluator failed: ") + e.what();
-    }
-    if (rec.report.expected.empty()) rec.report.expected = config_.scenario_ids;
-    state_.elapsed_s = elapsed();
-    rec.elapsed_s = state_.elapsed_s;
-    ++state_.spent.evaluations;
-    state_.evaluations.push_back(std::move(rec));
-    emit("evaluation", {{"record", state_.evaluations.back()}});
-    return state_.evaluations.back();
-  }
-
-  std::string snapshot_candidate() {
-    std::string bytes;
-    try {
-      bytes = detail::read_file_bytes(config_.candidate.source);
-    } catch (const std::exception&) {
-      return {};  // the evaluator reports the missing file
-    }
-    const std::string hash = detail::sha256_hex(bytes);
-    const auto path = config_.state_dir / "candidates" / (hash + config_.candidate.source.extension().string());
-    if (!std::filesystem::exists(path)) {
-      const auto tmp = path.string() + ".tmp";
-      {
-        std::ofstream out(tmp, std::ios::binary);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      }
-      std::filesystem::rename(tmp, path);
-    }
-    return hash;
-  }
-
-  // ---- triggers and questions --------------------------------------------------------------
-  std::vector<TriggerEvent> detect(Moment moment, const Verdict* verdict) {
-    std::vector<TriggerEvent> fired;
-    const std::string_view message = moment == Moment::turn_end ? std::string_view(state_.last_agent_message) : "";
-    DetectionContext ctx{moment, state_, message, verdict};
-    for (const auto& d : config_.detectors) {
-      if (!d) continue;
-      std::optional<TriggerEvent> ev;
-      try {
-        ev = d->detect(ctx);
-      } catch (const std::exception& e) {
-        emit("detector_error", {{"detector", d->name()}, {"error", e.what()}});
-        continue;
-      }
-      if (!ev) continue;
-      if (ev->detector.empty()) ev->detector = d->name();
-      state_.triggers.push_back(*ev);
-      emit("trigger", {{"event", *ev}, {"moment", moment == Moment::turn_end ? "turn_end" : "after_evaluation"}});
-      fired.push_back(*ev);
-    }
-    return fired;
-  }
-
-  std::optional<Question> question_at_stop(const Verdict& verdict, int evaluation_index) {
-    std::vector<TriggerEvent> fired = detect(Moment::turn_end, &verdict);
-    std::vector<TriggerEvent> after = detect(Moment::after_evaluation, nullptr);
-    fired.insert(fired.end(), after.begin(), after.end());
-    if (fired.empty()) {
-      TriggerEvent plain{Trigger::claimed_limit, "stop_hook",
-                         "the agent tried to stop and the goal does not hold", 10, json::object()};
-      state_.triggers.push_back(plain);
-      emit("trigger", {{"event", plain}, {"moment", "turn_end"}});
-      fired.push_back(plain);
-    }
-    const TriggerEvent* top = &fired.front();
-    for (const auto& e : fired)
-      if (e.priority > top->priority) top = &e;
-    std::optional<Question> q;
-    try {
-      q = questions_.ask(*top, state_);
-    } catch (const std::exception& e) {
-      emit("question_source_error", {{"error", e.what()}, {"trigger", top->trigger}});
-      return std::nullopt;
-    }
-    if (!q) return std::nullopt;
-    q->trigger = top->trigger;
-    if (q->evidence.empty()) q->evidence = top->evidence;
-    AskedQuestion asked{*q, state_.turn, evaluation_index, state_.elapsed_s};
-    state_.asked.push_back(asked);
-    emit("question", {{"asked", asked}});
-    return q;
+    const StopHookPolicy& p = config_.stop_hook;
+    return detail::stop_hook_outcome(decide_stop(false, true, 0, p, format_error_reason(what, 1, p)));
   }
 
   E& evaluator_;
   Q& questions_;
   G goal_;
-  StopHookConfig config_;
-  CampaignState state_;
-  std::unique_ptr<TraceWriter> trace_;
+  CampaignConfig config_;
+  std::unique_ptr<Engine> engine_;
   std::optional<StopHookInput> input_;
-  double started_unix_s_ = now_unix_s();
 };
 
 }  // namespace socratic

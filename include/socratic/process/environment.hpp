@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// @brief The environment handed to child processes, with secrets removed, and the secret
-/// detector that traces and logs use for redaction. Light: no Boost.
+/// @brief The environment handed to child processes, with secrets removed (which names are
+/// secrets: core/secrets.hpp). Light: no Boost.
 
 #include <unistd.h>
 
@@ -11,21 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "socratic/core/secrets.hpp"
+
 extern char** environ;
 
 namespace socratic {
-
-/// @brief True for variable names that hold credentials by convention (`*_KEY`, `*TOKEN*`,
-/// `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`, `*_AUTH*`).
-inline bool is_secret_variable(std::string_view name) {
-  std::string upper(name);
-  std::transform(upper.begin(), upper.end(), upper.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  for (std::string_view marker : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL",
-                                  "_AUTH", "COOKIE", "SESSION"})
-    if (upper.find(marker) != std::string::npos) return true;
-  return false;
-}
 
 /// @brief The current environment ("NAME=value" entries) without secret variables.
 inline std::vector<std::string> scrubbed_environment() {
@@ -36,21 +26,6 @@ inline std::vector<std::string> scrubbed_environment() {
     if (eq == std::string_view::npos) continue;
     if (is_secret_variable(entry.substr(0, eq))) continue;
     out.emplace_back(entry);
-  }
-  return out;
-}
-
-/// @brief Values of the current environment's secret variables (at least 8 characters long),
-/// for redaction.
-inline std::vector<std::string> secret_values_from_environment() {
-  std::vector<std::string> out;
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view entry(*e);
-    const auto eq = entry.find('=');
-    if (eq == std::string_view::npos) continue;
-    if (!is_secret_variable(entry.substr(0, eq))) continue;
-    auto value = entry.substr(eq + 1);
-    if (value.size() >= 8) out.emplace_back(value);
   }
   return out;
 }

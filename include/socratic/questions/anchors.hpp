@@ -16,7 +16,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/core/scenario.hpp"  // read_json_file
+#include "socratic/core/files.hpp"
 
 namespace socratic {
 

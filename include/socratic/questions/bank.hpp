@@ -27,7 +27,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/question.hpp"
-#include "socratic/core/scenario.hpp"  // read_json_file
+#include "socratic/core/files.hpp"
 
 namespace socratic {
 
@@ -236,12 +236,8 @@ struct EntryParser {
   }
 };
 
-inline const std::set<std::string>& entry_fields() {
-  static const std::set<std::string> fields = {"id",   "group",    "text",         "triggers",
-                                               "requires_reference", "arch", "kinds", "evidence",
-                                               "evidence_ref", "tags", "checks"};
-  return fields;
-}
+inline const std::initializer_list<std::string_view> entry_fields = {
+    "id", "group", "text", "triggers", "requires_reference", "arch", "kinds", "evidence", "evidence_ref", "tags", "checks"};
 
 }  // namespace detail::bank
 
@@ -266,10 +262,8 @@ inline std::optional<BankEntry> parse_bank_entry(const json& j, const std::strin
     if (!detail::bank::is_slug(e.id, true))
       p.error("id", "\"" + e.id + "\" is not a valid id (lower-case letters, digits, '.', '-', '_')");
   }
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!detail::bank::entry_fields().count(it.key()))
-      p.error(it.key(), "unknown field (known: id, group, text, triggers, requires_reference, arch, "
-                        "kinds, evidence, evidence_ref, tags, checks)");
+  for (const auto& key : unknown_fields(j, detail::bank::entry_fields))
+    p.error(key, unknown_field_message(key, detail::bank::entry_fields));
 
   if (j.contains("group")) {
     if (auto g = p.string_field(j, "group", false)) {
@@ -359,11 +353,9 @@ inline void parse_bank_file(const json& j, const std::string& file, Bank& bank,
     file_error("", std::string("expected an object with \"entries\", found ") + j.type_name());
     return;
   }
-  static const std::set<std::string> known = {"$schema", "schema_version", "group", "description",
-                                              "entries"};
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (!known.count(it.key()))
-      file_error(it.key(), "unknown field (known: schema_version, group, description, entries)");
+  static const std::initializer_list<std::string_view> known = {"$schema", "schema_version", "group",
+                                                                    "description", "entries"};
+  for (const auto& key : unknown_fields(j, known)) file_error(key, unknown_field_message(key, known));
   try {
     check_schema_version(j, "bank file");
   } catch (const input_error& e) {

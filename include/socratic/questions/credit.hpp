@@ -25,7 +25,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/core/scenario.hpp"  // read_json_file
+#include "socratic/core/files.hpp"
 #include "socratic/questions/improvement.hpp"
 
 namespace socratic {
@@ -164,14 +164,7 @@ class CreditTable {
   }
   /// @brief Writes the table (through a temporary file, so a crash never leaves half a table).
   void save(const std::filesystem::path& path) const {
-    const auto tmp = std::filesystem::path(path.string() + ".tmp");
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      if (!out) throw input_error(tmp.string(), {}, "cannot write");
-      out << to_json().dump(2) << "\n";
-      if (!out) throw input_error(tmp.string(), {}, "write failed");
-    }
-    std::filesystem::rename(tmp, path);
+    write_json_atomically(path, to_json());
   }
 };
 

@@ -25,12 +25,14 @@ enum class Moment {
 };
 
 /// @brief What a detector sees. `agent_message` is the agent's last words at a turn end (empty
-/// otherwise); `verdict` is the goal check at a turn end.
+/// otherwise); `verdict` is the goal check at a turn end; `agent_id` the agent whose step it is
+/// (campaigns may run several agents over one state; empty when unknown).
 struct DetectionContext {
   Moment moment;
   const CampaignState& state;
   std::string_view agent_message;
   const Verdict* verdict = nullptr;
+  std::string_view agent_id = {};
 };
 
 /// @brief A detector of one of the five moments. Implementations document their thresholds.

@@ -21,20 +21,11 @@
 #include "socratic/questions/anchors.hpp"
 #include "socratic/questions/claim_classifier.hpp"
 #include "socratic/questions/detail/phrase_matcher.hpp"
+#include "socratic/questions/detection.hpp"
 #include "socratic/questions/detector.hpp"
 #include "socratic/questions/improvement.hpp"
 
 namespace socratic {
-
-/// @brief Stable name of a moment, as `socratic detect` prints it.
-constexpr std::string_view to_string(Moment m) noexcept {
-  switch (m) {
-    case Moment::campaign_start: return "campaign_start";
-    case Moment::after_evaluation: return "after_evaluation";
-    case Moment::turn_end: return "turn_end";
-  }
-  return "unknown";
-}
 
 namespace detail::detectors {
 

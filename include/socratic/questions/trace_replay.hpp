@@ -1,7 +1,8 @@
 #pragma once
 /// @file
 /// @brief Replays a campaign trace's events through trigger detectors, rebuilding the campaign's
-/// state event by event, the way the campaign loop (campaign/campaign.hpp) consults them.
+/// state event by event, and consulting them with the campaign engine's own code
+/// (questions/detection.hpp, as campaign/engine.hpp does), so that it sees what the campaign saw.
 /// `socratic detect` prints what fires. Pure: read the events with read_trace()
 /// (campaign/trace.hpp); summarize_trace() (campaign/trace_state.hpp) folds a whole trace at once.
 ///
@@ -12,11 +13,13 @@
 /// run at turn_end (with the message and the verdict) and then at after_evaluation for the stop
 /// check, as the campaign does, and the strongest of both is `chosen`. `question` and `trigger`
 /// events extend `asked` and `triggers`. Other types are skipped, so newer traces still replay.
+/// A detector that throws is skipped as in the campaign, and listed in failures().
 /// Budgets are not modelled: at a stop that exhausted a budget the campaign asks nothing, while
 /// the replay still reports what the detectors see.
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -25,8 +28,8 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/message.hpp"
 #include "socratic/core/verdict.hpp"
+#include "socratic/questions/detection.hpp"
 #include "socratic/questions/detector.hpp"
-#include "socratic/questions/detectors.hpp"
 
 namespace socratic {
 
@@ -59,6 +62,8 @@ class TraceReplayer {
       : detectors_(std::move(detectors)) {}
 
   const CampaignState& state() const noexcept { return state_; }
+  /// @brief The detectors that threw during the replay, with the seq of the event.
+  const std::vector<std::pair<long, DetectorFailure>>& failures() const noexcept { return failures_; }
 
   /// @brief Applies one line; returns the triggers fired at it. Errors name the line's field;
   /// the caller adds the file and line number.
@@ -67,6 +72,7 @@ class TraceReplayer {
     const long seq = optional_field<long>(line, "seq", -1);
     if (auto t = optional_value<double>(line, "elapsed_s")) state_.elapsed_s = *t;
     const std::string where = "trace event \"" + type + "\"";
+    agent_ = optional_field<std::string>(line, "agent", "", where);
 
     if (type == "campaign_started") {
       state_.campaign_id = optional_field<std::string>(line, "campaign_id", "", where);
@@ -99,8 +105,8 @@ class TraceReplayer {
       pending_turn_end_.reset();
       pending_stop_check_ = false;
       if (!verdict.met && message_seq >= 0) {
-        std::vector<Moment> moments = {Moment::turn_end};
-        if (stop_check) moments.push_back(Moment::after_evaluation);
+        const std::vector<Moment> moments =
+            stop_check ? moments_at_stop() : std::vector<Moment>{Moment::turn_end};
         return run(moments, seq, type, state_.last_agent_message, &verdict, message_seq);
       }
     }
@@ -108,37 +114,31 @@ class TraceReplayer {
   }
 
  private:
-  /// Runs the detectors at each moment in turn; the strongest of all is marked `chosen`.
+  /// Runs the detectors at each moment in turn, as the engine does; its choice is marked `chosen`.
   std::vector<FiredTrigger> run(const std::vector<Moment>& moments, long seq, const std::string& type,
                                 const std::string& message, const Verdict* verdict, long message_seq) {
+    const Detection d = detect_triggers(detectors_, moments, state_, message, verdict, agent_);
+    for (const auto& f : d.failures) failures_.emplace_back(seq, f);
     std::vector<FiredTrigger> fired;
-    for (Moment moment : moments) {
-      const bool at_turn_end = moment == Moment::turn_end;
-      DetectionContext context{moment, state_, at_turn_end ? std::string_view(message) : std::string_view(),
-                               at_turn_end ? verdict : nullptr};
-      for (auto& d : detectors_)
-        if (auto e = d->detect(context)) {
-          FiredTrigger f;
-          f.seq = seq;
-          f.at = type;
-          f.moment = moment;
-          f.event = std::move(*e);
-          if (f.event.detector.empty()) f.event.detector = d->name();
-          f.turn = state_.turn;
-          f.evaluation_index = state_.evaluations.empty() ? -1 : state_.evaluations.back().index;
-          f.message_seq = at_turn_end ? message_seq : -1;
-          fired.push_back(std::move(f));
-        }
+    for (std::size_t i = 0; i < d.fired.size(); ++i) {
+      FiredTrigger f;
+      f.seq = seq;
+      f.at = type;
+      f.moment = d.fired[i].moment;
+      f.event = d.fired[i].event;
+      f.turn = state_.turn;
+      f.evaluation_index = state_.evaluations.empty() ? -1 : state_.evaluations.back().index;
+      f.message_seq = f.moment == Moment::turn_end ? message_seq : -1;
+      f.chosen = d.chosen && *d.chosen == i;
+      fired.push_back(std::move(f));
     }
-    std::size_t top = 0;
-    for (std::size_t i = 1; i < fired.size(); ++i)
-      if (fired[i].event.priority > fired[top].event.priority) top = i;
-    if (!fired.empty()) fired[top].chosen = true;
     return fired;
   }
 
   std::vector<std::shared_ptr<TriggerDetector>> detectors_;
   CampaignState state_;
+  std::vector<std::pair<long, DetectorFailure>> failures_;
+  std::string agent_;
   std::optional<long> pending_turn_end_;
   bool pending_stop_check_ = false;
 };

@@ -41,7 +41,7 @@ struct RecordedCampaign {
   std::string candidate_bytes(const std::string& hash) const {
     const auto path = folder / "candidates" / (hash + candidate_extension);
     try {
-      return detail::read_file_bytes(path);
+      return read_file_bytes(path);
     } catch (const std::exception&) {
       throw input_error(path.string(), {}, "recorded candidate version missing");
     }

@@ -24,7 +24,7 @@ class ReplayEvaluator {
   }
 
   EvalReport evaluate(const Candidate& c) {
-    const std::string hash = detail::sha256_hex(detail::read_file_bytes(c.source));
+    const std::string hash = c.has_snapshot() ? c.content_hash : detail::sha256_file(c.source);
     auto it = by_hash_.find(hash);
     if (it == by_hash_.end())
       throw error("replay: no recorded evaluation of the candidate with sha256 " + hash + " (" + c.source.string() +

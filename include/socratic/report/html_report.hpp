@@ -16,6 +16,7 @@
 
 #include "socratic/campaign/trace.hpp"
 #include "socratic/campaign/trace_state.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/questions/anchors.hpp"
@@ -210,14 +211,7 @@ inline void write_html_report(const std::filesystem::path& trace, const std::fil
                               const HtmlReportOptions& options = {}) {
   const TraceContents contents = read_trace(trace);
   const std::string html = html_report(contents.events, options);
-  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-  const std::filesystem::path tmp = out.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) throw error("cannot write report " + out.string());
-    f << html;
-  }
-  std::filesystem::rename(tmp, out);
+  write_file_atomically(out, html);
 }
 
 }  // namespace socratic

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Evaluator command for the CPU softmax problem (a test problem with no GPU): builds the candidate
 # into a shared object, runs the harness (built once, cached) against the baseline, and prints an
-# EvalReport JSON on stdout. A compile error is a report (built: false) with the log.
+# EvalReport JSON on stdout. A compile error is a report (built: false) with the log. A candidate
+# byte-identical to the baseline is reported `identical_to_baseline` (it is never faster).
 # Usage: evaluate.sh CANDIDATE.cpp SCENARIOS.json
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -24,4 +25,6 @@ if ! "$cxx" -O2 -std=c++17 -shared -fPIC -o "$work/candidate.so" "$candidate" > 
   printf '{"schema_version":1,"problem":"softmax_cpu","built":false,"build_log":"%s","expected":[%s],"scenarios":[]}\n' "$log" "$ids"
   exit 0
 fi
-exec "$cache/harness" "$cache/baseline.so" "$work/candidate.so" "$scenarios"
+same=()
+if cmp -s "$candidate" "$here/baseline.cpp"; then same=(--identical-to-baseline); fi
+exec "$cache/harness" "$cache/baseline.so" "$work/candidate.so" "$scenarios" "${same[@]}"

@@ -4,7 +4,9 @@
 // and prints an EvalReport JSON (docs/report-schema.md) on stdout.
 // Like the CUDA runner it loads the baseline and the candidate as shared objects, each exporting
 // `extern "C" void softmax_rows(const float* x, float* y, int rows, int cols)`.
-// Usage: harness BASELINE.so CANDIDATE.so SCENARIOS.json
+// Usage: harness BASELINE.so CANDIDATE.so SCENARIOS.json [--identical-to-baseline]
+// (the last flag, from evaluate.sh when the candidate's source is the baseline's, is reported as
+// `identical_to_baseline`: such a candidate is never faster, whatever the timings say).
 #include <dlfcn.h>
 
 #include <algorithm>
@@ -96,9 +98,13 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
 }
-double spread(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return (v[v.size() * 3 / 4] - v[v.size() / 4]) / v[v.size() / 2];
+// The report's noise (docs/report-schema.md): 1.4826 x the median absolute deviation over the
+// median, the relative standard deviation for normal samples, blind to a few preempted ones.
+double spread(const std::vector<double>& v) {
+  const double m = median(v);
+  std::vector<double> dev;
+  for (double x : v) dev.push_back(std::fabs(x - m));
+  return 1.4826 * median(dev) / m;
 }
 
 std::string num(double v) {
@@ -112,9 +118,10 @@ std::string num(double v) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: harness BASELINE.so CANDIDATE.so SCENARIOS.json\n");
+    std::fprintf(stderr, "usage: harness BASELINE.so CANDIDATE.so SCENARIOS.json [--identical-to-baseline]\n");
     return 2;
   }
+  const bool identical = argc > 4 && std::string(argv[4]) == "--identical-to-baseline";
   baseline_softmax = load(argv[1]);
   candidate_softmax = load(argv[2]);
   const std::vector<Scenario> scenarios = read_scenarios(argv[3]);
@@ -149,20 +156,27 @@ int main(int argc, char** argv) {
     const double tolerance = std::max(4 * base_err, 2e-5);
     const bool correct = std::isfinite(err) && err <= tolerance;
     // Interleaved timing, median of samples. The clock is the thread's CPU time: the machines this
-    // runs on are shared, and wall time would count the time slices other processes took.
+    // runs on are shared, and wall time would count the time slices other processes took. The
+    // order alternates (baseline first, then candidate first): whichever runs second finds the
+    // input warm in the cache, and a fixed order would hand that edge to one side.
     std::vector<double> tc, tb;
     for (int warm = 0; warm < 3; ++warm) {
       baseline_softmax(x.data(), yb.data(), sc.rows, sc.cols);
       candidate_softmax(x.data(), y.data(), sc.rows, sc.cols);
     }
-    for (int rep = 0; rep < 21; ++rep) {
+    auto time_one = [&](softmax_fn fn, float* out) {
       const double t0 = thread_cpu_ms();
-      baseline_softmax(x.data(), yb.data(), sc.rows, sc.cols);
-      const double t1 = thread_cpu_ms();
-      candidate_softmax(x.data(), y.data(), sc.rows, sc.cols);
-      const double t2 = thread_cpu_ms();
-      tb.push_back(t1 - t0);
-      tc.push_back(t2 - t1);
+      fn(x.data(), out, sc.rows, sc.cols);
+      return thread_cpu_ms() - t0;
+    };
+    for (int rep = 0; rep < 21; ++rep) {
+      if (rep % 2 == 0) {
+        tb.push_back(time_one(baseline_softmax, yb.data()));
+        tc.push_back(time_one(candidate_softmax, y.data()));
+      } else {
+        tc.push_back(time_one(candidate_softmax, y.data()));
+        tb.push_back(time_one(baseline_softmax, yb.data()));
+      }
     }
     const double cms = median(tc), bms = median(tb);
     char reason[160] = "";
@@ -174,7 +188,7 @@ int main(int argc, char** argv) {
            ",\"baseline_ms\":" + num(bms) + ",\"candidate_noise\":" + num(spread(tc)) +
            ",\"baseline_noise\":" + num(spread(tb)) + ",\"samples\":21,\"speedup\":" + num(bms / cms) + "}";
   }
-  out += "],\"banned\":[]}";
+  out += std::string("],\"banned\":[],\"identical_to_baseline\":") + (identical ? "true" : "false") + "}";
   std::puts(out.c_str());
   return 0;
 }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
 
 namespace socratic {
@@ -136,11 +137,7 @@ inline bool valid_identifier(std::string_view n) {
 
 inline void reject_unknown_fields(const json& j, std::initializer_list<std::string_view> known,
                                   const std::string& file, const std::string& where) {
-  for (const auto& [key, value] : j.items())
-    if (std::find(known.begin(), known.end(), key) == known.end())
-      throw input_error(
-          file, where,
-          "unknown field \"" + key + "\" (a misspelt field would " + "silently weaken the policy)");
+  socratic::reject_unknown_fields(j, known, file, where, "a misspelt field would silently weaken the policy");
 }
 
 inline std::vector<std::string> string_list(const json& j, std::string_view key,
@@ -280,24 +277,13 @@ inline void from_json(const json& j, BanPolicy& p) {
 
 /// @brief Loads and validates a policy file; errors name the file, the library and the field.
 inline BanPolicy load_ban_policy(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw input_error(path.string(), {}, "cannot open ban policy file");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw input_error(path.string(), {}, std::string("invalid JSON: ") + e.what());
-  }
-  return ban_policy_from_json(j, path.string());
+  return ban_policy_from_json(read_json_file(path), path.string());
 }
 
 /// @brief Writes `policy` (validated first) as a complete, self-standing policy file.
 inline void save_ban_policy(const BanPolicy& policy, const std::filesystem::path& path) {
   validate(policy, path.string());
-  std::ofstream out(path);
-  if (!out) throw input_error(path.string(), {}, "cannot write ban policy file");
-  out << json(policy).dump(2) << "\n";
-  if (!out) throw input_error(path.string(), {}, "write error");
+  write_json_atomically(path, json(policy));
 }
 
 }  // namespace socratic

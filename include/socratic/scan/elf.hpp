@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
-#include "socratic/eval/detail/byte_source.hpp"
+#include "socratic/scan/detail/byte_source.hpp"
 
 namespace socratic {
 

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
-#include "socratic/eval/detail/byte_source.hpp"
-#include "socratic/eval/detail/lz4_block.hpp"
-#include "socratic/eval/elf.hpp"
+#include "socratic/scan/detail/byte_source.hpp"
+#include "socratic/scan/detail/lz4_block.hpp"
+#include "socratic/scan/elf.hpp"
 
 namespace socratic {
 

@@ -33,11 +33,11 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/detail/sha256.hpp"
-#include "socratic/eval/ban_policy.hpp"
-#include "socratic/eval/detail/device_code_tools.hpp"
-#include "socratic/eval/detail/symbol_names.hpp"
-#include "socratic/eval/elf.hpp"
-#include "socratic/eval/fatbin.hpp"
+#include "socratic/scan/ban_policy.hpp"
+#include "socratic/scan/detail/device_code_tools.hpp"
+#include "socratic/scan/detail/symbol_names.hpp"
+#include "socratic/scan/elf.hpp"
+#include "socratic/scan/fatbin.hpp"
 
 namespace socratic {
 

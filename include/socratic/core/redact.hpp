@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "socratic/core/json.hpp"
-#include "socratic/process/environment.hpp"
+#include "socratic/core/secrets.hpp"
 
 namespace socratic {
 

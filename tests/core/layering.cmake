@@ -1,0 +1,33 @@
+# The SDK's layering, checked on the preprocessor's view of the headers (-D CXX, SOURCE_DIR):
+# - core/*.hpp and concepts.hpp include nothing of the SDK outside core/ (and version.hpp): the
+#   value types and the four concepts stand alone;
+# - no `__has_include` on the project's own headers (a build either has a header or is broken).
+set(include_dir ${SOURCE_DIR}/include)
+file(GLOB core_headers ${include_dir}/socratic/core/*.hpp)
+set(failures "")
+foreach(header IN LISTS core_headers ITEMS ${include_dir}/socratic/concepts.hpp)
+  execute_process(COMMAND ${CXX} -std=c++20 -MM -I${include_dir} ${header}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE deps ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(APPEND failures "${header}: does not preprocess:\n${err}\n")
+    continue()
+  endif()
+  string(REGEX MATCHALL "include/socratic/[^ \\\n]+" used "${deps}")
+  foreach(dep IN LISTS used)
+    if(NOT dep MATCHES "^include/socratic/(core/[^/]+|version|concepts)\\.hpp$")
+      string(APPEND failures "${header} includes ${dep}, outside core/\n")
+    endif()
+  endforeach()
+endforeach()
+file(GLOB_RECURSE sources ${include_dir}/*.hpp ${SOURCE_DIR}/tools/*.hpp ${SOURCE_DIR}/tools/*.cpp)
+foreach(source IN LISTS sources)
+  file(STRINGS ${source} lines REGEX "__has_include *\\(\"socratic/")
+  if(lines)
+    string(APPEND failures "${source}: __has_include on a project header: ${lines}\n")
+  endif()
+endforeach()
+if(failures)
+  message(FATAL_ERROR "layering:\n${failures}")
+endif()
+list(LENGTH core_headers n)
+message(STATUS "layering: ${n} core headers and concepts.hpp include only core/; no __has_include on project headers")

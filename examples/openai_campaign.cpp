@@ -8,14 +8,19 @@
 // (OPENAI_API_KEY_FILE may name a file holding the key instead.) So that it runs on any machine,
 // the "kernel" here is a CPU matrix multiply and the evaluator builds and times it in a child
 // process; with a GPU, the CUDA evaluator takes its place and nothing else changes.
+//
+// The agent runs through socratic::run_llm_campaign (socratic/llm_campaign.hpp): built with
+// SOCRATIC_SEPARATE_COMPILATION (as this build does, examples/CMakeLists.txt), this file compiles
+// only its own code; the agent, its backends and the HTTP client are compiled once elsewhere
+// (socratic/src.hpp). docs/benchmarks.md has the figures.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
-#include <socratic/agents/llm_agent.hpp>
-#include <socratic/agents/openai_backend.hpp>
+#include <socratic/llm_campaign.hpp>
+#include <socratic/process/run_process.hpp>
 #include <socratic/socratic.hpp>
 
 using namespace socratic;
@@ -118,17 +123,21 @@ struct TwoQuestions {
 
 int main() {
   const char* base_url = std::getenv("OPENAI_BASE_URL");
-  const char* model = std::getenv("SOCRATIC_MODEL");
-  OpenAiOptions backend = base_url ? OpenAiOptions::compatible(base_url) : OpenAiOptions::openai();
-  if (base_url) backend.api_key = ApiKey::from_environment_or_file("OPENAI_API_KEY");
-  if (backend.api_key.empty() && !base_url) {
+  const char* model_name = std::getenv("SOCRATIC_MODEL");
+  const char* key = std::getenv("OPENAI_API_KEY");
+  const char* key_file = std::getenv("OPENAI_API_KEY_FILE");
+  if (!base_url && !(key && *key) && !(key_file && *key_file)) {
     std::cerr << "openai_campaign: no API key. Set OPENAI_API_KEY (or OPENAI_API_KEY_FILE naming a "
                  "file that holds it), or OPENAI_BASE_URL for a local server such as "
                  "http://127.0.0.1:8000/v1. Keys are never taken from the command line.\n";
     return 2;
   }
-  backend.stream = true;
-  backend.log = [](std::string_view line) { std::cerr << "[backend] " << line << "\n"; };
+  LlmModel model;  // the OpenAI Chat Completions API, or any server that speaks it
+  model.backend = "openai";
+  model.model = model_name ? model_name : "gpt-4.1";
+  if (base_url) model.base_url = base_url;
+  LlmCampaignOptions options;
+  options.log = [](std::string_view line) { std::cerr << "[backend] " << line << "\n"; };
 
   const fs::path root = fs::temp_directory_path() / "socratic_openai_campaign";
   fs::remove_all(root);
@@ -157,14 +166,11 @@ int main() {
                 << p.spent.cost_usd << "\n";
   };
 
-  LlmAgentOptions agent_options;
-  agent_options.model = model ? model : "gpt-4.1";
-  LlmAgent agent(OpenAiBackend(std::move(backend)), agent_options);
   CpuMatmulEvaluator evaluator{root / "judge"};
   TwoQuestions questions;
-  auto goal = goals::all_of(goals::all_correct{}, goals::every_scenario_speedup_at_least{3.0});
-  Campaign campaign(agent, evaluator, questions, goal, config);
-  const CampaignResult result = campaign.run();
+  goals::AnyGoal goal(goals::all_of(goals::all_correct{}, goals::every_scenario_speedup_at_least{3.0}));
+  const CampaignResult result = run_llm_campaign(model, options, AnyEvaluator(evaluator), AnyQuestionSource(questions),
+                                                 std::move(goal), std::move(config));
   std::cout << "ended: " << result.reason << " after " << result.turns << " turns, "
             << result.spent.tokens << " tokens; trace " << result.trace_path << "\n";
   return result.goal_met ? 0 : 1;

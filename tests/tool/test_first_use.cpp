@@ -164,3 +164,36 @@ TEST_CASE("init for a coding agent briefs it: the task, how stops are judged, th
     CHECK(again == text);
   }
 }
+
+TEST_CASE("the command-evaluator template judges a candidate from init to the goal", "[tool][template][first-use]") {
+  const fs::path tpl = source_dir() / "examples" / "command_evaluator";
+  const fs::path ws = fresh_dir("template") / "ws";
+  const ProcessResult init = socratic_run({"init", ws.string(), "--problem", "row_norms", "--scenarios",
+                                           (tpl / "scenarios.json").string(), "--baseline", (tpl / "baseline.cpp").string(),
+                                           "--evaluator-command", "bash " + (tpl / "evaluate.sh").string() + " {candidate} {scenarios}",
+                                           "--kind", "cpu", "--agent", "none"});
+  INFO(init.stdout_text << init.stderr_text);
+  REQUIRE(init.ok());
+  const std::string campaign = (ws / "campaign.json").string();
+  // The baseline itself never meets a goal of being faster: sent back.
+  ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("Done.", false, ws));
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE_FALSE(r.stdout_text.empty());
+  CHECK(json::parse(r.stdout_text)["decision"] == "block");
+  // Eight accumulators instead of one: several times faster, and the goal holds.
+  write_text(ws / "candidate.cpp", read_text(tpl / "faster.cpp"));
+  r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("Eight accumulators now.", true, ws));
+  INFO(r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.empty());
+  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[1]["kind"] == "goal_met");
+  const auto evaluations = events_of(ws / ".socratic" / "trace.jsonl", "evaluation");
+  REQUIRE(evaluations.size() == 2);
+  for (const auto& s : evaluations[1]["record"]["report"]["scenarios"]) {
+    CHECK(s["correct"] == true);
+    CHECK(s["speedup"].get<double>() > 1.5);
+  }
+}

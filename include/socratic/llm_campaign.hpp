@@ -1,0 +1,98 @@
+#pragma once
+/// @file
+/// @brief A campaign with the reference LLM agent behind a light declaration, for programs that
+/// embed Socratic: your evaluator, question source and goal, any of them your own types, and a
+/// model named by backend, name and address.
+///
+/// Header-only by default: the agent, its backends and the HTTP client are compiled in the
+/// translation unit that includes this header (about 85 s of compiler time at -O3 on a 2-core
+/// machine). With `SOCRATIC_SEPARATE_COMPILATION` defined in every translation unit, this header
+/// only declares run_llm_campaign(), and its definition, with the agent, Boost.Beast and
+/// OpenSSL, is compiled once, in the one translation unit that includes `socratic/src.hpp`
+/// (CMake: `socratic_compile_separately(target)`, cmake/socratic-functions.cmake); a translation
+/// unit that runs a campaign with the LLM agent then costs what your own code costs
+/// (docs/benchmarks.md: "One translation unit with the LLM agent").
+///
+/// @par Example
+/// @code
+/// MyEvaluator evaluator;                  // your harness
+/// socratic::BankQuestionSource bank(socratic::load_bank(data / "question_bank"));
+/// socratic::LlmModel model{"openai", "gpt-4.1"};   // key: $OPENAI_API_KEY
+/// auto result = socratic::run_llm_campaign(model, {}, socratic::AnyEvaluator(evaluator),
+///                                          socratic::AnyQuestionSource(bank), goal, config);
+/// @endcode
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "socratic/campaign/config.hpp"
+#include "socratic/concepts.hpp"
+#include "socratic/goals/goal_spec.hpp"
+
+namespace socratic {
+
+/// @brief Any Evaluator, held by reference behind one type (it must outlive the campaign).
+class AnyEvaluator {
+ public:
+  template <Evaluator E>
+    requires(!std::is_same_v<std::remove_cvref_t<E>, AnyEvaluator>)
+  explicit AnyEvaluator(E& evaluator) : evaluate_([&evaluator](const Candidate& c) { return evaluator.evaluate(c); }) {}
+  EvalReport evaluate(const Candidate& candidate) { return evaluate_(candidate); }
+
+ private:
+  std::function<EvalReport(const Candidate&)> evaluate_;
+};
+static_assert(Evaluator<AnyEvaluator>);
+
+/// @brief Any QuestionSource, held by reference behind one type (it must outlive the campaign).
+class AnyQuestionSource {
+ public:
+  template <QuestionSource Q>
+    requires(!std::is_same_v<std::remove_cvref_t<Q>, AnyQuestionSource>)
+  explicit AnyQuestionSource(Q& source)
+      : ask_([&source](const TriggerEvent& e, const CampaignState& s) { return source.ask(e, s); }) {}
+  std::optional<Question> ask(const TriggerEvent& event, const CampaignState& state) { return ask_(event, state); }
+
+ private:
+  std::function<std::optional<Question>(const TriggerEvent&, const CampaignState&)> ask_;
+};
+static_assert(QuestionSource<AnyQuestionSource>);
+
+/// @brief Which model the agent talks to. The key comes from the environment or a file, never
+/// from here.
+struct LlmModel {
+  std::string backend = "openai";  ///< `openai` (any OpenAI-compatible server) or `anthropic`
+  std::string model;               ///< the model's name, as the API knows it
+  std::string base_url;            ///< empty: the backend's default (api.openai.com, api.anthropic.com)
+  std::string api_key_env;         ///< the variable holding the key; empty: OPENAI_API_KEY / ANTHROPIC_API_KEY
+  std::optional<std::filesystem::path> api_key_file;  ///< a file holding the key instead
+};
+
+/// @brief The agent's settings that an embedder most often changes (llm_agent.hpp has them all).
+struct LlmCampaignOptions {
+  int max_tokens = 8192;                 ///< output limit per model call
+  std::optional<double> temperature;
+  int max_steps_per_turn = 150;          ///< model calls in one turn before it is ended
+  long long context_window = 128'000;    ///< the model's context window, in tokens
+  std::vector<std::filesystem::path> judge_paths;  ///< the judge's files, checked after every turn
+  std::string system_prompt;             ///< empty: the reference agent's own
+  /// Receives one line per retry and warning of the backend, secrets removed. Default: none.
+  std::function<void(std::string_view)> log;
+};
+
+/// @brief Runs (or resumes) the campaign of `config` with the reference LLM agent on `model`,
+/// judged by `evaluator` and `goal`, asked by `questions`. Throws error when the backend is
+/// unknown, the model is not named or the key is missing.
+CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options, AnyEvaluator evaluator,
+                                AnyQuestionSource questions, goals::AnyGoal goal, CampaignConfig config);
+
+}  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/impl/llm_campaign.ipp"
+#endif

@@ -1,7 +1,7 @@
-// BlockingHold (blocking_hold.cuh) as a C library, for scripts/bench/sdpa_anchors.py --hold-flag,
+// BlockingHold (blocking_hold.cuh) as a C library, for tools/research/bench/sdpa_anchors.py --hold-flag,
 // which holds PyTorch's stream the way check_attention --hold-flag holds its own.
 //   nvcc -O2 -std=c++17 -shared -Xcompiler -fPIC -gencode=arch=compute_90a,code=sm_90a
-//        kernels/attention/tools/blocking_hold_lib.cu -o blocking_hold.so
+//        tools/research/attention/blocking_hold_lib.cu -o blocking_hold.so
 #include <cstdio>
 
 #include "blocking_hold.cuh"

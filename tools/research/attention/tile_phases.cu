@@ -1,4 +1,4 @@
-// tile_phases: where a query tile's time goes in kernels/attention/hopper.cu, per consumer
+// tile_phases: where a query tile's time goes in kernels/hopper/attention.cu, per consumer
 // warpgroup, from SM clock marks at six points of every tile (the kernel's HOPPER_PHASE hook):
 //   0 tile start (tile known)  1 Q landed  2 first S GEMM and softmax done  3 key-tile loop done
 //   4 last P V done  5 epilogue done
@@ -9,11 +9,11 @@
 //   tile_phases OUT_DIR B,SQ,SKV,H,D,CAUSAL [...]
 // writes OUT_DIR/<shape>.csv (one line per tile and warpgroup: cta, wg, kv_iter, n_blocks, smid,
 // the six clocks, globaltimer at points 0 and 5) and prints each shape's TFLOP/s.
-// Summaries: scripts/bench/tile_phases.py OUT_DIR/*.csv.
+// Summaries: tools/research/bench/tile_phases.py OUT_DIR/*.csv.
 //
 // Build (repository root; -D flags select kernel variants as for the evaluator):
-//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention
-//        kernels/attention/tools/tile_phases.cu -o tile_phases
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention -I kernels/hopper
+//        tools/research/attention/tile_phases.cu -o tile_phases
 #include <cuda_bf16.h>
 
 #include <algorithm>
@@ -54,7 +54,7 @@ __device__ __forceinline__ void mark(int point, int kv_iter, int cw, int n_block
 }  // namespace phases
 
 #define HOPPER_PHASE(point, kv_iter, cw, n_blocks) phases::mark(point, kv_iter, cw, n_blocks)
-#include "../hopper.cu"
+#include "attention.cu"  // kernels/hopper (on the include path)
 
 namespace {
 

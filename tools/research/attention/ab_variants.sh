@@ -3,7 +3,7 @@
 # the way the evaluator does, checks the ones named in CHECK against the fp32 reference on the
 # three scenario sets, then times all of them with check_attention on the FA3 grid in two passes,
 # the second in reverse order (on each scenario the variants take turns launch by launch, so they
-# share the clock and the GPU's power state). Tables: scripts/bench/ab_tflops.py DEST/grid_a.jsonl DEST/grid_b.jsonl.
+# share the clock and the GPU's power state). Tables: tools/research/bench/ab_tflops.py DEST/grid_a.jsonl DEST/grid_b.jsonl.
 #   usage: ab_variants.sh DEST NAME=SRC[:FLAGS] ...   (FLAGS: comma-separated -D options; a SRC
 #          ending in .so is a variant built beforehand, e.g. on a machine without a GPU, and is used as is)
 #   env:   CHECK="name ..." (default: every variant; CHECK=" " checks none), ONLY=id,id,... (grid subset),
@@ -23,7 +23,7 @@ for spec in "$@"; do
   fi
 done
 build=$dest/build; mkdir -p "$build"
-nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention)
+nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention -I kernels/hopper)
 names=()
 for spec in "$@"; do
   name=${spec%%=*} rest=${spec#*=}
@@ -34,7 +34,7 @@ for spec in "$@"; do
   "${nv[@]}" -shared -Xcompiler -fPIC -Xcompiler -fno-gnu-unique ${flags//,/ } "$src" -o "$build/$name.so" \
     > "$build/$name.log" 2>&1 &
 done
-[[ -z ${CHECK_ATTENTION:-} ]] && "${nv[@]}" -I kernels/harness kernels/attention/tools/check_attention.cu kernels/attention/problem.cu \
+[[ -z ${CHECK_ATTENTION:-} ]] && "${nv[@]}" -I kernels/harness tools/research/attention/check_attention.cu kernels/attention/problem.cu \
   kernels/attention/reference.cu -o "$build/check_attention" -ldl > "$build/check_attention.log" 2>&1 &
 wait
 ca=${CHECK_ATTENTION:-$build/check_attention} grid=scenarios/attention_fa3_grid.json
@@ -50,5 +50,5 @@ timeout 280 "$ca" "${forward[@]}" "${only[@]}" ${TIMING:-} --jsonl "$dest/grid_a
 echo "timing pass a: exit $?"
 timeout 280 "$ca" "${reverse[@]}" "${only[@]}" ${TIMING:-} --jsonl "$dest/grid_b.jsonl" "$grid" > "$dest/grid_b.txt" 2>&1
 echo "timing pass b: exit $?"
-python3 scripts/bench/ab_tflops.py "$dest/grid_a.jsonl" "$dest/grid_b.jsonl" > "$dest/grid_tflops.txt" 2>&1
+python3 tools/research/bench/ab_tflops.py "$dest/grid_a.jsonl" "$dest/grid_b.jsonl" > "$dest/grid_tflops.txt" 2>&1
 tail -2 "$dest/grid_tflops.txt"

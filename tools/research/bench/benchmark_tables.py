@@ -7,7 +7,7 @@ Kernels that sdpa_anchors.py timed itself (--impl, in turns with the backends) c
 columns of their own; the first column is the numerator of every ratio.
 A REPORT is a `socratic eval --json` file (the evaluator synchronises after its L2 flush, so its
 interval holds the host's part of the call), or (ending in .jsonl) the --jsonl output of
-kernels/attention/tools/check_attention (the flush enqueued with no synchronisation, and with
+tools/research/attention/check_attention (the flush enqueued with no synchronisation, and with
 --hold-us a hold after it, as sdpa_anchors.py does; a report of several implementations gives the
 rows of the one named NAME, or of IMPL given as NAME=REPORT#IMPL). Rows of other scenario files are ignored. The footer says how each
 column was timed, and flags columns not timed alike.

@@ -10,7 +10,7 @@ Timing: CUDA events around the call, an L2 flush (4x L2, zeroed) before every la
 the backends (and any kernel given with --impl) take turns, round by round. A hold between the
 flush and the start event keeps PyTorch's dispatch out of the interval: --hold-flag LIB holds
 the stream until the call is enqueued (NVBench's blocking kernel: LIB is built from
-kernels/attention/tools/blocking_hold_lib.cu; the GPU rests only that long), --hold-us N for
+tools/research/attention/blocking_hold_lib.cu; the GPU rests only that long), --hold-us N for
 about N microseconds with torch.cuda._sleep (which also rests the GPU between samples; D46/D47
 found that this alone moves cuDNN by up to 11% on long shapes). Every sample records whether the
 hold outlasted the host's part of the call. check_attention --hold-flag / --hold-us time a kernel
@@ -60,7 +60,7 @@ def sleep_cycles_per_us():
 
 
 class FlagHold:
-    """check_attention's BlockingHold through kernels/attention/tools/blocking_hold_lib.cu."""
+    """check_attention's BlockingHold through tools/research/attention/blocking_hold_lib.cu."""
 
     def __init__(self, path):
         self.lib = ctypes.CDLL(path)
@@ -244,7 +244,7 @@ def main():
     if hold_name == "none":
         print("sdpa_anchors.py: no hold: PyTorch's dispatch can fall inside cuDNN's and FA2's "
               "intervals (D47: all of cuDNN's); for figures to compare, pass --hold-flag with "
-              "kernels/attention/tools/blocking_hold_lib.cu built as a shared library",
+              "tools/research/attention/blocking_hold_lib.cu built as a shared library",
               file=sys.stderr)
     results = {"device": props.name, "torch": torch.__version__,
                "cudnn": torch.backends.cudnn.version(),

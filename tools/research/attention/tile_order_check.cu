@@ -15,12 +15,12 @@
 // Exit 0 when 1-3 hold; each failure is printed.
 //
 // Build and run (from the repository root):
-//   kernels/attention/tools/tile_order_check.sh [CANDIDATE.cu]   (default: the shipped hopper.cu), or
+//   tools/research/attention/tile_order_check.sh [CANDIDATE.cu]   (default: the shipped hopper.cu), or
 //   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=compute_90a -Xcicc -O0 -I kernels/attention \
-//     kernels/attention/tools/tile_order_check.cu -o /tmp/tile_order_check && /tmp/tile_order_check
+//     tools/research/attention/tile_order_check.cu -o /tmp/tile_order_check && /tmp/tile_order_check
 // (-DCANDIDATE=\"path\" checks another candidate with the same functions.)
 #ifndef CANDIDATE
-#define CANDIDATE "../../../docs/campaigns/attention-h200/versions/v3-dynamic-hopper.cu"
+#define CANDIDATE "../../../kernels/hopper/attention.cu"
 #endif
 #include CANDIDATE
 

@@ -11,7 +11,7 @@
 // Exit 0 when all hold; each failure is printed.
 //
 // Build: nvcc -std=c++17 -I kernels/harness -I kernels/attention
-//        kernels/attention/tools/attention_selftest.cu kernels/attention/problem.cu
+//        tests/kernels/attention_selftest.cu kernels/attention/problem.cu
 //        kernels/attention/reference.cu -o attention_selftest
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summaries of kernels/attention/tools/tile_phases CSV files: where a query tile's time goes.
+"""Summaries of tools/research/attention/tile_phases CSV files: where a query tile's time goes.
 
 Usage: tile_phases.py FILE.csv [...]
 For each file (one shape), per consumer warpgroup and tile, in SM clock cycles:

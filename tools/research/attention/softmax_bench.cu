@@ -1,4 +1,4 @@
-// softmax_bench: cycles of one softmax_step call of kernels/attention/hopper.cu on register data,
+// softmax_bench: cycles of one softmax_step call of kernels/hopper/attention.cu on register data,
 // alone or beside a warpgroup that keeps the tensor cores busy, to separate the softmax's own
 // instruction stream from what the kernel's GEMMs add around it (campaign log, D70).
 // One block per SM, two warpgroups (one warp of each per SM sub-partition):
@@ -17,11 +17,11 @@
 // Prints cycles per call (warpgroup 0's warps) and per GEMM group. Shared memory is left as it is:
 // the GEMMs' values do not matter, only their timing.
 // Build (repository root; -I of a patched copy's folder first to measure a variant's softmax):
-//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention \
-//        kernels/attention/tools/softmax_bench.cu -o softmax_bench
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention -I kernels/hopper \
+//        tools/research/attention/softmax_bench.cu -o softmax_bench
 #include <cstdio>
 #include <vector>
-#include "hopper.cu"
+#include "attention.cu"  // kernels/hopper (on the include path)
 
 namespace softmax_bench {
 using hopper_attn::softmax_step;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Standalone driver for kernels/attention/hopper.cu on a GPU machine with PyTorch.
+"""Standalone driver for kernels/hopper/attention.cu on a GPU machine with PyTorch.
 
 For every scenario (the FA3 grid, edge shapes, production prefill shapes) it
   * calls one or more built candidates (`.so` files exporting socratic_attention_forward) through

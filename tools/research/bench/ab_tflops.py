@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A/B table of check_attention --jsonl files (kernels/attention/tools/ab_variants.sh writes them).
+"""A/B table of check_attention --jsonl files (tools/research/attention/ab_variants.sh writes them).
 
 Usage: ab_tflops.py PASS_A.jsonl [PASS_B.jsonl ...]
 Prints the mean TFLOP/s of every (scenario, implementation) over all files given (typically two

@@ -9,8 +9,8 @@
 //    and release(), the interval around a ~100 us kernel stays under 1 ms.
 // 3. A hold never released gives up after its timeout (the stream goes on) and says so.
 //
-// Build: nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention/tools
-//        kernels/attention/tools/blocking_hold_check.cu -o blocking_hold_check
+// Build: nvcc -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I tools/research/attention
+//        tools/research/attention/blocking_hold_check.cu -o blocking_hold_check
 #include <chrono>
 #include <cstdio>
 #include <thread>

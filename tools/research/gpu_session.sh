@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One batched session on a GPU machine: build, [gpu] tests, `socratic eval` benchmarks, PyTorch
 # SDPA anchors in the same run. Everything lands in $OUT (logs, JSON reports, a summary).
-# Usage (repository root): OUT=DIR scripts/device/gpu_session.sh STAGE...
+# Usage (repository root): OUT=DIR tools/research/gpu_session.sh STAGE...
 # Stages: build gputests grid_cold hopper repeat anchors baseline_sets
 set -u
 root=$(pwd)
@@ -60,9 +60,9 @@ for stage in "$@"; do
       timed_eval baseline_grid_cached kernels/attention/baseline.cu attention_fa3_grid
       ;;
     hopper)
-      timed_eval hopper_grid kernels/attention/hopper.cu attention_fa3_grid
-      timed_eval hopper_edge kernels/attention/hopper.cu attention_edge
-      timed_eval hopper_production kernels/attention/hopper.cu attention_production
+      timed_eval hopper_grid kernels/hopper/attention.cu attention_fa3_grid
+      timed_eval hopper_edge kernels/hopper/attention.cu attention_edge
+      timed_eval hopper_production kernels/hopper/attention.cu attention_production
       "$tool" scan --json $(find "$SOCRATIC_CACHE_DIR" -name "*.so") > "$out/scan_cache.json" 2>&1; say "scan of built .so files exit $?"
       ;;
     repeat)
@@ -74,13 +74,13 @@ for stage in "$@"; do
       ;;
     anchors)
       # The shipped kernel timed in turns with cuDNN and FlashAttention-2 by one program, the
-      # stream held until each call is enqueued (docs/benchmarks.md, session 7: like for like).
+      # stream held until each call is enqueued (docs/benchmarks.md, timing protocols: like for like).
       a=$root/build-device/anchors; mkdir -p "$a"
       nv=(nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention -shared
           -Xcompiler -fPIC -Xcompiler -fno-gnu-unique)
-      if "${nv[@]}" kernels/attention/hopper.cu -o "$a/hopper.so" > "$out/anchors_build.log" 2>&1 &&
-         "${nv[@]}" kernels/attention/tools/blocking_hold_lib.cu -o "$a/blocking_hold.so" >> "$out/anchors_build.log" 2>&1; then
-        timeout 400 python3 scripts/bench/sdpa_anchors.py --hold-flag "$a/blocking_hold.so" \
+      if "${nv[@]}" kernels/hopper/attention.cu -o "$a/hopper.so" > "$out/anchors_build.log" 2>&1 &&
+         "${nv[@]}" tools/research/attention/blocking_hold_lib.cu -o "$a/blocking_hold.so" >> "$out/anchors_build.log" 2>&1; then
+        timeout 400 python3 tools/research/bench/sdpa_anchors.py --hold-flag "$a/blocking_hold.so" \
           --impl hopper="$a/hopper.so" scenarios/attention_fa3_grid.json \
           scenarios/attention_production.json > "$out/anchors.json" 2> "$out/anchors.log"
         say "anchors exit $? (hopper, cuDNN, FA2 in turns, held until enqueued)"

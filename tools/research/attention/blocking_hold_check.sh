@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs blocking_hold_check.cu: the GPU checks of the stream hold the timing tools use.
 # Without a GPU the program exits 77 (ctest reports the test as skipped).
-#   usage: [NVCC=nvcc] [OUT_DIR=dir] [ARCH=90a] kernels/attention/tools/blocking_hold_check.sh
+#   usage: [NVCC=nvcc] [OUT_DIR=dir] [ARCH=90a] tools/research/attention/blocking_hold_check.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 nvcc=${NVCC:-nvcc}

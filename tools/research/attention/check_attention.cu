@@ -19,7 +19,7 @@
 // enqueued (NVBench's blocking kernel, blocking_hold.cuh; the GPU rests only that long),
 // --hold-us N for N microseconds (which also rests the GPU: D46/D47). Each sample records
 // whether the hold outlasted the host's part, and the report says in how many it did.
-// scripts/bench/sdpa_anchors.py times the anchors with the same holds.
+// tools/research/bench/sdpa_anchors.py times the anchors with the same holds.
 // Only passing implementations are timed, except those named by --time-failing (timing-only
 // variants that are wrong on purpose, e.g. versions/v3-free-softmax-hopper.cu): they are timed
 // anyway, still reported FAIL, and their JSON lines carry "timed_despite_failing": true.
@@ -35,7 +35,7 @@
 //
 // Build (from the repository root):
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/harness
-//        -I kernels/attention kernels/attention/tools/check_attention.cu
+//        -I kernels/attention tools/research/attention/check_attention.cu
 //        kernels/attention/problem.cu kernels/attention/reference.cu -o check_attention -ldl
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

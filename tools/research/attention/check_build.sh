@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Compile-time checks of kernels/attention/hopper.cu, no GPU needed: builds it the way the
+# Compile-time checks of kernels/hopper/attention.cu, no GPU needed: builds it the way the
 # evaluator does and fails when ptxas reports a spill, a stack frame, serialised wgmma (any of its
 # "Potential Performance Loss: wgmma" notes, C7510-C7516: registers, accumulators written between
 # issue and wait, ...), a warpgroup.wait it had to inject (C7517) or
 # an ignored setmaxnreg (C7508) in any instance. Each of these once cost a device run's worth of
-# speed (see docs/campaigns/attention-h200/log.md, v0).
-#   usage: [HOPPER_SRC=path/to/candidate.cu] kernels/attention/tools/check_build.sh [extra nvcc flags]
-# HOPPER_SRC (default kernels/attention/hopper.cu) checks a candidate from docs/campaigns/*/versions.
+# speed (see notebook/attention-h200/log.md, v0).
+#   usage: [HOPPER_SRC=path/to/candidate.cu] tools/research/attention/check_build.sh [extra nvcc flags]
+# HOPPER_SRC (default kernels/hopper/attention.cu) checks another candidate (notebook/attention-h200/versions/).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+problem=$root/kernels/attention
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
-src=${HOPPER_SRC:-$here/hopper.cu}
+src=${HOPPER_SRC:-$root/kernels/hopper/attention.cu}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC -I "$here" \
+"$nvcc" -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -shared -Xcompiler -fPIC -I "$problem" \
   "$src" -o "$out/hopper.so" -Xptxas -v "$@" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 # Fast-path kernels: attention_fwd_kernel (v1) and attention_fwd_persistent_kernel (v3), in
 # hopper_attn or in an anonymous namespace inside it (v4 gives per-build state internal linkage).

@@ -12,12 +12,12 @@
 // SMs and warpgroups) and the share of the tensor cores' peak (4096 bf16 FLOP a cycle per SM) that
 // all warpgroups together reached. Shared memory is left as it is: only the timing matters.
 // Build (repository root):
-//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention \
-//        kernels/attention/tools/wgmma_rate.cu -o wgmma_rate
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I kernels/attention -I kernels/hopper \
+//        tools/research/attention/wgmma_rate.cu -o wgmma_rate
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#include "hopper.cu"
+#include "attention.cu"  // kernels/hopper (on the include path)
 
 namespace wgmma_rate {
 using hopper_attn::smem_desc;

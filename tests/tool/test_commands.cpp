@@ -247,7 +247,7 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
 
 TEST_CASE("report: one self-contained HTML file whose plots hold the trace's data, rendered by Chromium",
           "[tool][report]") {
-  const fs::path recording = source_dir() / "docs" / "campaigns" / "softmax-cpu";
+  const fs::path recording = source_dir() / "demo" / "softmax-cpu";
   const fs::path trace = recording / "trace.jsonl";
   REQUIRE(fs::exists(trace));
   const fs::path dir = fresh_dir("report");

@@ -1,4 +1,4 @@
-// softmax_bench: cycles of one softmax_step call of kernels/hopper/attention.cu on register data,
+// softmax_bench: cycles of one softmax_step call of the kernel (kernels/hopper/softmax.cuh) on register data,
 // alone or beside a warpgroup that keeps the tensor cores busy, to separate the softmax's own
 // instruction stream from what the kernel's GEMMs add around it (campaign log, D70).
 // One block per SM, two warpgroups (one warp of each per SM sub-partition):
@@ -21,7 +21,8 @@
 //        tools/research/attention/softmax_bench.cu -o softmax_bench
 #include <cstdio>
 #include <vector>
-#include "attention.cu"  // kernels/hopper (on the include path)
+#include "softmax.cuh"  // kernels/hopper (on the include path)
+#include "wgmma.cuh"
 
 namespace softmax_bench {
 using hopper_attn::softmax_step;

@@ -1,11 +1,11 @@
-// tile_order_check: a CPU-side check of the v3 dynamic candidate's tile order, no GPU needed.
+// tile_order_check: a CPU-side check of the persistent kernel's tile order, no GPU needed.
 //
-// It includes the candidate itself, so what it checks is the decode_tile_order() and
-// l2_section_pairs() that the kernel runs, not a copy. For the FA3 grid's shapes and a few edge
+// It includes the candidate itself, so what it checks is the decode_tile_order(),
+// l2_section_pairs() and tile sizes (choose_tiles()) that the kernel runs, not a copy. For the FA3 grid's shapes and a few edge
 // shapes (seqlen_q != seqlen_kv, GQA, one head, narrow last L2 section, fewer tiles than SMs):
 //   1. every (query block, head, batch) tile appears exactly once in 0 .. num_tiles - 1;
 //   2. causal: within each L2 section the key-tile count never grows along the order (heaviest
-//      first), and with one section (HOPPER_L2_SECTION_BYTES=0) it never grows over the launch;
+//      first), and with one section (a budget of 0) it never grows over the launch;
 //   3. the ticket arithmetic: CTA i starts on tile i, then takes gridDim.x + ticket; the grid
 //      takes num_tiles tickets in all (one past the end per CTA), so the counter ends at num_tiles
 //      before the last CTA resets it;
@@ -15,7 +15,7 @@
 // Exit 0 when 1-3 hold; each failure is printed.
 //
 // Build and run (from the repository root):
-//   tools/research/attention/tile_order_check.sh [CANDIDATE.cu]   (default: the shipped hopper.cu), or
+//   tools/research/attention/tile_order_check.sh [CANDIDATE.cu]   (default: kernels/hopper/attention.cu), or
 //   nvcc -O2 -std=c++17 -gencode=arch=compute_90a,code=compute_90a -Xcicc -O0 -I kernels/attention \
 //     tools/research/attention/tile_order_check.cu -o /tmp/tile_order_check && /tmp/tile_order_check
 // (-DCANDIDATE=\"path\" checks another candidate with the same functions.)
@@ -49,19 +49,26 @@ struct Shape {
   bool causal;
 };
 
-// The dispatch's tile sizes (launch_fast in the candidate): 128 query rows; key tile by head dim.
-constexpr int kBlockM = 128;
-int block_n(const Shape& s) {
-  if (s.head_dim == 64) return s.seqlen_kv >= HOPPER_D64_WIDE_FROM ? 192 : HOPPER_D64_BLOCK_N;
-  if (s.head_dim == 128) return HOPPER_D128_BLOCK_N;
-  return HOPPER_D256_BLOCK_N;
+// The tile sizes the candidate's dispatch table chooses for the shape (choose_tiles).
+const hopper_attn::TileConfig& tiles(const Shape& s) {
+  socratic_attention_args a{};
+  a.batch = s.batch;
+  a.seqlen_q = s.seqlen_q;
+  a.seqlen_kv = s.seqlen_kv;
+  a.heads_q = a.heads_kv = s.heads_q;
+  a.head_dim = s.head_dim;
+  a.causal = s.causal;
+  a.dtype = SOCRATIC_BF16;
+  return *hopper_attn::choose_tiles(a);
 }
+int block_m(const Shape& s) { return 64 * tiles(s).consumer_wgs; }
+int block_n(const Shape& s) { return tiles(s).block_n; }
 
 // key_blocks() of the kernel, for a query block.
 int key_tiles(const Shape& s, int m_block) {
   const int shift = s.seqlen_kv - s.seqlen_q;
-  const int m0 = m_block * kBlockM;
-  const int key_end = s.causal ? std::min(s.seqlen_kv, m0 + kBlockM + shift) : s.seqlen_kv;
+  const int m0 = m_block * block_m(s);
+  const int key_end = s.causal ? std::min(s.seqlen_kv, m0 + block_m(s) + shift) : s.seqlen_kv;
   return key_end > 0 ? (key_end + block_n(s) - 1) / block_n(s) : 0;
 }
 
@@ -91,7 +98,7 @@ double static_imbalance(const std::vector<double>& work_in_order, int procs) {
 
 void check_shape(const Shape& s, long long section_budget, int sms, bool print) {
   using hopper_attn::decode_tile_order;
-  const int num_m = (s.seqlen_q + kBlockM - 1) / kBlockM;
+  const int num_m = (s.seqlen_q + block_m(s) - 1) / block_m(s);
   const int num_bh = s.batch * s.heads_q;
   const int num_tiles = num_m * num_bh;
   const int section = hopper_attn::l2_section_pairs(section_budget, s.seqlen_kv, s.head_dim, num_bh);
@@ -156,9 +163,8 @@ void check_shape(const Shape& s, long long section_budget, int sms, bool print) 
 }  // namespace
 
 /// The shipped section sizes (l2_section_budget, v45): 8 MB of K and V per 512 keys, twice that at
-/// d256, from 8 to 32 MB, unless HOPPER_L2_SECTION_BYTES names a size.
+/// d256, from 8 to 32 MB.
 void check_section_budget() {
-  if (HOPPER_L2_SECTION_BYTES >= 0) return;  // a fixed size was asked for at build time
   const long long mb = 1ll << 20;
   struct Case { int seqlen_kv, head_dim; long long bytes; };
   const Case cases[] = {{1, 64, 8 * mb},     {512, 64, 8 * mb},     {513, 128, 16 * mb}, {1024, 128, 16 * mb},

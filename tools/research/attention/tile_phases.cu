@@ -136,7 +136,7 @@ int main(int argc, char** argv) {
     socratic_attention_args a{q, k, v, o, s.b, s.sq, s.skv, s.h, s.h, s.d, s.causal, SOCRATIC_BF16,
                               1.f / std::sqrt(static_cast<float>(s.d))};
     // Records: one CTA per SM and many ring positions (persistent), or one tile per CTA.
-    const bool persistent = hopper_attn::choose_persistent(a);
+    const bool persistent = hopper_attn::choose_tiles(a)->schedule == hopper_attn::Schedule::kPersistent;
     const size_t ctas = persistent ? size_t(sms) : size_t((s.sq + 63) / 64) * s.h * s.b;
     const int positions = persistent ? 4096 : 1;
     const size_t record_bytes = ctas * positions * 4 * phases::kSlots * sizeof(unsigned long long);

@@ -1,4 +1,4 @@
-// wgmma_rate: the tensor cores' rate for the wgmma groups hopper.cu issues, on one SM each, by
+// wgmma_rate: the tensor cores' rate for the wgmma groups the kernel (kernels/hopper/) issues, on one SM each, by
 // how many warpgroups issue at once and how many independent accumulators a group interleaves.
 // The question (campaign log, session 10): at d128 one warpgroup's S GEMM group (8 x m64n192k16)
 // took 936-964 cycles in D76 against 768 at the tensor cores' peak, while the kernel without its
@@ -17,7 +17,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-#include "attention.cu"  // kernels/hopper (on the include path)
+#include "ptx.cuh"  // kernels/hopper (on the include path)
+#include "wgmma.cuh"
 
 namespace wgmma_rate {
 using hopper_attn::smem_desc;

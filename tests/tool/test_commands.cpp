@@ -282,7 +282,7 @@ TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops
 
 TEST_CASE("report: one self-contained HTML file whose plots hold the trace's data, rendered by Chromium",
           "[tool][report]") {
-  const fs::path recording = source_dir() / "docs" / "campaigns" / "softmax-cpu";
+  const fs::path recording = source_dir() / "demo" / "softmax-cpu";
   const fs::path trace = recording / "trace.jsonl";
   REQUIRE(fs::exists(trace));
   const fs::path dir = fresh_dir("report");

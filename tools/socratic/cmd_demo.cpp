@@ -30,8 +30,8 @@ constexpr const char* demo_usage =
     "Live (a GPU, the CUDA evaluator and the LLM agent in this build, ANTHROPIC_API_KEY or\n"
     "OPENAI_API_KEY set, and a model named by --model or SOCRATIC_DEMO_MODEL): a short live campaign\n"
     "on the attention problem (production shapes, 3 turns, 30 minutes at most). Otherwise a recorded\n"
-    "campaign (--recording DIR: trace.jsonl, candidates/, recording.json; default\n"
-    "docs/campaigns/attention-h200, else docs/campaigns/softmax-cpu) is replayed: the agent's\n"
+    "campaign (--recording DIR: trace.jsonl, candidates/, recording.json; default the data\n"
+    "folder's demo/attention-h200, else demo/softmax-cpu) is replayed: the agent's\n"
     "actions and the evaluator's measurements come from the recording, while the campaign loop,\n"
     "trigger detectors, question bank, goal predicate, trace and report run live.\n"
     "--out DIR (default ./socratic-demo) receives the workspace, the state folder and report.html.\n";
@@ -85,9 +85,10 @@ int live(const fs::path& out, const std::string& model) {
   return exit_ok;
 }
 
-/// The recordings to try, best first: the project's kernel campaign, then the CPU one.
+/// The recordings to try, best first: the project's kernel campaign, then the CPU one (demo/,
+/// installed with the tool).
 std::vector<fs::path> default_recordings() {
-  const fs::path root = data_dir() / "docs" / "campaigns";
+  const fs::path root = data_dir() / "demo";
   return {root / "attention-h200", root / "softmax-cpu"};
 }
 

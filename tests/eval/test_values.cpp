@@ -85,7 +85,7 @@ TEST_CASE("a repository problem's folder holds only its judge", "[eval][registry
     while (!todo.empty()) {
       const fs::path file = p.folder / todo.back();
       todo.pop_back();
-      const std::string text = socratic::detail::read_file_bytes(file);
+      const std::string text = socratic::read_file_bytes(file);
       for (std::sregex_iterator it(text.begin(), text.end(), include_line), end; it != end; ++it) {
         const std::string header = (*it)[1];
         if (fs::exists(p.folder / header) && judge.insert(header).second) todo.push_back(header);

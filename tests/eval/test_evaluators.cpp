@@ -120,6 +120,30 @@ TEST_CASE("CudaEvaluator: the baseline's own bytes are reported identical to it;
   CHECK(judged.find("b")->speedup == Approx(2.0));
 }
 
+TEST_CASE("CudaEvaluator: a candidate split into headers is judged, and hashed, with them",
+          "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  Candidate c = f.candidate("#include \"parts/tile.cuh\"\nfake: speedup b 2.0\n", "split.cu");
+  const auto header = c.source.parent_path() / "parts" / "tile.cuh";
+  write_file(header, "// tile v1\n");
+  const EvalReport first = ev.evaluate(c);
+  INFO(first.error << first.build_log);
+  REQUIRE(first.built);
+  CHECK(first.candidate.content_hash == read_candidate_files(c.source).hash());
+  CHECK(first.candidate.content_hash != detail::sha256_hex(eval_test::read_file(c.source)));
+  // The build reads the snapshot's copy of the header, before the candidate's own folder.
+  const auto snapshot = f.config.cache_dir / "candidates" / first.candidate.content_hash;
+  CHECK(eval_test::read_file(snapshot / "parts" / "tile.cuh") == "// tile v1\n");
+  const std::string calls = eval_test::read_file(f.tools / "nvcc.calls");
+  CHECK_THAT(calls, Contains("-I" + snapshot.string()));
+  // An edit to the header alone is another candidate: built again, under another hash.
+  write_file(header, "// tile v2\n");
+  const EvalReport second = ev.evaluate(c);
+  CHECK(second.candidate.content_hash != first.candidate.content_hash);
+  CHECK_FALSE(second.timings.build_cached);
+}
+
 TEST_CASE("CudaEvaluator: the runner reads the scenarios with declared defaults", "[eval][evaluator]") {
   EvaluatorFixture f;
   CudaEvaluator ev(f.config);

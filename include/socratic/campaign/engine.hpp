@@ -272,7 +272,7 @@ class CampaignEngine {
     m.resumed = true;
     std::string best_snapshot;
     if (const EvaluationRecord* best = state_.best())
-      best_snapshot = snapshots_.path_of(best->candidate_hash, candidate_for(agent).source.extension()).string();
+      best_snapshot = snapshots_.entry_of(best->candidate_hash, candidate_for(agent).source).string();
     if (opened.previous.last_verdict && !opened.previous.last_verdict->met) m.verdict = opened.previous.last_verdict;
     if (opened.previous.last_message && opened.previous.last_message->question)
       m.question = opened.previous.last_message->question;

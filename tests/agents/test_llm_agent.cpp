@@ -399,7 +399,25 @@ TEST_CASE("agent: a judge edited through the shell ends the turn; a writable jud
   auto o = options();
   o.judge_paths = {judge};
 
-  SECTION("tampering is detected after the turn") {
+  SECTION("the shell's sandbox refuses the edit") {
+    ScriptedBackend backend;
+    backend.script = {answer("", {tc("1", "run_shell", {{"command", "echo faster >> ../judge/reference.cu"}})}),
+                      answer("Done.")};
+    LlmAgent agent(std::move(backend), o);
+    Tools tools = h.tools();
+    TurnResult r = agent.turn(message(0, "go"), tools);
+    CHECK(r.error.empty());
+    const auto shell = h.records_of("tool_result").at(0);
+    CHECK(shell["is_error"] == true);
+    // Under /tmp (the sandbox's own, empty) the judge is not even there; elsewhere it is read-only.
+    CHECK_THAT(shell["output"].get<std::string>(), Catch::Matchers::Contains("Read-only file system") ||
+                                                       Catch::Matchers::Contains("No such file or directory"));
+    CHECK(h.records_of("shell_sandbox").at(0)["kind"] == "bubblewrap");
+    std::ifstream in(judge / "reference.cu");
+    CHECK(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()) == "the reference");
+  }
+  SECTION("without the sandbox (the user's choice, recorded), tampering is detected after the turn") {
+    o.tools.sandbox.kind = ShellSandboxKind::none;
     ScriptedBackend backend;
     backend.script = {answer("", {tc("1", "run_shell", {{"command", "echo faster >> ../judge/reference.cu"}})}),
                       answer("Done.")};
@@ -409,6 +427,21 @@ TEST_CASE("agent: a judge edited through the shell ends the turn; a writable jud
     CHECK_THAT(r.error, Catch::Matchers::Contains("judge's files changed") &&
                             Catch::Matchers::Contains(("modified: " + (judge / "reference.cu").string()).c_str()));
     REQUIRE(h.records_of("judge_modified").size() == 1);
+    const auto box = h.records_of("shell_sandbox").at(0);
+    CHECK(box["kind"] == "none");
+    CHECK_THAT(box["warning"].get<std::string>(), Catch::Matchers::Contains("by the user's choice"));
+  }
+  SECTION("a sandbox that cannot be had ends the first turn with the reason, before any model call") {
+    o.tools.sandbox.bwrap = "/nonexistent/bwrap";
+    ScriptedBackend backend;
+    backend.script = {answer("Done.")};
+    LlmAgent agent(backend, o);
+    Tools tools = h.tools();
+    TurnResult r = agent.turn(message(0, "go"), tools);
+    CHECK_THAT(r.error, Catch::Matchers::Contains("cannot be sandboxed") &&
+                            Catch::Matchers::Contains("is not installed") && Catch::Matchers::Contains("\"none\""));
+    CHECK(agent.backend().requests.empty());
+    CHECK(h.records_of("shell_sandbox").at(0).contains("problem"));
   }
   SECTION("an untouched judge passes") {
     ScriptedBackend backend;

@@ -1,11 +1,19 @@
 // The sandbox (escapes by "..", absolute paths and symbolic links are refused; read-only paths
-// stay unchanged) and the six tools, called the way the model calls them.
+// stay unchanged; the campaign's own files are refused wherever they are), the shell's OS sandbox
+// seen from inside the shell, and the six tools, called the way the model calls them.
 #include "catch.hpp"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "socratic/agents/agent_tools.hpp"
 #include "socratic/agents/api_key.hpp"
@@ -52,6 +60,30 @@ ToolCall call(const std::string& name, json args) {
 Tools plain_tools(const fs::path& ws, Tools::evaluate_fn eval = {}) {
   if (!eval) eval = [] { return EvaluateResult{}; };
   return Tools(ws, Candidate{ws / "src" / "kernel.cu", "", ""}, std::move(eval));
+}
+
+/// A TCP listener on 127.0.0.1 (connections wait in its backlog; nothing is accepted).
+struct LoopbackListener {
+  int fd = -1;
+  int port = 0;
+  LoopbackListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(fd, 16) == 0);
+    socklen_t n = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
+    port = ntohs(a.sin_port);
+  }
+  ~LoopbackListener() { ::close(fd); }
+};
+
+/// The sandbox is a dependency (scripts/install-deps.sh): its absence fails, never skips.
+void require_bubblewrap() {
+  INFO("bubblewrap is missing: run scripts/install-deps.sh");
+  REQUIRE_FALSE(find_program("bwrap").empty());
 }
 
 }  // namespace
@@ -309,4 +341,129 @@ TEST_CASE("price tables load from JSON and match exact names before prefixes", "
                         Catch::Matchers::Contains("input"));
   CHECK_THROWS_WITH(PriceTable::from_json({{"models", {{"m", {{"input", 1}, {"outptu", 1}}}}}}),
                     Catch::Matchers::Contains("unknown field \"outptu\""));
+}
+
+TEST_CASE("tools: the campaign's own files are refused wherever they lie, inside the workspace too",
+          "[agents][tools][sandbox]") {
+  Layout l;
+  put(l.ws / ".socratic" / "trace.jsonl", "{\"type\":\"campaign_started\"}\n");
+  put(l.outside / "campaign.json", "{}");
+  AgentToolOptions options;
+  options.hidden = {l.ws / ".socratic", l.outside / "campaign.json"};
+  AgentToolbox box(l.ws, options);
+  Tools tools = plain_tools(l.ws);
+  for (const auto& [name, args] : std::vector<std::pair<std::string, json>>{
+           {"write_file", {{"path", ".socratic/trace.jsonl"}, {"content", "lost"}}},
+           {"read_file", {{"path", ".socratic/trace.jsonl"}}},
+           {"replace_in_file", {{"path", ".socratic/trace.jsonl"}, {"old", "campaign"}, {"new", "x"}}},
+           {"list_folder", {{"path", ".socratic"}}},
+           {"read_file", {{"path", (l.outside / "campaign.json").string()}}}}) {
+    const auto o = box.call(call(name, args), tools);
+    INFO(name << " " << args.dump() << " -> " << o.output);
+    CHECK(o.is_error);
+    CHECK(o.details["sandbox_violation"] == true);
+    CHECK_THAT(o.output, Catch::Matchers::Contains("campaign's own files"));
+  }
+  CHECK(slurp(l.ws / ".socratic" / "trace.jsonl") == "{\"type\":\"campaign_started\"}\n");
+  // The shell does not see it either: an empty folder stands in its place.
+  const auto ls = box.call(call("run_shell", {{"command", "ls -A .socratic | wc -l; cat .socratic/trace.jsonl"}}), tools);
+  CHECK_THAT(ls.output, Catch::Matchers::StartsWith("exited with code 1") && Catch::Matchers::Contains("[stdout]\n0\n"));
+}
+
+TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][tools][sandbox][secrets]") {
+  require_bubblewrap();
+  Layout l;
+  put(l.outside / "judge" / "evaluate.sh", "echo perfect\n");
+  put(l.dir.path / "keys" / "api.key", "sk-ant-filekey-0123456789abcdefghij\n");
+  AgentToolOptions options;
+  options.hidden = {l.outside / "judge", l.dir.path / "keys" / "api.key"};
+  AgentToolbox box(l.ws, options);
+  Tools tools = plain_tools(l.ws);
+  auto shell = [&](const std::string& command) {
+    const auto o = box.call(call("run_shell", {{"command", command}}), tools);
+    UNSCOPED_INFO("$ " << command << "\n" << o.output);
+    CHECK(o.details["sandbox"] == "bubblewrap");
+    return o.output;
+  };
+
+  // The workspace is writable; nothing else is, the judge's script included.
+  CHECK_THAT(shell("echo mine > own.txt && cat own.txt"), Catch::Matchers::Contains("mine"));
+  CHECK(slurp(l.ws / "own.txt") == "mine\n");
+  const std::string outside = shell("echo x > " + (l.outside / "new.txt").string() + "; echo x >> " +
+                                    (l.outside / "secret.txt").string() + "; echo y > /etc/socratic_probe");
+  CHECK_THAT(outside, Catch::Matchers::Contains("Read-only file system"));
+  CHECK_FALSE(fs::exists(l.outside / "new.txt"));
+  CHECK(slurp(l.outside / "secret.txt") == "judge data");
+  CHECK_FALSE(fs::exists("/etc/socratic_probe"));
+  // The judge's private files and the key file are not there to read.
+  const std::string judge = shell("ls -A " + (l.outside / "judge").string() + " | wc -l; cat " +
+                                  (l.outside / "judge" / "evaluate.sh").string() + "; cat " +
+                                  (l.dir.path / "keys" / "api.key").string() + " | wc -c");
+  CHECK_THAT(judge, Catch::Matchers::Contains("No such file") && Catch::Matchers::Contains("[stdout]\n0\n0\n"));
+  CHECK(judge.find("perfect") == std::string::npos);
+  // No other process, so no other process's environment; the parent's holds no secret.
+  const std::string key = "sk-ant-envkey-ZYXWVUTSRQPONMLKJIH0123";
+  ::setenv("ANTHROPIC_API_KEY", key.c_str(), 1);
+  ::setenv("HARMLESS_LOOKING", key.c_str(), 1);
+  const pid_t outsider = ::fork();
+  if (outsider == 0) {  // a process outside the sandbox holding the key in its environment
+    ::execlp("sleep", "sleep", "30", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const std::string procs = shell("ls /proc | grep -c '^[0-9]'; tr '\\0' '\\n' < /proc/$PPID/environ; cat /proc/" +
+                                  std::to_string(outsider) + "/environ; cat /proc/[0-9]*/environ | tr '\\0' '\\n'");
+  ::kill(outsider, SIGKILL);
+  ::waitpid(outsider, nullptr, 0);
+  ::unsetenv("ANTHROPIC_API_KEY");
+  ::unsetenv("HARMLESS_LOOKING");
+  CHECK(procs.find(key) == std::string::npos);
+  CHECK(procs.find("ANTHROPIC_API_KEY") == std::string::npos);
+  const auto count_at = procs.find("[stdout]\n");
+  REQUIRE(count_at != std::string::npos);
+  CHECK(std::stoi(procs.substr(count_at + 9)) <= 6);  // bwrap, the shell, its pipeline
+  // No network: a listener on the host's loopback is out of reach (and in reach when allowed).
+  LoopbackListener listener;
+  const std::string connect = "exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(listener.port) + " && echo CONNECTED";
+  CHECK(shell(connect).find("CONNECTED") == std::string::npos);
+  AgentToolOptions networked = options;
+  networked.sandbox.network = true;
+  AgentToolbox open_box(l.ws, networked);
+  CHECK_THAT(open_box.call(call("run_shell", {{"command", connect}}), tools).output, Catch::Matchers::Contains("CONNECTED"));
+  // No capabilities, the kernel's tunables read-only, no descriptor of ours inherited, /tmp thrown away.
+  const std::string inside = shell("grep CapEff /proc/self/status; test -w /proc/sys/kernel/hostname || echo SYSCTL_RO; "
+                                   "ls /proc/self/fd | wc -l; echo t > /tmp/left; echo $HOME; ls -A $HOME | wc -l");
+  CHECK_THAT(inside, Catch::Matchers::Contains("CapEff:\t0000000000000000") && Catch::Matchers::Contains("SYSCTL_RO"));
+  CHECK_THAT(shell("cat /tmp/left 2>&1"), Catch::Matchers::Contains("No such file"));
+}
+
+TEST_CASE("shell sandbox: a killed parent takes the whole sandbox with it", "[agents][tools][sandbox]") {
+  require_bubblewrap();
+  Layout l;
+  const std::string marker = "43.0" + std::to_string(::getpid());
+  const pid_t parent = ::fork();
+  REQUIRE(parent >= 0);
+  if (parent == 0) {  // the agent's process: a shell command that backgrounds work and waits
+    AgentToolbox box(l.ws, AgentToolOptions{});
+    Tools tools = plain_tools(l.ws);
+    (void)box.call(call("run_shell", {{"command", "(sleep " + marker + "; echo late > late.txt) & sleep " + marker + "; wait"}}),
+                   tools);
+    ::_exit(0);
+  }
+  auto marked = [&] {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+      std::ifstream cmd(e.path() / "cmdline", std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+      std::replace(text.begin(), text.end(), '\0', ' ');
+      if (text.find("sleep " + marker) != std::string::npos) ++n;
+    }
+    return n;
+  };
+  for (int i = 0; i < 250 && marked() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(marked() >= 2);
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  for (int i = 0; i < 100 && marked() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(marked() == 0);
+  CHECK_FALSE(fs::exists(l.ws / "late.txt"));
 }

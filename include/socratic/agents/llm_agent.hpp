@@ -56,8 +56,8 @@ struct LlmAgentOptions {
   AgentToolOptions tools;
   /// The judge's files and folders (harness, scenarios, references, bank, goal). Each must lie
   /// outside the workspace or be read-only; their hashes are taken at the first turn and checked
-  /// after every turn, and a change ends the turn with an error (shell commands are not confined
-  /// by the operating system, so this is the agent's own backstop).
+  /// after every turn, and a change ends the turn with an error (a backstop behind the shell's
+  /// OS sandbox, and the only check when the user turned the sandbox off).
   std::vector<std::filesystem::path> judge_paths;
   /// Tools offered to the model; default AgentToolbox::specs(tools).
   std::optional<std::vector<ToolSpec>> tool_specs;
@@ -114,7 +114,7 @@ class LlmAgent {
     TurnResult result;
     std::optional<AgentToolbox> toolbox;
     try {
-      toolbox.emplace(Sandbox(tools.workspace(), options_.tools.read_only), options_.tools);
+      toolbox.emplace(tools.workspace(), options_.tools);
       if (!options_.judge_paths.empty()) {
         if (!judge_) judge_.emplace(options_.judge_paths);
         judge_->check_placement(toolbox->sandbox());
@@ -123,6 +123,7 @@ class LlmAgent {
       result.error = std::string("LlmAgent: ") + e.what();
       return result;
     }
+    if (!sandbox_checked_ && !check_sandbox(*toolbox, tools, result)) return result;
     push(ChatRole::user, detail::valid_utf8(message.text));
     bool retried_overflow = false;
 
@@ -175,6 +176,34 @@ class LlmAgent {
     result.final_message = "(turn ended by the agent: " + std::to_string(options_.max_steps_per_turn) +
                            " model calls without a final answer)";
     return result;
+  }
+
+  /// Once per agent: the shell's sandbox works here (or the user chose none), recorded in the
+  /// trace. A sandbox that cannot be had ends the turn with the reason: never a silent downgrade.
+  bool check_sandbox(const AgentToolbox& toolbox, Tools& tools, TurnResult& result) {
+    const ShellSandboxOptions& box = options_.tools.sandbox;
+    const SandboxPaths paths = toolbox.shell_paths();
+    json event{{"type", "shell_sandbox"}, {"kind", to_string(box.kind)}, {"network", box.network},
+               {"workspace", paths.workspace.string()}};
+    event["hidden"] = json::array();
+    for (const auto& p : paths.hidden) event["hidden"].push_back(p.string());
+    event["read_only"] = json::array();
+    for (const auto& p : paths.read_only) event["read_only"].push_back(p.string());
+    const std::string problem = shell_sandbox_problem(box, paths);
+    if (!problem.empty()) {
+      event["problem"] = problem;
+      tools.record(event);
+      result.error = "the agent's shell cannot be sandboxed here: " + problem +
+                     ". Fix that, or choose to run without an OS sandbox (ShellSandboxKind::none; in a "
+                     "campaign file, agent.sandbox \"none\")";
+      return false;
+    }
+    if (box.kind == ShellSandboxKind::none)
+      event["warning"] = "the shell runs without an OS sandbox, by the user's choice: it can reach "
+                         "whatever the user running Socratic can";
+    tools.record(event);
+    sandbox_checked_ = true;
+    return true;
   }
 
   void push(ChatRole role, std::string content) {
@@ -324,6 +353,7 @@ class LlmAgent {
   std::vector<bool> shortened_;
   double chars_per_token_ = 3.5;
   std::optional<JudgeGuard> judge_;
+  bool sandbox_checked_ = false;
 };
 
 }  // namespace socratic

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/agents/anthropic_backend.hpp"
 #include "test_util.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/campaign/trace.hpp"
 #include "socratic/process/run_process.hpp"
 #include "test_util.hpp"
@@ -185,7 +185,7 @@ TEST_CASE("socratic run: a campaign file drives the LLM agent against the script
   REQUIRE(server.requests().size() >= 2);
   CHECK(server.requests()[0].header("authorization") == "Bearer " + key);  // the key went to the server only
 
-  const auto trace = ws / ".socratic" / "trace.jsonl";
+  const auto trace = ws / "state" / "trace.jsonl";
   std::string ended;
   int agent_evaluations = 0;
   for (const auto& ev : read_trace(trace).events) {

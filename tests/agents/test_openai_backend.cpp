@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/agents/openai_backend.hpp"
 #include "test_util.hpp"
 

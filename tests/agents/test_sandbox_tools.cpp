@@ -321,7 +321,7 @@ TEST_CASE("API keys come from the environment or a file and say where from", "[a
 
 TEST_CASE("price tables load from JSON and match exact names before prefixes", "[agents][pricing]") {
   json j = {{"schema_version", 1},
-            {"models", {{"gpt-4.1", {{"input", 2.0}, {"output", 8.0}, {"cache_read", 0.5}}},
+            {"models", {{"gpt-4.1", {{"input", 2.0}, {"output", 8.0}, {"cache_read", 0.5}, {"context_window", 1047576}}},
                         {"gpt-4*", {{"input", 30.0}, {"output", 60.0}}},
                         {"gpt-4.1-mini*", {{"input", 0.4}, {"output", 1.6}}}}}};
   PriceTable t = PriceTable::from_json(j, "prices.json");
@@ -329,6 +329,10 @@ TEST_CASE("price tables load from JSON and match exact names before prefixes", "
   CHECK(t.find("gpt-4.1-mini-2025")->input == 0.4);  // the longest prefix
   CHECK(t.find("gpt-4o")->input == 30.0);
   CHECK_FALSE(t.find("claude").has_value());
+  CHECK(t.context_window("gpt-4.1") == 1047576);  // the agent's default window for that model
+  CHECK_FALSE(t.context_window("gpt-4o").has_value());
+  CHECK_THROWS_WITH(PriceTable::from_json({{"models", {{"m", {{"input", 1}, {"output", 1}, {"context_window", 10}}}}}}),
+                    Catch::Matchers::Contains("context_window"));
   Usage u;
   u.input_tokens = 1'000'000;
   u.output_tokens = 500'000;

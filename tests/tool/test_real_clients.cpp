@@ -227,6 +227,64 @@ TEST_CASE("real Claude Code obeys the Stop hook that socratic init configured", 
   CHECK(run.stdout_text.find("\"type\":\"result\"") != std::string::npos);
 }
 
+TEST_CASE("real Claude Code: a whole chain of blocks up to the cap's last one, then the stop goes through",
+          "[tool][real-cli][claude][hook-cap]") {
+  // The model claims to be done at every stop and never fixes the candidate: the hook blocks
+  // until its cap, which engages only if it can match Claude Code's session id from call to call.
+  std::atomic<int> n{0};
+  ScriptedServer server([&](const RecordedRequest& req) {
+    const int k = ++n;
+    const json body = req.json_or_null();
+    if (!body.is_object()) return ScriptedReply::json_reply(404, json::object());
+    const bool has_tools = body.contains("tools") && !body["tools"].empty();
+    const json blocks = json::array(
+        {{{"type", "text"}, {"text", has_tools ? "Done: it is as fast as it gets." : "Softmax candidate"}}});
+    return scripted::anthropic_stream(blocks, body.value("model", "claude-test"), k);
+  });
+  const fs::path root = fresh_dir("claude_chain");
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+  json c = json::parse(read_text(dir / "campaign.json"));
+  c["hook"]["max_consecutive_blocks"] = 3;
+  write_text(dir / "campaign.json", c.dump(2));
+  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));  // wrong on one scenario
+
+  ProcessOptions o;
+  o.working_dir = ws;
+  o.environment = claude_environment(server, root / "home");
+  o.timeout = std::chrono::minutes(6);
+  fs::create_directories(root / "home");
+  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+                                         "--output-format", "stream-json", "--verbose", "--max-turns", "12"},
+                                        o);
+  INFO("claude " << run.describe() << "\nstderr: " << run.stderr_text << "\nstdout tail: "
+                 << run.stdout_text.substr(run.stdout_text.size() > 3000 ? run.stdout_text.size() - 3000 : 0));
+  CHECK(run.exit_code == 0);
+
+  const auto calls = events_of(trace_of(dir), "hook_call");
+  REQUIRE(calls.size() == 4);
+  const std::string session = calls[0].value("session_id", "");
+  CHECK_FALSE(session.empty());
+  CHECK(session.find("redacted") == std::string::npos);  // an identifier, kept as it is
+  for (int i = 0; i < 3; ++i) {
+    INFO("call " << i);
+    CHECK(calls[i]["decision"] == "block");
+    CHECK(calls[i]["consecutive_blocks"] == i + 1);
+    CHECK(calls[i]["session_id"] == session);
+    CHECK(calls[i]["stop_hook_active"] == (i > 0));
+  }
+  CHECK(calls[2]["cap_reached"] == true);
+  CHECK(calls[3]["decision"] == "allow");
+  CHECK(calls[3]["kind"] == "block_cap");
+  // The model was told each block's place in the chain, the last one as the last.
+  const auto feedback = texts_sent_after(server.requests(), "Stop hook feedback:");
+  bool told_last = false;
+  for (const auto& t : feedback) told_last = told_last || t.find("block 3 of at most 3") != std::string::npos;
+  CHECK(told_last);
+  CHECK(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "fast_tail_bug.cpp"));
+}
+
 TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop", "[tool][real-cli][claude][cli-agent]") {
   CandidateScript script;
   ScriptedServer server([&](const RecordedRequest& r) { return script(r); });

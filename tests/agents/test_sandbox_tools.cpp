@@ -377,10 +377,21 @@ TEST_CASE("tools: the campaign's own files are refused wherever they lie, inside
 TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][tools][sandbox][secrets]") {
   require_bubblewrap();
   Layout l;
+  // Outside /tmp (the sandbox has its own, empty /tmp): the judge, a key file, other files.
+  struct Probe {
+    fs::path path = fs::path(SOCRATIC_BINARY_DIR) / ("sandbox_probe_" + std::to_string(::getpid()));
+    ~Probe() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } probe;
+  l.outside = probe.path / "outside";
+  put(l.outside / "secret.txt", "judge data");
   put(l.outside / "judge" / "evaluate.sh", "echo perfect\n");
-  put(l.dir.path / "keys" / "api.key", "sk-ant-filekey-0123456789abcdefghij\n");
+  const fs::path key_file = probe.path / "keys" / "api.key";
+  put(key_file, "sk-ant-filekey-0123456789abcdefghij\n");
   AgentToolOptions options;
-  options.hidden = {l.outside / "judge", l.dir.path / "keys" / "api.key"};
+  options.hidden = {l.outside / "judge", key_file};
   AgentToolbox box(l.ws, options);
   Tools tools = plain_tools(l.ws);
   auto shell = [&](const std::string& command) {
@@ -399,12 +410,20 @@ TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][to
   CHECK_FALSE(fs::exists(l.outside / "new.txt"));
   CHECK(slurp(l.outside / "secret.txt") == "judge data");
   CHECK_FALSE(fs::exists("/etc/socratic_probe"));
-  // The judge's private files and the key file are not there to read.
-  const std::string judge = shell("ls -A " + (l.outside / "judge").string() + " | wc -l; cat " +
-                                  (l.outside / "judge" / "evaluate.sh").string() + "; cat " +
-                                  (l.dir.path / "keys" / "api.key").string() + " | wc -c");
-  CHECK_THAT(judge, Catch::Matchers::Contains("No such file") && Catch::Matchers::Contains("[stdout]\n0\n0\n"));
+  // The judge's private folder is empty and read-only; the key file can be neither read nor written.
+  const std::string judge = shell("cat " + (l.outside / "secret.txt").string() + "; echo; ls -A " +
+                                  (l.outside / "judge").string() + " | wc -l; cat " +
+                                  (l.outside / "judge" / "evaluate.sh").string() + "; echo x > " +
+                                  (l.outside / "judge" / "evaluate.sh").string() + "; cat " + key_file.string() +
+                                  "; echo x > " + key_file.string());
+  CHECK_THAT(judge, Catch::Matchers::Contains("[stdout]\njudge data\n0\n"));  // the rest is read-only, visible
+  CHECK_THAT(judge, Catch::Matchers::Contains("evaluate.sh: No such file") &&
+                        Catch::Matchers::Contains("evaluate.sh: Read-only file system") &&
+                        Catch::Matchers::Contains("api.key: Permission denied"));
   CHECK(judge.find("perfect") == std::string::npos);
+  CHECK(judge.find("filekey") == std::string::npos);
+  CHECK(slurp(l.outside / "judge" / "evaluate.sh") == "echo perfect\n");
+  CHECK(slurp(key_file) == "sk-ant-filekey-0123456789abcdefghij\n");
   // No other process, so no other process's environment; the parent's holds no secret.
   const std::string key = "sk-ant-envkey-ZYXWVUTSRQPONMLKJIH0123";
   ::setenv("ANTHROPIC_API_KEY", key.c_str(), 1);

@@ -67,6 +67,7 @@ struct AgentSettings {
   std::optional<int> max_tokens;  ///< output limit per model call (default 8192)
   double retry_time_s = 600;      ///< how long one model call keeps retrying transient failures
   int max_retries = 100;          ///< retries of one model call, at most
+  double retry_initial_delay_s = 0.5, retry_max_delay_s = 30;  ///< the backoff's first step and ceiling
   double connect_timeout_s = 10, read_timeout_s = 300, total_timeout_s = 600;  ///< one HTTP exchange
 };
 
@@ -213,11 +214,15 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     if (c.agent.max_tokens && *c.agent.max_tokens < 1) throw input_error({}, "agent field \"max_tokens\"", "must be positive");
     const json retry = optional_field<json>(a, "retry", json::object(), "agent");
     if (!retry.is_object()) throw input_error({}, "agent field \"retry\"", "expected an object");
-    detail::reject_unknown(retry, "agent.retry", {"max_time_s", "max_retries"});
+    detail::reject_unknown(retry, "agent.retry", {"max_time_s", "max_retries", "initial_delay_s", "max_delay_s"});
     c.agent.retry_time_s = optional_field<double>(retry, "max_time_s", 600, "agent.retry");
     c.agent.max_retries = optional_field<int>(retry, "max_retries", 100, "agent.retry");
-    if (c.agent.retry_time_s < 0 || c.agent.max_retries < 0)
-      throw input_error({}, "agent.retry", "max_time_s and max_retries must not be negative");
+    c.agent.retry_initial_delay_s = optional_field<double>(retry, "initial_delay_s", 0.5, "agent.retry");
+    c.agent.retry_max_delay_s = optional_field<double>(retry, "max_delay_s", 30, "agent.retry");
+    if (c.agent.retry_time_s < 0 || c.agent.max_retries < 0 || c.agent.retry_initial_delay_s < 0 ||
+        c.agent.retry_max_delay_s < c.agent.retry_initial_delay_s)
+      throw input_error({}, "agent.retry",
+                        "max_time_s, max_retries and initial_delay_s must not be negative, nor max_delay_s below initial_delay_s");
     const json net = optional_field<json>(a, "http", json::object(), "agent");
     if (!net.is_object()) throw input_error({}, "agent field \"http\"", "expected an object");
     detail::reject_unknown(net, "agent.http", {"connect_timeout_s", "read_timeout_s", "total_timeout_s"});
@@ -264,7 +269,8 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   }
   if (c.agent.context_window) a["context_window"] = *c.agent.context_window;
   if (c.agent.max_tokens) a["max_tokens"] = *c.agent.max_tokens;
-  a["retry"] = {{"max_time_s", c.agent.retry_time_s}, {"max_retries", c.agent.max_retries}};
+  a["retry"] = {{"max_time_s", c.agent.retry_time_s}, {"max_retries", c.agent.max_retries},
+                {"initial_delay_s", c.agent.retry_initial_delay_s}, {"max_delay_s", c.agent.retry_max_delay_s}};
   a["http"] = {{"connect_timeout_s", c.agent.connect_timeout_s}, {"read_timeout_s", c.agent.read_timeout_s},
                {"total_timeout_s", c.agent.total_timeout_s}};
   json out{{"schema_version", schema_version},

@@ -94,6 +94,8 @@ inline void transport_options(BackendOptions& o, const AgentSettings& a) {
   o.http.total_timeout = ms(a.total_timeout_s);
   o.retry.max_retry_time = ms(a.retry_time_s);
   o.retry.max_retries = a.max_retries;
+  o.retry.initial_delay = ms(a.retry_initial_delay_s);
+  o.retry.max_delay = ms(a.retry_max_delay_s);
 }
 
 /// Calls `run(LlmAgent<Backend>&)` with the agent the settings describe; returns its result.

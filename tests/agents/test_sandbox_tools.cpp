@@ -490,3 +490,43 @@ TEST_CASE("shell sandbox: a killed parent takes the whole sandbox with it", "[ag
   CHECK(marked() == 0);
   CHECK_FALSE(fs::exists(l.ws / "late.txt"));
 }
+
+// ---- the sandbox's cost (hidden: run with `agents_tests "[bench]"`) --------------------------
+
+TEST_CASE("run_shell: what the OS sandbox adds to a command", "[.][bench]") {
+  require_bubblewrap();
+  Layout l;
+  for (int i = 0; i < 8; ++i) put(l.outside / "judge" / ("file" + std::to_string(i)), "judge\n");
+  Tools tools = plain_tools(l.ws);
+  auto measure = [&](const AgentToolOptions& options, const std::string& command, int runs) {
+    AgentToolbox box(l.ws, options);
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+      const auto began = std::chrono::steady_clock::now();
+      const auto o = box.call(call("run_shell", {{"command", command}}), tools);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+      REQUIRE_FALSE(o.is_error);
+    }
+    std::sort(ms.begin(), ms.end());
+    return std::make_pair(ms[ms.size() / 2], ms[ms.size() * 9 / 10]);
+  };
+  AgentToolOptions none;
+  none.sandbox.kind = ShellSandboxKind::none;
+  AgentToolOptions boxed;
+  AgentToolOptions hiding = boxed;  // a campaign's usual list: state, campaign file, key, bank, judge files
+  hiding.hidden = {l.dir.path / "state", l.outside / "campaign.json", l.outside / "key"};
+  put(l.outside / "campaign.json", "{}");
+  put(l.outside / "key", "k");
+  fs::create_directories(l.dir.path / "state");
+  for (int i = 0; i < 8; ++i) hiding.hidden.push_back(l.outside / "judge" / ("file" + std::to_string(i)));
+  const int runs = 200;
+  std::printf("run_shell, %d calls each, wall time per call (ms): median, p90\n", runs);
+  for (const std::string command : {"true", "g++ --version > /dev/null"}) {
+    const auto plain = measure(none, command, runs);
+    const auto sandboxed = measure(boxed, command, runs);
+    const auto hidden = measure(hiding, command, runs);
+    std::printf("  %-26s  no sandbox %6.2f %6.2f | bubblewrap %6.2f %6.2f | with 11 hidden paths %6.2f %6.2f | added (median) %5.2f\n",
+                command.c_str(), plain.first, plain.second, sandboxed.first, sandboxed.second, hidden.first, hidden.second,
+                hidden.first - plain.first);
+  }
+}

@@ -180,7 +180,9 @@ class CommandEvaluator {
     if (config_.judge_from_command) {
       for (std::size_t i = 0; i < config_.command.size(); ++i) {
         const std::string& arg = config_.command[i];
-        if (arg.find("{candidate}") != std::string::npos || arg.find("{label}") != std::string::npos) continue;
+        if (arg.find("{candidate}") != std::string::npos || arg.find("{snapshot}") != std::string::npos ||
+            arg.find("{label}") != std::string::npos)
+          continue;
         if (i == 0 && arg.find('/') == std::string::npos) continue;  // a program on PATH: the toolchain
         const fs::path given(arg);
         const fs::path full = fs::weakly_canonical(given.is_absolute() ? given : base / given, ec);

@@ -530,3 +530,34 @@ TEST_CASE("run_shell: what the OS sandbox adds to a command", "[.][bench]") {
                 hidden.first - plain.first);
   }
 }
+
+// ---- on a GPU machine (hidden: run with `agents_tests "[gpu]"`; fails without a GPU) ----------
+
+TEST_CASE("shell sandbox: the GPUs are there to compile for, run and profile", "[.][gpu][sandbox]") {
+  require_bubblewrap();
+  INFO("this test needs a GPU machine: /dev/nvidia0, nvidia-smi and nvcc on PATH");
+  REQUIRE(fs::exists("/dev/nvidia0"));
+  Layout l;
+  put(l.ws / "count.cu",
+      "#include <cstdio>\n#include <cuda_runtime.h>\n__global__ void k(int* p) { *p = 42; }\n"
+      "int main() { int n = 0; cudaGetDeviceCount(&n); int* d; cudaMalloc(&d, sizeof(int)); k<<<1, 1>>>(d);\n"
+      "  int h = 0; cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost); std::printf(\"devices %d kernel %d\\n\", n, h); }\n");
+  AgentToolOptions options;
+  options.extra_environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"};
+  options.shell_timeout = std::chrono::seconds(600);
+  AgentToolbox box(l.ws, options);
+  Tools tools = plain_tools(l.ws);
+  const auto smi = box.call(call("run_shell", {{"command", "nvidia-smi -L"}}), tools);
+  INFO(smi.output);
+  CHECK_FALSE(smi.is_error);
+  CHECK_THAT(smi.output, Catch::Matchers::Contains("GPU 0"));
+  const auto run = box.call(call("run_shell", {{"command", "nvcc -o count count.cu && ./count"}}), tools);
+  INFO(run.output);
+  CHECK_FALSE(run.is_error);
+  CHECK_THAT(run.output, Catch::Matchers::Contains("kernel 42"));
+  if (!find_program("ncu").empty()) {  // a profile too, where Nsight Compute is installed
+    const auto prof = box.call(call("run_shell", {{"command", "ncu --metrics sm__cycles_elapsed.avg ./count"}}), tools);
+    INFO(prof.output);
+    CHECK_THAT(prof.output, Catch::Matchers::Contains("sm__cycles_elapsed.avg"));
+  }
+}

@@ -196,6 +196,22 @@ TEST_CASE("socratic run: the model rewrites the evaluator's script through the s
   }
 }
 
+TEST_CASE("socratic run: without a sandbox to be had it refuses at the start, saying how to opt out",
+          "[agents][tool][boundary]") {
+  ScriptedServer server;
+  RunCampaign c("run_no_bwrap", server);
+  ProcessOptions po = c.options();
+  for (auto& e : *po.environment)
+    if (e.rfind("PATH=", 0) == 0) e = "PATH=" + (c.tmp.path / "no-programs-here").string();  // no bwrap to be found
+  const ProcessResult r = run_process({SOCRATIC_TOOL_PATH, "run", (c.dir / "campaign.json").string()}, po);
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.stderr_text, Catch::Matchers::Contains("the agent's shell cannot be sandboxed here") &&
+                                Catch::Matchers::Contains("bubblewrap (\"bwrap\") is not installed") &&
+                                Catch::Matchers::Contains("set agent.sandbox to \"none\""));
+  CHECK(server.requests().empty());  // not one model call
+}
+
 TEST_CASE("socratic run: the shell sees no parent environment and no key", "[agents][tool][boundary][secrets]") {
   ScriptedServer server;
   RunCampaign c("run_key", server);

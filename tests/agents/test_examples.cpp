@@ -243,7 +243,7 @@ TEST_CASE("socratic run: a failed model call ends the run with its reason on the
   CHECK_THAT(again.stderr_text, Catch::Matchers::Contains("campaign continues: it had ended with agent_error"));
   CHECK_THAT(again.stdout_text, Catch::Matchers::Contains("campaign ended: goal_met after 2 turns"));
   std::vector<std::string> kinds;
-  for (const auto& ev : read_trace(ws / ".socratic" / "trace.jsonl").events)
+  for (const auto& ev : read_trace(ws / "state" / "trace.jsonl").events)
     if (ev["type"] == "campaign_ended" || ev["type"] == "campaign_continued") kinds.push_back(ev["type"]);
   CHECK(kinds == std::vector<std::string>{"campaign_ended", "campaign_continued", "campaign_ended"});
   // The model saw the campaign's history in the continued turn's first message.

@@ -271,10 +271,11 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
 
 TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops, never meets the default goal; "
           "a real gain does", "[tool][hook][noise]") {
-  const fs::path ws = fresh_dir("hook_doing_nothing");
-  REQUIRE(init_cpu_campaign(ws, "claude-code", socratic::goals::default_goal_spec().dump()).ok());
+  const fs::path dir = fresh_dir("hook_doing_nothing");
+  REQUIRE(init_cpu_campaign(dir, "claude-code", socratic::goals::default_goal_spec().dump()).ok());
+  const fs::path ws = workspace_of(dir);
   REQUIRE(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "baseline.cpp"));
-  const std::string campaign = (ws / "campaign.json").string();
+  const std::string campaign = (dir / "campaign.json").string();
   for (int stop = 0; stop < 12; ++stop) {
     const ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign},
                                          hook_input("Nothing left to gain.", stop % 4 != 0, ws));
@@ -283,7 +284,7 @@ TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops
     REQUIRE_FALSE(r.stdout_text.empty());
     CHECK(json::parse(r.stdout_text)["decision"] == "block");
   }
-  const fs::path trace = ws / ".socratic" / "trace.jsonl";
+  const fs::path trace = trace_of(dir);
   const auto evaluations = events_of(trace, "evaluation");
   REQUIRE(evaluations.size() == 12);
   CHECK(evaluations[0]["record"]["report"]["identical_to_baseline"] == true);  // the evaluator knows its baseline

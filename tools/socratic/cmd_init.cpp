@@ -1,5 +1,6 @@
 // socratic init DIR --problem NAME --scenarios FILE [--agent claude-code|codex|none]: creates a
-// campaign workspace (candidate, campaign file, state folder, and the agent's Stop-hook config).
+// campaign folder: its campaign file, its state folder and, beside them, the agent's workspace
+// (the candidate and the agent's Stop-hook config). The state never lies in the workspace.
 #include <unistd.h>
 
 #include <filesystem>
@@ -27,11 +28,13 @@ constexpr const char* init_usage =
     "                     [--baseline FILE] [--evaluator-command 'PROGRAM ARG... {candidate}']\n"
     "                     [--goal JSON] [--task TEXT] [--turns N] [--arch sm_90] [--has-reference]\n"
     "                     [--anchors FILE [--anchor-id TEMPLATE]] [--campaign-id ID] [--force]\n\n"
-    "Creates a campaign workspace in DIR: the candidate (a copy of the problem's baseline, or of\n"
-    "--baseline), DIR/campaign.json (problem, scenarios, goal, budgets, question settings,\n"
-    "evaluator) and the state folder DIR/.socratic. With --agent, writes the agent's hook\n"
-    "configuration (.claude/settings.json or .codex/hooks.json) so that every stop runs\n"
-    "`socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
+    "Creates a campaign in DIR: DIR/campaign.json (problem, scenarios, goal, budgets, question\n"
+    "settings, evaluator), the state folder DIR/state (trace, snapshots, the judge's hashes) and\n"
+    "the agent's workspace DIR/workspace with the candidate (a copy of the problem's baseline, or\n"
+    "of --baseline). The state lies outside the workspace, where the agent's tools cannot reach\n"
+    "it. With --agent, writes the agent's hook configuration in the workspace\n"
+    "(.claude/settings.json or .codex/hooks.json) so that every stop runs `socratic hook stop`.\n"
+    "Without --evaluator-command the CUDA evaluator judges candidates;\n"
     "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
     "--goal takes a goal spec (docs/tool.md); the default is every scenario correct, at least as\n"
     "fast as the baseline, and no banned library. --has-reference: another implementation exists\n"
@@ -97,7 +100,8 @@ json stop_hook_entry(const std::string& command, int timeout_s) {
 }
 
 /// Adds our Stop hook to a client's settings file, keeping whatever else it holds.
-void write_hook_config(const fs::path& file, const std::string& command, int timeout_s, bool claude) {
+void write_hook_config(const fs::path& file, const std::string& command, int timeout_s, bool claude,
+                       const fs::path& campaign, const fs::path& state_dir) {
   json settings = fs::exists(file) ? read_json_file(file) : json::object();
   if (!settings.is_object()) throw input_error(file.string(), {}, "expected a JSON object");
   json& hooks = settings["hooks"];
@@ -110,11 +114,13 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
   kept.push_back(stop_hook_entry(command, timeout_s));
   stop = kept;
   if (claude) {
-    // The judge's files are not the agent's to edit (a speed bump; the shell can still reach them).
+    // The campaign's own files are not the agent's to touch: Claude Code's file tools are told so
+    // (`//` starts an absolute path in its rules). Its shell obeys only its own sandbox, if on.
     json& deny = settings["permissions"]["deny"];
     if (!deny.is_array()) deny = json::array();
-    for (const char* rule : {"Edit(./campaign.json)", "Write(./campaign.json)", "Edit(./.socratic/**)",
-                             "Write(./.socratic/**)"})
+    const std::string file = "/" + campaign.string(), state = "/" + state_dir.string() + "/**";
+    for (const std::string& rule : {"Edit(" + file + ")", "Write(" + file + ")", "Read(" + state + ")",
+                                    "Edit(" + state + ")", "Write(" + state + ")"})
       if (std::find(deny.begin(), deny.end(), rule) == deny.end()) deny.push_back(rule);
   }
   write_text(file, settings.dump(2) + "\n");
@@ -144,9 +150,9 @@ int init_command(const std::vector<std::string>& args) {
   const ScenarioSet set = load_scenario_set(c.scenarios);  // validate before writing anything
   const fs::path baseline = a.value("--baseline") ? fs::absolute(*a.value("--baseline")) : problem_baseline(c.problem);
   const std::string baseline_text = read_text(baseline);
-  c.workspace = dir;
-  c.candidate = dir / ("candidate" + baseline.extension().string());
-  c.state_dir = dir / ".socratic";
+  c.workspace = dir / "workspace";
+  c.candidate = c.workspace / ("candidate" + baseline.extension().string());
+  c.state_dir = dir / "state";
   c.arch = a.value_or("--arch", "");
   c.task = a.value_or("--task",
                       "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
@@ -163,7 +169,7 @@ int init_command(const std::vector<std::string>& args) {
   }
   c.budget.turns = static_cast<int>(a.integer("--turns", 30, 1));
   c.questions.has_reference = a.flag("--has-reference");
-  // The id goes into evidence references (ID#SEQ): default to the workspace's name.
+  // The id goes into evidence references (ID#SEQ): default to the campaign folder's name.
   c.campaign_id = a.value_or("--campaign-id", fs::absolute(dir).lexically_normal().filename().string());
   if (auto anchors = a.value("--anchors")) {
     c.questions.anchors = fs::absolute(*anchors).lexically_normal();
@@ -188,20 +194,22 @@ int init_command(const std::vector<std::string>& args) {
   const std::string command = shell_quote(self_executable().string()) + " hook stop --campaign " +
                               shell_quote(campaign_path.string());
   const int timeout = static_cast<int>(c.evaluator.timeout_s) + 120;
-  std::cout << "socratic init: campaign workspace " << dir.string() << "\n"
+  std::cout << "socratic init: campaign " << dir.string() << "\n"
+            << "  workspace   " << c.workspace.string() << " (the agent's)\n"
             << "  candidate   " << c.candidate.string() << " (copy of " << baseline.string() << ")\n"
             << "  campaign    " << campaign_path.string() << "\n"
-            << "  state       " << c.state_dir.string() << "\n"
+            << "  state       " << c.state_dir.string() << " (outside the workspace)\n"
             << "  scenarios   " << c.scenarios.string() << " (" << set.scenarios.size() << ")\n"
             << "  evaluator   " << c.evaluator.kind << "\n";
+  const fs::path ws = c.workspace;
   if (agent == "claude-code") {
-    write_hook_config(dir / ".claude" / "settings.json", command, timeout, true);
-    std::cout << "  hook        " << (dir / ".claude" / "settings.json").string() << " (Stop -> socratic hook stop)\n"
-              << "\nStart the agent in the workspace: cd " << dir.string() << " && claude\n";
+    write_hook_config(ws / ".claude" / "settings.json", command, timeout, true, campaign_path, c.state_dir);
+    std::cout << "  hook        " << (ws / ".claude" / "settings.json").string() << " (Stop -> socratic hook stop)\n"
+              << "\nStart the agent in the workspace: cd " << ws.string() << " && claude\n";
   } else if (agent == "codex") {
-    write_hook_config(dir / ".codex" / "hooks.json", command, timeout, false);
-    std::cout << "  hook        " << (dir / ".codex" / "hooks.json").string() << " (Stop -> socratic hook stop)\n"
-              << "\nStart the agent in the workspace: cd " << dir.string() << " && codex --enable hooks\n"
+    write_hook_config(ws / ".codex" / "hooks.json", command, timeout, false, campaign_path, c.state_dir);
+    std::cout << "  hook        " << (ws / ".codex" / "hooks.json").string() << " (Stop -> socratic hook stop)\n"
+              << "\nStart the agent in the workspace: cd " << ws.string() << " && codex --enable hooks\n"
               << "(Codex reads the project's .codex/ only when you trust the project; headless: codex exec --trust "
                  "--enable hooks ...)\n";
   } else {

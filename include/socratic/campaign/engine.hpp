@@ -694,6 +694,9 @@ class CampaignEngine {
     if (rec.origin == "agent") ++state_.spent.agent_evaluations, ++mine.agent_evaluations;
     state_.evaluations.push_back(rec);
     emit_locked(rec.agent_id, "evaluation", {{"record", rec}});
+    // A judge changed since the campaign's start is named in the trace, not only in a report.
+    if (!rec.report.judge_modified.empty())
+      emit_locked(rec.agent_id, "judge_modified", {{"evaluation_index", rec.index}, {"files", rec.report.judge_modified}});
     progress_locked("evaluation", rec.agent_id, {});
     return rec;
   }

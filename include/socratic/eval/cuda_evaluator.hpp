@@ -198,6 +198,7 @@ class CudaEvaluator {
     if (!tampered.empty()) {
       report.error = "integrity check failed: " + detail::join_sentences(tampered, 10) +
                      " (restore the files or start a new campaign)";
+      report.judge_modified = std::move(tampered);
       return finish();
     }
 

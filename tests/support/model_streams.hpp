@@ -1,143 +1,24 @@
 #pragma once
-// A loopback HTTP server (Boost.Beast) that plays a model API for the real coding-agent CLIs:
-// every request is recorded, and a test-provided function scripts the reply. Helpers build the
-// Anthropic Messages stream (server-sent events) the way the API sends it.
-#include <atomic>
-#include <functional>
-#include <memory>
-#include <mutex>
+// What a model API streams, built for the loopback server (loopback_server.hpp): the Anthropic
+// Messages stream (server-sent events) and the OpenAI Responses stream that Codex reads, and
+// readers of what the real CLIs send. Light: JSON only.
 #include <string>
-#include <thread>
 #include <vector>
 
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-
+#include "loopback_server.hpp"
 #include "socratic/core/json.hpp"
 
 namespace scripted {
 
 using socratic::json;
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 
-/// One request the server received.
-struct Request {
-  std::string method;
-  std::string target;
-  json body;            ///< null when the body was not JSON
-  std::string api_key;  ///< the `x-api-key` header, or the bearer token of `authorization`
-};
-
-/// A reply: body and content type.
-struct Reply {
-  std::string content_type = "application/json";
-  std::string body;
-  int status = 200;
-};
-
-class Server {
- public:
-  using Script = std::function<Reply(const Request&)>;
-
-  explicit Server(Script script) : script_(std::move(script)), acceptor_(io_) {
-    asio::ip::tcp::endpoint ep(asio::ip::make_address("127.0.0.1"), 0);
-    acceptor_.open(ep.protocol());
-    acceptor_.set_option(asio::socket_base::reuse_address(true));
-    acceptor_.bind(ep);
-    acceptor_.listen();
-    port_ = acceptor_.local_endpoint().port();
-    accept_thread_ = std::thread([this] { accept_loop(); });
-  }
-  ~Server() {
-    stopping_ = true;
-    boost::system::error_code ec;
-    {  // unblock accept() by connecting once
-      asio::io_context io;
-      asio::ip::tcp::socket s(io);
-      s.connect({asio::ip::make_address("127.0.0.1"), port_}, ec);
-    }
-    accept_thread_.join();
-    std::lock_guard lock(mutex_);
-    for (auto& s : open_sockets_) s->shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-    for (auto& t : connection_threads_) t.join();
-  }
-  Server(const Server&) = delete;
-  Server& operator=(const Server&) = delete;
-
-  unsigned short port() const { return port_; }
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  std::vector<Request> requests() const {
-    std::lock_guard lock(mutex_);
-    return requests_;
-  }
-
- private:
-  void accept_loop() {
-    while (!stopping_) {
-      auto socket = std::make_shared<asio::ip::tcp::socket>(io_);
-      boost::system::error_code ec;
-      acceptor_.accept(*socket, ec);
-      if (ec || stopping_) break;
-      std::lock_guard lock(mutex_);
-      open_sockets_.push_back(socket);
-      connection_threads_.emplace_back([this, socket] { serve(*socket); });
-    }
-  }
-
-  void serve(asio::ip::tcp::socket& socket) {
-    beast::flat_buffer buffer;
-    while (true) {
-      http::request_parser<http::string_body> parser;
-      parser.body_limit(64 << 20);
-      boost::system::error_code ec;
-      http::read(socket, buffer, parser, ec);
-      if (ec) return;
-      const auto& req = parser.get();
-      Request r{std::string(req.method_string()), std::string(req.target()), nullptr, {}};
-      if (auto it = req.find("x-api-key"); it != req.end()) r.api_key = std::string(it->value());
-      if (auto it = req.find(http::field::authorization); it != req.end() && r.api_key.empty()) {
-        const std::string v(it->value());
-        r.api_key = v.rfind("Bearer ", 0) == 0 ? v.substr(7) : v;
-      }
-      try {
-        if (!req.body().empty()) r.body = json::parse(req.body());
-      } catch (const std::exception&) {
-      }
-      Reply reply;
-      {
-        std::lock_guard lock(mutex_);
-        requests_.push_back(r);
-      }
-      try {
-        reply = script_(r);
-      } catch (const std::exception& e) {
-        reply = Reply{"application/json", json{{"type", "error"}, {"error", {{"type", "api_error"}, {"message", e.what()}}}}.dump(), 500};
-      }
-      http::response<http::string_body> res{static_cast<http::status>(reply.status), req.version()};
-      res.set(http::field::content_type, reply.content_type);
-      res.set("request-id", "req_" + std::to_string(requests().size()));
-      res.keep_alive(req.keep_alive());
-      res.body() = reply.body;
-      res.prepare_payload();
-      http::write(socket, res, ec);
-      if (ec || !req.keep_alive()) return;
-    }
-  }
-
-  Script script_;
-  asio::io_context io_;
-  asio::ip::tcp::acceptor acceptor_;
-  unsigned short port_ = 0;
-  std::atomic<bool> stopping_{false};
-  std::thread accept_thread_;
-  mutable std::mutex mutex_;
-  std::vector<Request> requests_;
-  std::vector<std::shared_ptr<asio::ip::tcp::socket>> open_sockets_;
-  std::vector<std::thread> connection_threads_;
-};
+/// A server-sent-events reply with this body.
+inline socratic::testing::ScriptedReply sse_reply(const std::string& body) {
+  socratic::testing::ScriptedReply r;
+  r.headers.push_back({"Content-Type", "text/event-stream"});
+  r.body = body;
+  return r;
+}
 
 // ---- Anthropic Messages, streamed -------------------------------------------------------------
 
@@ -148,7 +29,7 @@ inline std::string sse(const std::string& event, const json& data) {
 /// A streamed Messages reply with these content blocks (`{"type":"text","text":...}` or
 /// `{"type":"tool_use","id":...,"name":...,"input":{...}}`); tool input is sent in two
 /// `input_json_delta` fragments, as the API splits it.
-inline Reply anthropic_stream(const json& blocks, const std::string& model, int n) {
+inline socratic::testing::ScriptedReply anthropic_stream(const json& blocks, const std::string& model, int n) {
   bool tool = false;
   std::string out = sse("message_start", {{"type", "message_start"},
                                           {"message",
@@ -181,7 +62,7 @@ inline Reply anthropic_stream(const json& blocks, const std::string& model, int 
                                {"delta", {{"stop_reason", tool ? "tool_use" : "end_turn"}, {"stop_sequence", nullptr}}},
                                {"usage", {{"output_tokens", 42}}}});
   out += sse("message_stop", {{"type", "message_stop"}});
-  return Reply{"text/event-stream", out, 200};
+  return sse_reply(out);
 }
 
 /// The text of every user message (string content and text blocks), in order.
@@ -207,15 +88,12 @@ inline bool last_is_tool_result(const json& messages) {
   return false;
 }
 
-}  // namespace scripted
-
-namespace scripted {
 
 // ---- OpenAI Responses, streamed (what Codex speaks) ----------------------------------------------
 
 /// A streamed Responses reply with these output items (`{"type":"message",...}` with
 /// `output_text` content, or `{"type":"function_call","name":...,"arguments":"<json string>"}`).
-inline Reply responses_stream(const json& items, int n) {
+inline socratic::testing::ScriptedReply responses_stream(const json& items, int n) {
   auto ev = [](const json& data) { return "event: " + data["type"].get<std::string>() + "\ndata: " + data.dump() + "\n\n"; };
   const std::string id = "resp_" + std::to_string(n);
   std::string out = ev({{"type", "response.created"},
@@ -236,7 +114,7 @@ inline Reply responses_stream(const json& items, int n) {
                  {"output_tokens", 40},
                  {"output_tokens_details", {{"reasoning_tokens", 0}}},
                  {"total_tokens", 190}}}}}});
-  return Reply{"text/event-stream", out, 200};
+  return sse_reply(out);
 }
 
 inline json responses_text(const std::string& text, int n) {

@@ -1,4 +1,4 @@
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 
 #include <openssl/evp.h>
 #include <openssl/ssl.h>
@@ -69,6 +69,12 @@ std::string RecordedRequest::header(const std::string& lower_name) const {
   return {};
 }
 
+std::string RecordedRequest::api_key() const {
+  if (auto k = header("x-api-key"); !k.empty()) return k;
+  const std::string auth = header("authorization");
+  return auth.rfind("Bearer ", 0) == 0 ? auth.substr(7) : auth;
+}
+
 // ---- the server ------------------------------------------------------------------------------
 
 struct ScriptedServer::impl {
@@ -78,9 +84,12 @@ struct ScriptedServer::impl {
   mutable std::mutex mutex;
   std::condition_variable wake;
   std::deque<ScriptedReply> replies;
+  ScriptedServer::Script script;
   std::vector<RecordedRequest> received;
   std::atomic<bool> stopping{false};
   std::thread thread;
+  std::vector<std::thread> connections;
+  std::vector<std::shared_ptr<tcp::socket>> sockets;
   std::uint16_t port = 0;
 
   /// Sleeps, but returns early when the server is being destroyed.
@@ -89,7 +98,14 @@ struct ScriptedServer::impl {
     wake.wait_for(lock, d, [&] { return stopping.load(); });
   }
 
-  ScriptedReply next_reply(std::size_t index) {
+  ScriptedReply next_reply(std::size_t index, const RecordedRequest& rec) {
+    if (script) {
+      try {
+        return script(rec);
+      } catch (const std::exception& e) {
+        return ScriptedReply::json_reply(500, json{{"type", "error"}, {"error", {{"type", "api_error"}, {"message", e.what()}}}});
+      }
+    }
     std::lock_guard lock(mutex);
     if (replies.empty()) {
       ScriptedReply r = ScriptedReply::json_reply(
@@ -124,7 +140,7 @@ struct ScriptedServer::impl {
       index = received.size();
       received.push_back(rec);
     }
-    ScriptedReply reply = next_reply(index);
+    ScriptedReply reply = next_reply(index, rec);
     if (reply.delay.count() > 0) pause(reply.delay);
     if (stopping) return;
     if (reply.fault == ScriptedReply::Fault::reset) {
@@ -166,31 +182,71 @@ struct ScriptedServer::impl {
     }
   }
 
-  void run() {
-    for (std::size_t connection = 0;; ++connection) {
-      tcp::socket socket(ctx);
-      error_code ec;
-      acceptor.accept(socket, ec);
-      if (stopping) return;
-      if (ec) continue;
-      socket.set_option(tcp::no_delay(true), ec);
-      if (!tls) {
-        serve(socket, socket, "");
-      } else {
-        ssl::stream<tcp::socket&> stream(socket, *tls);
-        stream.handshake(ssl::stream_base::server, ec);
-        if (ec) continue;  // the client refused our certificate, as some tests intend
-        const char* sni = SSL_get_servername(stream.native_handle(), TLSEXT_NAMETYPE_host_name);
-        serve(stream, socket, sni ? sni : "");
-        if (socket.is_open()) SSL_shutdown(stream.native_handle());  // close_notify, no wait
-      }
-      if (socket.is_open()) {
-        socket.shutdown(tcp::socket::shutdown_both, ec);
-        socket.close(ec);
-      }
+  void connection(tcp::socket& socket) {
+    error_code ec;
+    socket.set_option(tcp::no_delay(true), ec);
+    if (!tls) {
+      serve(socket, socket, "");
+    } else {
+      ssl::stream<tcp::socket&> stream(socket, *tls);
+      stream.handshake(ssl::stream_base::server, ec);
+      if (ec) return;  // the client refused our certificate, as some tests intend
+      const char* sni = SSL_get_servername(stream.native_handle(), TLSEXT_NAMETYPE_host_name);
+      serve(stream, socket, sni ? sni : "");
+      if (socket.is_open()) SSL_shutdown(stream.native_handle());  // close_notify, no wait
+    }
+    if (socket.is_open()) {
+      socket.shutdown(tcp::socket::shutdown_both, ec);
+      socket.close(ec);
     }
   }
+
+  void run() {
+    for (;;) {
+      auto socket = std::make_shared<tcp::socket>(ctx);
+      error_code ec;
+      acceptor.accept(*socket, ec);
+      if (stopping) return;
+      if (ec) continue;
+      std::lock_guard lock(mutex);
+      sockets.push_back(socket);
+      connections.emplace_back([this, socket] { connection(*socket); });
+    }
+  }
+
+  void start() {
+    tcp::endpoint ep{asio::ip::make_address("127.0.0.1"), 0};
+    acceptor.open(ep.protocol());
+    acceptor.set_option(tcp::acceptor::reuse_address(true));
+    acceptor.bind(ep);
+    acceptor.listen();
+    port = acceptor.local_endpoint().port();
+    thread = std::thread([this] { run(); });
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    poke(port);
+    thread.join();
+    std::vector<std::thread> running;
+    {
+      std::lock_guard lock(mutex);
+      error_code ec;
+      for (auto& s : sockets) s->shutdown(tcp::socket::shutdown_both, ec);  // unblocks reads
+      running.swap(connections);
+    }
+    for (auto& t : running) t.join();
+  }
 };
+
+ScriptedServer::ScriptedServer(Script script) : impl_(std::make_unique<impl>()) {
+  impl_->script = std::move(script);
+  impl_->start();
+}
 
 ScriptedServer::ScriptedServer(std::optional<Tls> tls) : impl_(std::make_unique<impl>()) {
   if (tls) {
@@ -198,24 +254,10 @@ ScriptedServer::ScriptedServer(std::optional<Tls> tls) : impl_(std::make_unique<
     impl_->tls->use_certificate_chain(asio::buffer(tls->cert_pem));
     impl_->tls->use_private_key(asio::buffer(tls->key_pem), ssl::context::pem);
   }
-  tcp::endpoint ep{asio::ip::make_address("127.0.0.1"), 0};
-  impl_->acceptor.open(ep.protocol());
-  impl_->acceptor.set_option(tcp::acceptor::reuse_address(true));
-  impl_->acceptor.bind(ep);
-  impl_->acceptor.listen();
-  impl_->port = impl_->acceptor.local_endpoint().port();
-  impl_->thread = std::thread([this] { impl_->run(); });
+  impl_->start();
 }
 
-ScriptedServer::~ScriptedServer() {
-  {
-    std::lock_guard lock(impl_->mutex);
-    impl_->stopping = true;
-  }
-  impl_->wake.notify_all();
-  poke(impl_->port);
-  impl_->thread.join();
-}
+ScriptedServer::~ScriptedServer() { impl_->stop(); }
 
 void ScriptedServer::push(ScriptedReply reply) {
   std::lock_guard lock(impl_->mutex);

@@ -1,11 +1,14 @@
 #pragma once
-// A loopback HTTP(S) server scripted per test: each request receives the next scripted reply,
-// including faults (reset, truncated body, silence). And a CONNECT proxy. Their Beast code sits
-// in scripted_server.cpp, so the tests that use them compile without Beast.
+// The tests' one loopback model server: HTTP or HTTPS on 127.0.0.1, scripted per test, either as
+// a queue (each request receives the next reply) or as a function of the request (a model that
+// answers what it is asked, for the real agent CLIs); replies can carry faults (reset, truncated
+// body, silence). And a CONNECT proxy. Their Beast code sits in loopback_server.cpp (the
+// socratic_test_server library), so the tests that use them compile without Beast.
 
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,15 +54,24 @@ struct RecordedRequest {
 
   std::string header(const std::string& lower_name) const;
   json json_body() const { return json::parse(body); }
+  /// @brief The body as JSON, or null when it is not JSON.
+  json json_or_null() const { return json::parse(body, nullptr, false).is_discarded() ? json() : json::parse(body); }
+  /// @brief The key the client sent: `x-api-key`, else the bearer token of `authorization`.
+  std::string api_key() const;
 };
 
-/// @brief The server. Listens on 127.0.0.1, on an ephemeral port, until destroyed.
+/// @brief The server. Listens on 127.0.0.1, on an ephemeral port, until destroyed; each
+/// connection is served on its own thread (real clients open several at once).
 class ScriptedServer {
  public:
   struct Tls {
     std::string cert_pem, key_pem;
   };
+  /// @brief Answers a request (called on the connection's thread; it must be thread-safe).
+  using Script = std::function<ScriptedReply(const RecordedRequest&)>;
   explicit ScriptedServer(std::optional<Tls> tls = std::nullopt);
+  /// @brief A server whose every reply `script` computes (the queue is not used).
+  explicit ScriptedServer(Script script);
   ~ScriptedServer();
   ScriptedServer(const ScriptedServer&) = delete;
   ScriptedServer& operator=(const ScriptedServer&) = delete;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/agents/anthropic_backend.hpp"
 #include "test_util.hpp"
 
@@ -26,6 +26,7 @@ AnthropicOptions anthropic_options(const ScriptedServer& server, Recorder& rec, 
   o.prices.set("claude-test", ModelPrice{3.0, 15.0, 0.3, 3.75});
   o.sleep = [&rec](std::chrono::milliseconds d) { rec.sleeps.push_back(d); };
   o.log = [&rec](std::string_view line) { rec.log.emplace_back(line); };
+  o.retry.max_retries = 2;  // as the official SDKs (the default retries for minutes); tests of the time limit set theirs
   return o;
 }
 
@@ -241,4 +242,60 @@ TEST_CASE("anthropic: spend limits and long prompts are named and not retried",
   CHECK_THAT(auth.what(), Catch::Matchers::Contains("no API key was sent"));
   CHECK(server.requests().size() == 4);
   CHECK(rec.sleeps.empty());
+}
+
+TEST_CASE("anthropic: transient failures are retried for the policy's time, with the whole reason at the end",
+          "[agents][anthropic][retry]") {
+  ScriptedServer server;
+  Recorder rec;
+  auto o = anthropic_options(server, rec, true);
+  o.retry = http::RetryPolicy{};  // the default: a time limit, not two retries
+  o.api_key = ApiKey::from_environment("SOCRATIC_TEST_RETRY_KEY");
+  const auto overloaded = ScriptedReply::json_reply(529, {{"type", "error"}, {"error", {{"type", "overloaded_error"}, {"message", "Overloaded"}}}});
+  SECTION("three 529s, a reset, a 500 and one garbled event, then the answer") {
+    for (int i = 0; i < 3; ++i) server.push(overloaded);
+    ScriptedReply reset;
+    reset.fault = ScriptedReply::Fault::reset;
+    server.push(reset);
+    server.push(ScriptedReply::json_reply(500, {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", "Internal"}}}}));
+    const std::string s = anthropic_stream();
+    const auto cut = s.find("event: content_block_start");
+    server.push(ScriptedReply::sse({s.substr(0, cut) + "event: content_block_start\ndata: {\"type\": \"content_bl\n\n"}));
+    server.push(ScriptedReply::sse({s}));
+    AnthropicBackend backend(o);
+    const LlmResponse r = backend.complete(anthropic_request());
+    CHECK(r.tool_calls.size() == 1);
+    CHECK(r.usage.requests == 7);
+    CHECK(r.usage.failed_requests == 6);
+    CHECK(rec.sleeps.size() == 6);
+  }
+  SECTION("an overload that outlasts the retry time ends with how long was tried and where the key came from") {
+    o.retry.max_retry_time = std::chrono::seconds(20);
+    for (int i = 0; i < 40; ++i) server.push(overloaded);
+    AnthropicBackend backend(o);
+    auto e = catch_llm([&] { backend.complete(anthropic_request()); });
+    CHECK(e.kind() == LlmErrorKind::overloaded);
+    CHECK(e.status() == 529);
+    std::chrono::milliseconds waited{0};
+    for (auto d : rec.sleeps) waited += d;
+    CHECK(waited <= std::chrono::seconds(20));
+    CHECK(waited >= std::chrono::seconds(10));  // it kept trying for most of the time allowed
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("answered 529") && Catch::Matchers::Contains("attempts over") &&
+                             Catch::Matchers::Contains("the retry time of 20 s was spent") &&
+                             Catch::Matchers::Contains("environment variable SOCRATIC_TEST_RETRY_KEY"));
+  }
+  SECTION("a 401 and a quota 429 are not transient: one attempt each, and the reason says so") {
+    server.push(ScriptedReply::json_reply(401, {{"type", "error"}, {"error", {{"type", "authentication_error"}, {"message", "invalid x-api-key"}}}}));
+    server.push(ScriptedReply::json_reply(429, {{"type", "error"}, {"error", {{"type", "rate_limit_error"}, {"message", "This request would exceed your organization's monthly usage limit."}}}}));
+    AnthropicBackend backend(o);
+    auto auth = catch_llm([&] { backend.complete(anthropic_request()); });
+    CHECK(auth.kind() == LlmErrorKind::authentication);
+    CHECK_THAT(auth.what(), Catch::Matchers::Contains("answered 401") && Catch::Matchers::Contains("SOCRATIC_TEST_RETRY_KEY") &&
+                                Catch::Matchers::Contains("not retried"));
+    auto quota = catch_llm([&] { backend.complete(anthropic_request()); });
+    CHECK(quota.kind() == LlmErrorKind::spend_limit);
+    CHECK_THAT(quota.what(), Catch::Matchers::Contains("answered 429") && Catch::Matchers::Contains("waiting will not add money"));
+    CHECK(rec.sleeps.empty());
+    CHECK(server.requests().size() == 2);
+  }
 }

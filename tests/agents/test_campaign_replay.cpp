@@ -11,7 +11,7 @@
 #include <tuple>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/agents/llm_agent.hpp"
 #include "socratic/agents/openai_backend.hpp"
 #include "socratic/agents/replay_backend.hpp"

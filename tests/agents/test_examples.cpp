@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/campaign/trace.hpp"
 #include "socratic/process/run_process.hpp"
 #include "test_util.hpp"
@@ -185,7 +185,7 @@ TEST_CASE("socratic run: a campaign file drives the LLM agent against the script
   REQUIRE(server.requests().size() >= 2);
   CHECK(server.requests()[0].header("authorization") == "Bearer " + key);  // the key went to the server only
 
-  const auto trace = ws / ".socratic" / "trace.jsonl";
+  const auto trace = ws / "state" / "trace.jsonl";
   std::string ended;
   int agent_evaluations = 0;
   for (const auto& ev : read_trace(trace).events) {
@@ -243,7 +243,7 @@ TEST_CASE("socratic run: a failed model call ends the run with its reason on the
   CHECK_THAT(again.stderr_text, Catch::Matchers::Contains("campaign continues: it had ended with agent_error"));
   CHECK_THAT(again.stdout_text, Catch::Matchers::Contains("campaign ended: goal_met after 2 turns"));
   std::vector<std::string> kinds;
-  for (const auto& ev : read_trace(ws / ".socratic" / "trace.jsonl").events)
+  for (const auto& ev : read_trace(ws / "state" / "trace.jsonl").events)
     if (ev["type"] == "campaign_ended" || ev["type"] == "campaign_continued") kinds.push_back(ev["type"]);
   CHECK(kinds == std::vector<std::string>{"campaign_ended", "campaign_continued", "campaign_ended"});
   // The model saw the campaign's history in the continued turn's first message.

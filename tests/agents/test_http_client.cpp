@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/http/client.hpp"
 #include "test_pki.hpp"
 

@@ -363,17 +363,87 @@ TEST_CASE("agent: a context overflow from the server shortens old outputs and re
   REQUIRE(ex.size() == 4);
   CHECK(ex[2]["error"]["kind"] == "context_overflow");
 
-  SECTION("a second overflow in a row ends the turn") {
+  SECTION("overflows that shortening cannot cure end the turn, saying which window was assumed") {
     ScriptedBackend b2;
     auto fail = [](const LlmRequest&) -> LlmResponse {
       throw llm_error(LlmErrorKind::context_overflow, "prompt is too long", 400);
     };
     b2.script = {answer("", {tc("1", "read_file", {{"path", "a.txt"}})}, 0, 0),
-                 answer("", {tc("2", "read_file", {{"path", "b.txt"}})}, 0, 0), fail, fail};
+                 answer("", {tc("2", "read_file", {{"path", "b.txt"}})}, 0, 0), fail, fail, fail, fail, fail, fail};
     LlmAgent again(std::move(b2), o);
     Tools t2 = h.tools();
     TurnResult r2 = again.turn(message(0, "go"), t2);
-    CHECK_THAT(r2.error, Catch::Matchers::Contains("context_overflow"));
+    CHECK_THAT(r2.error, Catch::Matchers::Contains("context_overflow") &&
+                             Catch::Matchers::Contains("of this agent's turn 1 (model scripted) failed") &&
+                             Catch::Matchers::Contains("agent.context_window"));
+  }
+}
+
+namespace {
+
+/// A model behind a server with a small window that it states only in its refusals (as
+/// llama.cpp does), or not at all: requests estimated above it (4 characters a token, plus the
+/// output limit) are refused with 400. It reads the files a.txt to d.txt, one per step, then
+/// answers.
+struct SmallWindowBackend {
+  long long window = 6000;
+  bool states_window = true;
+  int refusals = 0;
+  std::vector<LlmRequest> requests;
+  LlmResponse complete(const LlmRequest& r) {
+    requests.push_back(r);
+    std::size_t chars = r.system.size();
+    for (const auto& t : r.tools) chars += t.description.size() + t.parameters.dump().size();
+    std::size_t results = 0;
+    for (const auto& m : r.messages) {
+      chars += m.content.size() + 16;
+      if (m.role == ChatRole::tool) ++results;
+    }
+    if (static_cast<long long>(chars / 4) + r.max_tokens > window) {
+      ++refusals;
+      throw llm_error(LlmErrorKind::context_overflow,
+                      states_window ? "the request exceeds the available context size [n_ctx " + std::to_string(window) + "]"
+                                    : std::string("prompt is too long"),
+                      400);
+    }
+    const std::string file(1, static_cast<char>('a' + results));
+    if (results < 4) return answer("", {tc(file, "read_file", {{"path", file + ".txt"}})}, 0, 0)(r);
+    return answer("read them all", {}, 0, 0)(r);
+  }
+};
+static_assert(LlmBackend<SmallWindowBackend>);
+
+}  // namespace
+
+TEST_CASE("agent: a model with a small window, unknown to the agent, is learned and the campaign goes on",
+          "[agents][agent][context]") {
+  Harness h;
+  for (char c : {'a', 'b', 'c', 'd'}) write_big_file(h.ws / (std::string(1, c) + ".txt"), c);
+  for (const bool states : {true, false}) {
+    DYNAMIC_SECTION((states ? "the server states its window" : "the server states nothing")) {
+      SmallWindowBackend backend;
+      backend.states_window = states;
+      LlmAgent agent(std::move(backend), options());  // the default window (128k) and output limit (8192)
+      Tools tools = h.tools();
+      TurnResult r = agent.turn(message(0, "read the four files"), tools);
+      INFO("error: " << r.error);
+      CHECK(r.error.empty());
+      CHECK(r.final_message == "read them all");
+      CHECK(agent.backend().refusals >= 1);
+      CHECK(agent.backend().requests.back().max_tokens <= 1500);  // the output limit now fits the window
+      const auto learned = h.records_of("context_shortened");
+      REQUIRE_FALSE(learned.empty());
+      CHECK(learned[0]["after_overflow"] == true);
+      if (states) CHECK(learned[0]["window"] == 6000);
+      // The same window given up front (campaign file: agent.context_window): no refusal at all.
+      SmallWindowBackend told;
+      auto o = options();
+      o.context_window = 6000;
+      LlmAgent informed(std::move(told), o);
+      Tools t2 = h.tools();
+      CHECK(informed.turn(message(0, "read the four files"), t2).final_message == "read them all");
+      CHECK(informed.backend().refusals == 0);
+    }
   }
 }
 
@@ -399,7 +469,25 @@ TEST_CASE("agent: a judge edited through the shell ends the turn; a writable jud
   auto o = options();
   o.judge_paths = {judge};
 
-  SECTION("tampering is detected after the turn") {
+  SECTION("the shell's sandbox refuses the edit") {
+    ScriptedBackend backend;
+    backend.script = {answer("", {tc("1", "run_shell", {{"command", "echo faster >> ../judge/reference.cu"}})}),
+                      answer("Done.")};
+    LlmAgent agent(std::move(backend), o);
+    Tools tools = h.tools();
+    TurnResult r = agent.turn(message(0, "go"), tools);
+    CHECK(r.error.empty());
+    const auto shell = h.records_of("tool_result").at(0);
+    CHECK(shell["is_error"] == true);
+    // Under /tmp (the sandbox's own, empty) the judge is not even there; elsewhere it is read-only.
+    CHECK_THAT(shell["output"].get<std::string>(), Catch::Matchers::Contains("Read-only file system") ||
+                                                       Catch::Matchers::Contains("No such file or directory"));
+    CHECK(h.records_of("shell_sandbox").at(0)["kind"] == "bubblewrap");
+    std::ifstream in(judge / "reference.cu");
+    CHECK(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()) == "the reference");
+  }
+  SECTION("without the sandbox (the user's choice, recorded), tampering is detected after the turn") {
+    o.tools.sandbox.kind = ShellSandboxKind::none;
     ScriptedBackend backend;
     backend.script = {answer("", {tc("1", "run_shell", {{"command", "echo faster >> ../judge/reference.cu"}})}),
                       answer("Done.")};
@@ -409,6 +497,21 @@ TEST_CASE("agent: a judge edited through the shell ends the turn; a writable jud
     CHECK_THAT(r.error, Catch::Matchers::Contains("judge's files changed") &&
                             Catch::Matchers::Contains(("modified: " + (judge / "reference.cu").string()).c_str()));
     REQUIRE(h.records_of("judge_modified").size() == 1);
+    const auto box = h.records_of("shell_sandbox").at(0);
+    CHECK(box["kind"] == "none");
+    CHECK_THAT(box["warning"].get<std::string>(), Catch::Matchers::Contains("by the user's choice"));
+  }
+  SECTION("a sandbox that cannot be had ends the first turn with the reason, before any model call") {
+    o.tools.sandbox.bwrap = "/nonexistent/bwrap";
+    ScriptedBackend backend;
+    backend.script = {answer("Done.")};
+    LlmAgent agent(backend, o);
+    Tools tools = h.tools();
+    TurnResult r = agent.turn(message(0, "go"), tools);
+    CHECK_THAT(r.error, Catch::Matchers::Contains("cannot be sandboxed") &&
+                            Catch::Matchers::Contains("is not installed") && Catch::Matchers::Contains("\"none\""));
+    CHECK(agent.backend().requests.empty());
+    CHECK(h.records_of("shell_sandbox").at(0).contains("problem"));
   }
   SECTION("an untouched judge passes") {
     ScriptedBackend backend;

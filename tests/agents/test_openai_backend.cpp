@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scripted_server.hpp"
+#include "loopback_server.hpp"
 #include "socratic/agents/openai_backend.hpp"
 #include "test_util.hpp"
 
@@ -27,6 +27,7 @@ OpenAiOptions local_options(const ScriptedServer& server, Recorder& rec, bool st
   o.prices.set("test-model*", ModelPrice{1.0, 4.0, 0.25, std::nullopt});
   o.sleep = [&rec](std::chrono::milliseconds d) { rec.sleeps.push_back(d); };
   o.log = [&rec](std::string_view line) { rec.log.emplace_back(line); };
+  o.retry.max_retries = 2;  // as the official SDKs (the default retries for minutes); tests of the time limit set theirs
   return o;
 }
 

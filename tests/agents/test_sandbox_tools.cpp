@@ -1,11 +1,19 @@
 // The sandbox (escapes by "..", absolute paths and symbolic links are refused; read-only paths
-// stay unchanged) and the six tools, called the way the model calls them.
+// stay unchanged; the campaign's own files are refused wherever they are), the shell's OS sandbox
+// seen from inside the shell, and the six tools, called the way the model calls them.
 #include "catch.hpp"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "socratic/agents/agent_tools.hpp"
 #include "socratic/agents/api_key.hpp"
@@ -52,6 +60,30 @@ ToolCall call(const std::string& name, json args) {
 Tools plain_tools(const fs::path& ws, Tools::evaluate_fn eval = {}) {
   if (!eval) eval = [] { return EvaluateResult{}; };
   return Tools(ws, Candidate{ws / "src" / "kernel.cu", "", ""}, std::move(eval));
+}
+
+/// A TCP listener on 127.0.0.1 (connections wait in its backlog; nothing is accepted).
+struct LoopbackListener {
+  int fd = -1;
+  int port = 0;
+  LoopbackListener() {
+    fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+    REQUIRE(::listen(fd, 16) == 0);
+    socklen_t n = sizeof a;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n);
+    port = ntohs(a.sin_port);
+  }
+  ~LoopbackListener() { ::close(fd); }
+};
+
+/// The sandbox is a dependency (scripts/install-deps.sh): its absence fails, never skips.
+void require_bubblewrap() {
+  INFO("bubblewrap is missing: run scripts/install-deps.sh");
+  REQUIRE_FALSE(find_program("bwrap").empty());
 }
 
 }  // namespace
@@ -289,7 +321,7 @@ TEST_CASE("API keys come from the environment or a file and say where from", "[a
 
 TEST_CASE("price tables load from JSON and match exact names before prefixes", "[agents][pricing]") {
   json j = {{"schema_version", 1},
-            {"models", {{"gpt-4.1", {{"input", 2.0}, {"output", 8.0}, {"cache_read", 0.5}}},
+            {"models", {{"gpt-4.1", {{"input", 2.0}, {"output", 8.0}, {"cache_read", 0.5}, {"context_window", 1047576}}},
                         {"gpt-4*", {{"input", 30.0}, {"output", 60.0}}},
                         {"gpt-4.1-mini*", {{"input", 0.4}, {"output", 1.6}}}}}};
   PriceTable t = PriceTable::from_json(j, "prices.json");
@@ -297,6 +329,10 @@ TEST_CASE("price tables load from JSON and match exact names before prefixes", "
   CHECK(t.find("gpt-4.1-mini-2025")->input == 0.4);  // the longest prefix
   CHECK(t.find("gpt-4o")->input == 30.0);
   CHECK_FALSE(t.find("claude").has_value());
+  CHECK(t.context_window("gpt-4.1") == 1047576);  // the agent's default window for that model
+  CHECK_FALSE(t.context_window("gpt-4o").has_value());
+  CHECK_THROWS_WITH(PriceTable::from_json({{"models", {{"m", {{"input", 1}, {"output", 1}, {"context_window", 10}}}}}}),
+                    Catch::Matchers::Contains("context_window"));
   Usage u;
   u.input_tokens = 1'000'000;
   u.output_tokens = 500'000;
@@ -309,4 +345,219 @@ TEST_CASE("price tables load from JSON and match exact names before prefixes", "
                         Catch::Matchers::Contains("input"));
   CHECK_THROWS_WITH(PriceTable::from_json({{"models", {{"m", {{"input", 1}, {"outptu", 1}}}}}}),
                     Catch::Matchers::Contains("unknown field \"outptu\""));
+}
+
+TEST_CASE("tools: the campaign's own files are refused wherever they lie, inside the workspace too",
+          "[agents][tools][sandbox]") {
+  Layout l;
+  put(l.ws / ".socratic" / "trace.jsonl", "{\"type\":\"campaign_started\"}\n");
+  put(l.outside / "campaign.json", "{}");
+  AgentToolOptions options;
+  options.hidden = {l.ws / ".socratic", l.outside / "campaign.json"};
+  AgentToolbox box(l.ws, options);
+  Tools tools = plain_tools(l.ws);
+  for (const auto& [name, args] : std::vector<std::pair<std::string, json>>{
+           {"write_file", {{"path", ".socratic/trace.jsonl"}, {"content", "lost"}}},
+           {"read_file", {{"path", ".socratic/trace.jsonl"}}},
+           {"replace_in_file", {{"path", ".socratic/trace.jsonl"}, {"old", "campaign"}, {"new", "x"}}},
+           {"list_folder", {{"path", ".socratic"}}},
+           {"read_file", {{"path", (l.outside / "campaign.json").string()}}}}) {
+    const auto o = box.call(call(name, args), tools);
+    INFO(name << " " << args.dump() << " -> " << o.output);
+    CHECK(o.is_error);
+    CHECK(o.details["sandbox_violation"] == true);
+    CHECK_THAT(o.output, Catch::Matchers::Contains("campaign's own files"));
+  }
+  CHECK(slurp(l.ws / ".socratic" / "trace.jsonl") == "{\"type\":\"campaign_started\"}\n");
+  // The shell does not see it either: an empty folder stands in its place.
+  const auto ls = box.call(call("run_shell", {{"command", "ls -A .socratic | wc -l; cat .socratic/trace.jsonl"}}), tools);
+  CHECK_THAT(ls.output, Catch::Matchers::StartsWith("exited with code 1") && Catch::Matchers::Contains("[stdout]\n0\n"));
+}
+
+TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][tools][sandbox][secrets]") {
+  require_bubblewrap();
+  Layout l;
+  // Outside /tmp (the sandbox has its own, empty /tmp): the judge, a key file, other files.
+  struct Probe {
+    fs::path path = fs::path(SOCRATIC_BINARY_DIR) / ("sandbox_probe_" + std::to_string(::getpid()));
+    ~Probe() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } probe;
+  l.outside = probe.path / "outside";
+  put(l.outside / "secret.txt", "judge data");
+  put(l.outside / "judge" / "evaluate.sh", "echo perfect\n");
+  const fs::path key_file = probe.path / "keys" / "api.key";
+  put(key_file, "sk-ant-filekey-0123456789abcdefghij\n");
+  AgentToolOptions options;
+  options.hidden = {l.outside / "judge", key_file};
+  AgentToolbox box(l.ws, options);
+  Tools tools = plain_tools(l.ws);
+  auto shell = [&](const std::string& command) {
+    const auto o = box.call(call("run_shell", {{"command", command}}), tools);
+    UNSCOPED_INFO("$ " << command << "\n" << o.output);
+    CHECK(o.details["sandbox"] == "bubblewrap");
+    return o.output;
+  };
+
+  // The workspace is writable; nothing else is, the judge's script included.
+  CHECK_THAT(shell("echo mine > own.txt && cat own.txt"), Catch::Matchers::Contains("mine"));
+  CHECK(slurp(l.ws / "own.txt") == "mine\n");
+  const std::string outside = shell("echo x > " + (l.outside / "new.txt").string() + "; echo x >> " +
+                                    (l.outside / "secret.txt").string() + "; echo y > /etc/socratic_probe");
+  CHECK_THAT(outside, Catch::Matchers::Contains("Read-only file system"));
+  CHECK_FALSE(fs::exists(l.outside / "new.txt"));
+  CHECK(slurp(l.outside / "secret.txt") == "judge data");
+  CHECK_FALSE(fs::exists("/etc/socratic_probe"));
+  // The judge's private folder is empty and read-only; the key file can be neither read nor written.
+  const std::string judge = shell("cat " + (l.outside / "secret.txt").string() + "; echo; ls -A " +
+                                  (l.outside / "judge").string() + " | wc -l; cat " +
+                                  (l.outside / "judge" / "evaluate.sh").string() + "; echo x > " +
+                                  (l.outside / "judge" / "evaluate.sh").string() + "; cat " + key_file.string() +
+                                  "; echo x > " + key_file.string());
+  CHECK_THAT(judge, Catch::Matchers::Contains("[stdout]\njudge data\n0\n"));  // the rest is read-only, visible
+  CHECK_THAT(judge, Catch::Matchers::Contains("evaluate.sh: No such file") &&
+                        Catch::Matchers::Contains("evaluate.sh: Read-only file system") &&
+                        Catch::Matchers::Contains("api.key: Permission denied"));
+  CHECK(judge.find("perfect") == std::string::npos);
+  CHECK(judge.find("filekey") == std::string::npos);
+  CHECK(slurp(l.outside / "judge" / "evaluate.sh") == "echo perfect\n");
+  CHECK(slurp(key_file) == "sk-ant-filekey-0123456789abcdefghij\n");
+  // No other process, so no other process's environment; the parent's holds no secret.
+  const std::string key = "sk-ant-envkey-ZYXWVUTSRQPONMLKJIH0123";
+  ::setenv("ANTHROPIC_API_KEY", key.c_str(), 1);
+  ::setenv("HARMLESS_LOOKING", key.c_str(), 1);
+  const pid_t outsider = ::fork();
+  if (outsider == 0) {  // a process outside the sandbox holding the key in its environment
+    ::execlp("sleep", "sleep", "30", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const std::string procs = shell("ls /proc | grep -c '^[0-9]'; tr '\\0' '\\n' < /proc/$PPID/environ; cat /proc/" +
+                                  std::to_string(outsider) + "/environ; cat /proc/[0-9]*/environ | tr '\\0' '\\n'");
+  ::kill(outsider, SIGKILL);
+  ::waitpid(outsider, nullptr, 0);
+  ::unsetenv("ANTHROPIC_API_KEY");
+  ::unsetenv("HARMLESS_LOOKING");
+  CHECK(procs.find(key) == std::string::npos);
+  CHECK(procs.find("ANTHROPIC_API_KEY") == std::string::npos);
+  const auto count_at = procs.find("[stdout]\n");
+  REQUIRE(count_at != std::string::npos);
+  CHECK(std::stoi(procs.substr(count_at + 9)) <= 6);  // bwrap, the shell, its pipeline
+  // No network: a listener on the host's loopback is out of reach (and in reach when allowed).
+  LoopbackListener listener;
+  const std::string connect = "exec 3<>/dev/tcp/127.0.0.1/" + std::to_string(listener.port) + " && echo CONNECTED";
+  CHECK(shell(connect).find("CONNECTED") == std::string::npos);
+  AgentToolOptions networked = options;
+  networked.sandbox.network = true;
+  AgentToolbox open_box(l.ws, networked);
+  CHECK_THAT(open_box.call(call("run_shell", {{"command", connect}}), tools).output, Catch::Matchers::Contains("CONNECTED"));
+  // No capabilities, the kernel's tunables read-only, no descriptor of ours inherited, /tmp thrown away.
+  const std::string inside = shell("grep CapEff /proc/self/status; test -w /proc/sys/kernel/hostname || echo SYSCTL_RO; "
+                                   "ls /proc/self/fd | wc -l; echo t > /tmp/left; echo $HOME; ls -A $HOME | wc -l");
+  CHECK_THAT(inside, Catch::Matchers::Contains("CapEff:\t0000000000000000") && Catch::Matchers::Contains("SYSCTL_RO"));
+  CHECK_THAT(shell("cat /tmp/left 2>&1"), Catch::Matchers::Contains("No such file"));
+}
+
+TEST_CASE("shell sandbox: a killed parent takes the whole sandbox with it", "[agents][tools][sandbox]") {
+  require_bubblewrap();
+  Layout l;
+  const std::string marker = "43.0" + std::to_string(::getpid());
+  const pid_t parent = ::fork();
+  REQUIRE(parent >= 0);
+  if (parent == 0) {  // the agent's process: a shell command that backgrounds work and waits
+    AgentToolbox box(l.ws, AgentToolOptions{});
+    Tools tools = plain_tools(l.ws);
+    (void)box.call(call("run_shell", {{"command", "(sleep " + marker + "; echo late > late.txt) & sleep " + marker + "; wait"}}),
+                   tools);
+    ::_exit(0);
+  }
+  auto marked = [&] {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+      std::ifstream cmd(e.path() / "cmdline", std::ios::binary);
+      std::string text((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+      std::replace(text.begin(), text.end(), '\0', ' ');
+      if (text.find("sleep " + marker) != std::string::npos) ++n;
+    }
+    return n;
+  };
+  for (int i = 0; i < 250 && marked() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  REQUIRE(marked() >= 2);
+  ::kill(parent, SIGKILL);
+  ::waitpid(parent, nullptr, 0);
+  for (int i = 0; i < 100 && marked() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(marked() == 0);
+  CHECK_FALSE(fs::exists(l.ws / "late.txt"));
+}
+
+// ---- the sandbox's cost (hidden: run with `agents_tests "[bench]"`) --------------------------
+
+TEST_CASE("run_shell: what the OS sandbox adds to a command", "[.][bench]") {
+  require_bubblewrap();
+  Layout l;
+  for (int i = 0; i < 8; ++i) put(l.outside / "judge" / ("file" + std::to_string(i)), "judge\n");
+  Tools tools = plain_tools(l.ws);
+  auto measure = [&](const AgentToolOptions& options, const std::string& command, int runs) {
+    AgentToolbox box(l.ws, options);
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+      const auto began = std::chrono::steady_clock::now();
+      const auto o = box.call(call("run_shell", {{"command", command}}), tools);
+      ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count());
+      REQUIRE_FALSE(o.is_error);
+    }
+    std::sort(ms.begin(), ms.end());
+    return std::make_pair(ms[ms.size() / 2], ms[ms.size() * 9 / 10]);
+  };
+  AgentToolOptions none;
+  none.sandbox.kind = ShellSandboxKind::none;
+  AgentToolOptions boxed;
+  AgentToolOptions hiding = boxed;  // a campaign's usual list: state, campaign file, key, bank, judge files
+  hiding.hidden = {l.dir.path / "state", l.outside / "campaign.json", l.outside / "key"};
+  put(l.outside / "campaign.json", "{}");
+  put(l.outside / "key", "k");
+  fs::create_directories(l.dir.path / "state");
+  for (int i = 0; i < 8; ++i) hiding.hidden.push_back(l.outside / "judge" / ("file" + std::to_string(i)));
+  const int runs = 200;
+  std::printf("run_shell, %d calls each, wall time per call (ms): median, p90\n", runs);
+  for (const std::string command : {"true", "g++ --version > /dev/null"}) {
+    const auto plain = measure(none, command, runs);
+    const auto sandboxed = measure(boxed, command, runs);
+    const auto hidden = measure(hiding, command, runs);
+    std::printf("  %-26s  no sandbox %6.2f %6.2f | bubblewrap %6.2f %6.2f | with 11 hidden paths %6.2f %6.2f | added (median) %5.2f\n",
+                command.c_str(), plain.first, plain.second, sandboxed.first, sandboxed.second, hidden.first, hidden.second,
+                hidden.first - plain.first);
+  }
+}
+
+// ---- on a GPU machine (hidden: run with `agents_tests "[gpu]"`; fails without a GPU) ----------
+
+TEST_CASE("shell sandbox: the GPUs are there to compile for, run and profile", "[.][gpu][sandbox]") {
+  require_bubblewrap();
+  INFO("this test needs a GPU machine: /dev/nvidia0, nvidia-smi and nvcc on PATH");
+  REQUIRE(fs::exists("/dev/nvidia0"));
+  Layout l;
+  put(l.ws / "count.cu",
+      "#include <cstdio>\n#include <cuda_runtime.h>\n__global__ void k(int* p) { *p = 42; }\n"
+      "int main() { int n = 0; cudaGetDeviceCount(&n); int* d; cudaMalloc(&d, sizeof(int)); k<<<1, 1>>>(d);\n"
+      "  int h = 0; cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost); std::printf(\"devices %d kernel %d\\n\", n, h); }\n");
+  AgentToolOptions options;
+  options.extra_environment = {"PATH=/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin"};
+  options.shell_timeout = std::chrono::seconds(600);
+  AgentToolbox box(l.ws, options);
+  Tools tools = plain_tools(l.ws);
+  const auto smi = box.call(call("run_shell", {{"command", "nvidia-smi -L"}}), tools);
+  INFO(smi.output);
+  CHECK_FALSE(smi.is_error);
+  CHECK_THAT(smi.output, Catch::Matchers::Contains("GPU 0"));
+  const auto run = box.call(call("run_shell", {{"command", "nvcc -o count count.cu && ./count"}}), tools);
+  INFO(run.output);
+  CHECK_FALSE(run.is_error);
+  CHECK_THAT(run.output, Catch::Matchers::Contains("kernel 42"));
+  if (!find_program("ncu").empty()) {  // a profile too, where Nsight Compute is installed
+    const auto prof = box.call(call("run_shell", {{"command", "ncu --metrics sm__cycles_elapsed.avg ./count"}}), tools);
+    INFO(prof.output);
+    CHECK_THAT(prof.output, Catch::Matchers::Contains("sm__cycles_elapsed.avg"));
+  }
 }

@@ -367,3 +367,43 @@ TEST_CASE("doing nothing never meets the default goal; a real gain beyond the no
     CHECK(out.decision.kind == "goal_met");
   }
 }
+
+TEST_CASE("a candidate split into headers is hashed, snapshotted and restored with them",
+          "[campaign][engine][snapshots]") {
+  namespace fs = std::filesystem;
+  auto dir = fresh_dir("engine_split_candidate");
+  const fs::path ws = dir / "ws";
+  fs::create_directories(ws / "detail");
+  socratic::write_file_atomically(ws / "kernel.cu", "#include \"softmax.cuh\"\n#include <cuda_runtime.h>\nint main();\n");
+  socratic::write_file_atomically(ws / "softmax.cuh", "#pragma once\n#include \"detail/ptx.cuh\"\n// v1\n");
+  socratic::write_file_atomically(ws / "detail/ptx.cuh", "#pragma once\n// ptx v1\n");
+  socratic::write_file_atomically(ws / "unrelated.cuh", "// not included\n");
+
+  const socratic::CandidateFiles files = socratic::read_candidate_files(ws / "kernel.cu");
+  REQUIRE(files.files.size() == 3);  // the entry, its header, the header's header; not unrelated.cuh
+  CHECK(files.files[1].first == "softmax.cuh");
+  CHECK(files.files[2].first == fs::path("detail") / "ptx.cuh");
+  // A single file keeps the hash traces have always given it.
+  CHECK(socratic::read_candidate_files(ws / "unrelated.cuh").hash() ==
+        socratic::detail::sha256_hex("// not included\n"));
+
+  socratic::CandidateSnapshots snaps(dir / "state" / "candidates");
+  socratic::Candidate c;
+  c.source = ws / "kernel.cu";
+  const socratic::Candidate first = snaps.take(c);
+  CHECK(first.snapshot == dir / "state" / "candidates" / first.content_hash / "kernel.cu");
+  CHECK(read_text(first.snapshot.parent_path() / "detail" / "ptx.cuh") == "#pragma once\n// ptx v1\n");
+
+  // An edit to a header two levels down is a new candidate, even though the entry is unchanged.
+  socratic::write_file_atomically(ws / "detail/ptx.cuh", "#pragma once\n// ptx v2\n");
+  const socratic::Candidate second = snaps.take(c);
+  CHECK(second.content_hash != first.content_hash);
+  CHECK(read_text(first.snapshot.parent_path() / "detail" / "ptx.cuh") == "#pragma once\n// ptx v1\n");
+
+  // A workspace that lost its candidate gets every file of the snapshot back.
+  fs::remove_all(ws);
+  REQUIRE(snaps.restore(first.content_hash, ws / "kernel.cu"));
+  CHECK(read_text(ws / "softmax.cuh") == "#pragma once\n#include \"detail/ptx.cuh\"\n// v1\n");
+  CHECK(read_text(ws / "detail/ptx.cuh") == "#pragma once\n// ptx v1\n");
+  CHECK(snaps.entry_of(first.content_hash, ws / "kernel.cu") == first.snapshot);
+}

@@ -120,6 +120,30 @@ TEST_CASE("CudaEvaluator: the baseline's own bytes are reported identical to it;
   CHECK(judged.find("b")->speedup == Approx(2.0));
 }
 
+TEST_CASE("CudaEvaluator: a candidate split into headers is judged, and hashed, with them",
+          "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  Candidate c = f.candidate("#include \"parts/tile.cuh\"\nfake: speedup b 2.0\n", "split.cu");
+  const auto header = c.source.parent_path() / "parts" / "tile.cuh";
+  write_file(header, "// tile v1\n");
+  const EvalReport first = ev.evaluate(c);
+  INFO(first.error << first.build_log);
+  REQUIRE(first.built);
+  CHECK(first.candidate.content_hash == read_candidate_files(c.source).hash());
+  CHECK(first.candidate.content_hash != detail::sha256_hex(eval_test::read_file(c.source)));
+  // The build reads the snapshot's copy of the header, before the candidate's own folder.
+  const auto snapshot = f.config.cache_dir / "candidates" / first.candidate.content_hash;
+  CHECK(eval_test::read_file(snapshot / "parts" / "tile.cuh") == "// tile v1\n");
+  const std::string calls = eval_test::read_file(f.tools / "nvcc.calls");
+  CHECK_THAT(calls, Contains("-I" + snapshot.string()));
+  // An edit to the header alone is another candidate: built again, under another hash.
+  write_file(header, "// tile v2\n");
+  const EvalReport second = ev.evaluate(c);
+  CHECK(second.candidate.content_hash != first.candidate.content_hash);
+  CHECK_FALSE(second.timings.build_cached);
+}
+
 TEST_CASE("CudaEvaluator: the runner reads the scenarios with declared defaults", "[eval][evaluator]") {
   EvaluatorFixture f;
   CudaEvaluator ev(f.config);
@@ -423,6 +447,70 @@ TEST_CASE("CommandEvaluator reads the report a command prints", "[eval][command]
     Candidate c;
     c.source = cand;
     CHECK_THAT(CommandEvaluator(cfg).evaluate(c).error, Contains("could not start"));
+  }
+}
+
+TEST_CASE("CommandEvaluator: an edited script, a file beside it or a swapped command is judge_modified, never a verdict",
+          "[eval][command][integrity]") {
+  TempDir tmp("command_judge");
+  EvalReport perfect;
+  perfect.built = true;
+  perfect.expected = {"x"};
+  ScenarioResult x;
+  x.id = "x";
+  x.correct = true;
+  x.speedup = 1.0;
+  perfect.scenarios = {x};
+  write_file(tmp / "judge" / "report.json", json(perfect).dump());
+  write_file(tmp / "judge" / "harness.cpp", "// the harness\n");
+  const auto ws = tmp / "ws";
+  const auto cand = write_file(ws / "k.cu", "// kernel\n");
+  CommandEvaluatorConfig cfg;
+  cfg.command = {"sh", script(tmp / "judge" / "eval.sh", "cat " + (tmp / "judge" / "report.json").string() + "\n").string(),
+                 "{candidate}", (ws / "notes.txt").string()};
+  cfg.workspace = ws;
+  cfg.expected = {"x"};
+  write_file(ws / "notes.txt", "the agent's own file\n");
+  Candidate c;
+  c.source = cand;
+  CommandEvaluator ev(cfg);
+  // The script and its folder are the judge; the program on PATH and the workspace are not.
+  const auto judged = ev.judge_paths();
+  CHECK(judged.size() == 3);
+  CHECK(std::find(judged.begin(), judged.end(), std::filesystem::canonical(tmp / "judge" / "harness.cpp")) != judged.end());
+  REQUIRE(ev.evaluate(c).all_correct());
+
+  SECTION("the script") {
+    write_file(tmp / "judge" / "eval.sh", "#!/bin/sh\necho '{\"built\":true,\"expected\":[\"x\"],\"scenarios\":[]}'\n");
+    const EvalReport r = ev.evaluate(c);
+    CHECK_FALSE(r.all_correct());
+    CHECK_THAT(r.error, Contains("integrity check failed") && Contains("eval.sh was modified"));
+    REQUIRE(r.judge_modified.size() == 1);
+    CHECK_THAT(r.judge_modified[0], Contains((tmp / "judge" / "eval.sh").string()));
+    CHECK(json(r)["judge_modified"] == json(r.judge_modified));  // in the report's JSON (and the trace)
+  }
+  SECTION("a file beside it") {
+    write_file(tmp / "judge" / "harness.cpp", "// tolerance relaxed\n");
+    CHECK_THAT(ev.evaluate(c).error, Contains("harness.cpp was modified"));
+  }
+  SECTION("the agent's own files change freely") {
+    write_file(ws / "notes.txt", "edited\n");
+    CHECK(ev.evaluate(c).all_correct());
+  }
+  SECTION("a later process checks against the manifest of the campaign's start") {
+    save_integrity_manifest(ev.integrity_manifest(), tmp / "integrity.json");
+    CommandEvaluatorConfig later = cfg;
+    later.integrity_manifest = tmp / "integrity.json";
+    CHECK(CommandEvaluator(later).evaluate(c).all_correct());
+    // The command swapped for one that prints a perfect report by itself.
+    later.command = {"sh", "-c", "cat " + (tmp / "judge" / "report.json").string()};
+    EvalReport r = CommandEvaluator(later).evaluate(c);
+    CHECK_THAT(r.error, Contains("the evaluator command changed"));
+    // Or for another script, never recorded.
+    later.command = {"sh", script(tmp / "other" / "eval.sh", "cat " + (tmp / "judge" / "report.json").string() + "\n").string()};
+    r = CommandEvaluator(later).evaluate(c);
+    CHECK_THAT(r.error, Contains("other/eval.sh was not recorded at the campaign's start"));
+    CHECK_FALSE(r.judge_modified.empty());
   }
 }
 

@@ -1,12 +1,22 @@
-// stream_process (lines as they arrive, watchdog, timeout, caps) and the runner client against
-// fake runners that crash, hang, print garbage, forge results and exit early.
+// The one spawner in both call styles: run_process (stdin, caps, the process group killed at the
+// timeout, the child dying with its parent) and stream_process (lines as they arrive, watchdog,
+// timeout, caps); and the runner client against fake runners that crash, hang, print garbage,
+// forge results and exit early.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
 
 #include "catch.hpp"
 #include "eval_fixtures.hpp"
 #include "socratic/eval/runner_client.hpp"
+#include "socratic/process/run_process.hpp"
 #include "socratic/process/stream_process.hpp"
 
 using namespace socratic;
@@ -14,6 +24,84 @@ using namespace std::chrono_literals;
 using eval_test::TempDir;
 using eval_test::write_file;
 using Catch::Matchers::Contains;
+
+namespace {
+
+/// Pids of live processes whose command line contains `marker` (zombies excluded).
+std::vector<int> processes_with(const std::string& marker) {
+  std::vector<int> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream cmd(e.path() / "cmdline", std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    std::replace(text.begin(), text.end(), '\0', ' ');
+    std::ifstream stat(e.path() / "stat");
+    std::string stat_text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = stat_text.rfind(')');
+    const bool zombie = close != std::string::npos && stat_text.size() > close + 2 && stat_text[close + 2] == 'Z';
+    if (!zombie && text.find(marker) != std::string::npos) out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+bool gone_within(const std::string& marker, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (processes_with(marker).empty()) return true;
+    std::this_thread::sleep_for(20ms);
+  }
+  return processes_with(marker).empty();
+}
+
+}  // namespace
+
+TEST_CASE("run_process: stdin in, capped output out, the whole process group ended at the timeout",
+          "[eval][process]") {
+  ProcessOptions o;
+  o.stdin_data = "hello from stdin\n";
+  ProcessResult r = run_process({"/bin/sh", "-c", "cat; echo err >&2; exit 3"}, o);
+  CHECK(r.started);
+  CHECK(r.exit_code == 3);
+  CHECK(r.stdout_text == "hello from stdin\n");
+  CHECK(r.stderr_text == "err\n");
+
+  o = {};
+  o.max_output_bytes = 1000;
+  r = run_process({"/bin/sh", "-c", "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END"}, o);
+  CHECK(r.ok());
+  CHECK(r.stdout_truncated);
+  CHECK(r.stdout_text.size() < 1100);
+  CHECK_THAT(r.stdout_text, Contains("bytes omitted") && Contains("END"));
+
+  // A background grandchild shares the process group: the timeout ends it too.
+  const std::string marker = "41.0" + std::to_string(::getpid());
+  o = {};
+  o.timeout = 300ms;
+  r = run_process({"/bin/sh", "-c", "sleep " + marker + " & sleep " + marker + "; wait"}, o);
+  CHECK(r.timed_out);
+  CHECK(r.signal == SIGKILL);
+  CHECK(gone_within(marker, 2s));
+}
+
+TEST_CASE("run_process: a child dies with its parent, even a parent killed with SIGKILL", "[eval][process]") {
+  const std::string marker = "42.0" + std::to_string(::getpid());
+  const pid_t parent = ::fork();
+  REQUIRE(parent >= 0);
+  if (parent == 0) {  // the parent-to-be-killed: runs a long child and waits for it
+    ProcessOptions o;
+    o.timeout = 60s;
+    (void)run_process({"sleep", marker}, o);
+    ::_exit(0);
+  }
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (processes_with(marker).empty() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(10ms);
+  REQUIRE_FALSE(processes_with(marker).empty());
+  ::kill(parent, SIGKILL);
+  int status = 0;
+  ::waitpid(parent, &status, 0);
+  CHECK(gone_within(marker, 2s));
+}
 
 TEST_CASE("stream_process hands over each line as soon as it is complete", "[eval][stream]") {
   using clock = std::chrono::steady_clock;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <regex>
+#include <set>
 
 #include "catch.hpp"
 #include "eval_fixtures.hpp"
@@ -62,6 +64,39 @@ TEST_CASE("the repository's problems and scenario sets pass validation", "[eval]
   }
   if (problems.size() == index.at("problems").size()) CHECK_NOTHROW(ProblemRegistry::load(root / "kernels"));
   CHECK(validated > 0);  // the repository has scenario sets of its problems: none validated is a failure
+}
+
+TEST_CASE("a repository problem's folder holds only its judge", "[eval][registry][integrity]") {
+  // The evaluator protects and hashes every file under a problem's folder (integrity manifest,
+  // runner build), so a tool or a contestant kept there would fail running campaigns when edited
+  // and rebuild the runner. Allowed: problem.json, the args header, the baseline, the runner's
+  // sources, and the headers those include (transitively).
+  namespace fs = std::filesystem;
+  const fs::path root = SOCRATIC_SOURCE_DIR;
+  const ProblemRegistry registry = ProblemRegistry::load(root / "kernels");
+  const json index = read_json_file(root / "kernels/problems.json");
+  REQUIRE(index.at("problems").size() >= 2);
+  const std::regex include_line(R"re(#include\s*"([^"]+)")re");
+  for (const auto& entry : index.at("problems")) {
+    const ProblemSpec& p = registry.get(entry.at("name").get<std::string>());
+    std::set<std::string> judge = {"problem.json", p.args_header, p.baseline};
+    judge.insert(p.runner_sources.begin(), p.runner_sources.end());
+    std::vector<std::string> todo(judge.begin(), judge.end());
+    while (!todo.empty()) {
+      const fs::path file = p.folder / todo.back();
+      todo.pop_back();
+      const std::string text = socratic::read_file_bytes(file);
+      for (std::sregex_iterator it(text.begin(), text.end(), include_line), end; it != end; ++it) {
+        const std::string header = (*it)[1];
+        if (fs::exists(p.folder / header) && judge.insert(header).second) todo.push_back(header);
+      }
+    }
+    for (const auto& f : fs::recursive_directory_iterator(p.folder)) {
+      const std::string relative = fs::relative(f.path(), p.folder).string();
+      INFO("problem " << p.name << ": " << relative);
+      CHECK(judge.count(relative) == 1);
+    }
+  }
 }
 
 TEST_CASE("problem.json errors name the file, the parameter and the field", "[eval][registry]") {

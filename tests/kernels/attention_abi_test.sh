@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench/attention_abi.py (the ctypes mirror of socratic_attention_args through which
+# tools/research/bench/attention_abi.py (the ctypes mirror of socratic_attention_args through which
 # sdpa_anchors.py --impl calls a kernel) against kernels/attention/attention_args.h: the C side
 # prints every field's offset and size, the struct's size and the dtype enum; the Python side
 # must match.
@@ -27,7 +27,7 @@ int main() {
 CPP
 "$nvcc" -I "$src/kernels/attention" "$dir/layout.cpp" -o "$dir/layout"
 "$dir/layout" > "$dir/c.txt"
-PYTHONPATH="$src/scripts/bench" python3 - > "$dir/py.txt" <<'PY'
+PYTHONPATH="$src/tools/research/bench" python3 - > "$dir/py.txt" <<'PY'
 import ctypes
 import attention_abi
 for name, _ in attention_abi.Args._fields_:
@@ -38,7 +38,7 @@ print("bf16", attention_abi.DTYPES["bf16"])
 print("fp16", attention_abi.DTYPES["fp16"])
 PY
 if ! diff "$dir/c.txt" "$dir/py.txt"; then
-  echo "FAIL: scripts/bench/attention_abi.py does not match kernels/attention/attention_args.h (< C, > Python)"
+  echo "FAIL: tools/research/bench/attention_abi.py does not match kernels/attention/attention_args.h (< C, > Python)"
   exit 1
 fi
 echo "OK: $(wc -l < "$dir/c.txt") layout facts agree"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench/benchmark_tables.py on hand-made reports whose figures are known: anchors for two
+# tools/research/bench/benchmark_tables.py on hand-made reports whose figures are known: anchors for two
 # scenarios (1 TFLOP each), a `socratic eval --json` report (2 ms and 4 ms: 500 and 250 TFLOP/s)
 # and a check_attention --jsonl report (1 ms and 2 ms, plus a row of another scenario file, which
 # must be ignored); then a kernel timed in turns by sdpa_anchors.py beside a check_attention report
@@ -7,7 +7,7 @@
 # without naming one, and a missing report, which must fail naming the file.
 #   usage: tests/kernels/benchmark_tables_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/scripts/bench/benchmark_tables.py"
+script="$1/tools/research/bench/benchmark_tables.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/anchors.json" <<'JSON'

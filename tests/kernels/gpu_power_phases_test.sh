@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/bench/gpu_power_phases.py on hand-made nvidia-smi samples whose per-phase figures are
+# tools/research/bench/gpu_power_phases.py on hand-made nvidia-smi samples whose per-phase figures are
 # known: two phases, an idle sample inside one (below --busy-watts), a power-capped and an
 # uncapped busy sample, an "[N/A]" sample and a line cut short; then phases without an end, an end
 # without a start, a malformed phase line, and files that are missing or lack a column, each of
 # which must fail naming the file and what was wrong.
 #   usage: tests/kernels/gpu_power_phases_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/scripts/bench/gpu_power_phases.py"
+script="$1/tools/research/bench/gpu_power_phases.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/smi.csv" <<'CSV'

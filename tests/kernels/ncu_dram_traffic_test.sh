@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# scripts/bench/ncu_dram_traffic.py on hand-made Nsight Compute raw pages whose traffic is known:
+# tools/research/bench/ncu_dram_traffic.py on hand-made Nsight Compute raw pages whose traffic is known:
 # the profiled program's output before the header, a units row, a non-attention launch first, a GQA
 # shape (K and V counted at heads_kv); then a page without the metric, a page without an attention
 # launch, a cell that is not a number, a file named for no scenario and a missing file, each refused
-# with the file named. D114's real pages, committed, read 0.96-1.01.
+# with the file named. D114's real pages read 0.96-1.01 (one of them, tests/kernels/data/ncu-d114/, is checked here).
 #   usage: tests/kernels/ncu_dram_traffic_test.sh SOURCE_DIR
 set -euo pipefail
 root=$1
-script="$root/scripts/bench/ncu_dram_traffic.py"
+script="$root/tools/research/bench/ncu_dram_traffic.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/scen.json" <<'JSON'
@@ -33,7 +33,7 @@ out=$(python3 "$script" "$dir/scen.json" "$dir/mha.csv.gz" "$dir/gqa.csv")
 echo "$out"
 expect_match "$out" '^mha +8\.4 +8\.4 +1\.000$'
 expect_match "$out" '^gqa +6\.3 +3\.1 +2\.000$'
-out=$(python3 "$script" "$root/scenarios/attention_fa3_grid.json" "$root"/docs/campaigns/attention-h200/runs/d114/s16384_d128_b1_h16.csv.gz)
+out=$(python3 "$script" "$root/scenarios/attention_fa3_grid.json" "$root"/tests/kernels/data/ncu-d114/s16384_d128_b1_h16.csv.gz)
 expect_match "$out" '^s16384_d128_b1_h16 +268\.6 +268\.4 +1\.001$'
 printf '"ID","Kernel Name","gpu__time_duration.sum"\n"0","attention_fwd_kernel","1"\n' > "$dir/mha.norate.csv"
 expect_refusal "mha.norate.csv: no column dram__bytes.sum.per_second" python3 "$script" "$dir/scen.json" "$dir/mha.norate.csv"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# scripts/bench/ncu_stalls.py on a hand-made Nsight Compute source page (gzipped, as the runs keep
+# tools/research/bench/ncu_stalls.py on a hand-made Nsight Compute source page (gzipped, as the runs keep
 # them) whose totals are known: opcodes with modifiers and predicates grouped by mnemonic, an empty
 # cell, the "(Not Issued)" columns ignored; then a page that is not one, a page without samples, a
 # cell that is not a number and a missing file, each refused with the file named.
 #   usage: tests/kernels/ncu_stalls_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/scripts/bench/ncu_stalls.py"
+script="$1/tools/research/bench/ncu_stalls.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 header='"Address","Source","Warp Stall Sampling (All Samples)","stall_wait","stall_mio","stall_barrier","stall_wait (Not Issued)"'

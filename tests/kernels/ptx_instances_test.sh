@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench/ptx_instances.py on two hand-made PTX files whose entries are known: one entry the
+# tools/research/bench/ptx_instances.py on two hand-made PTX files whose entries are known: one entry the
 # same but for what two compilations of the same code differ in (the file's hash in an anonymous
 # namespace and in a namespace-scope variable, basic-block numbers, the entry's own name in its
 # parameters), one with an instruction changed after an inline-asm block,
@@ -8,7 +8,7 @@
 # option).
 #   usage: tests/kernels/ptx_instances_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/scripts/bench/ptx_instances.py"
+script="$1/tools/research/bench/ptx_instances.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 entry() {  # NAME HASH BLOCK INSTRUCTION: a body with an inline-asm block whose braces start their lines

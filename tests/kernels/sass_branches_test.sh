@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# scripts/bench/sass_branches.py on hand-made cuobjdump output whose branches are known: a kernel
+# tools/research/bench/sass_branches.py on hand-made cuobjdump output whose branches are known: a kernel
 # with a short inner loop (a backward branch over 1 instruction), a forward branch,
 # an mbarrier retry written with a label, and a predicate-operand branch; a second function
 # filtered out by --match; then a file that is not SASS and a missing file, which must fail with
 # the file named.
 #   usage: tests/kernels/sass_branches_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/scripts/bench/sass_branches.py"
+script="$1/tools/research/bench/sass_branches.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/known.sass" <<'SASS'

@@ -1,4 +1,4 @@
-# Shared checks for the tests of scripts/bench/*.py (sourced, not run). Each check prints FAIL and
+# Shared checks for the tests of tools/research/bench/*.py (sourced, not run). Each check prints FAIL and
 # what it saw, and sets fail=1; the test ends with `exit $fail`.
 #   expect_match TEXT REGEX       TEXT has a line matching the extended REGEX
 #   expect_no_match TEXT REGEX    TEXT has no such line

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# scripts/bench/tile_phases.py on a hand-made record file whose phases are known: two tiles of one
+# tools/research/bench/tile_phases.py on a hand-made record file whose phases are known: two tiles of one
 # warpgroup (4 key tiles each) and one tile of another; and on a malformed file, which must fail
 # with the line named.
 #   usage: tests/kernels/tile_phases_summary_test.sh SOURCE_DIR
 set -euo pipefail
-script="$1/scripts/bench/tile_phases.py"
+script="$1/tools/research/bench/tile_phases.py"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/known.csv" <<'CSV'

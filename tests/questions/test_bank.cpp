@@ -70,11 +70,11 @@ TEST_CASE("every shipped entry validates and the bank meets its content targets"
   CHECK(c.by_arch.at("sm_100") >= 6);
   std::set<std::string> hopper_words, blackwell_words;
   for (const auto& e : bank.entries) {
-    if (e.evidence == "trace") {  // the reference names a question event of a shipped campaign trace
+    if (e.evidence == "trace") {  // the reference names a question event of a shipped recording (demo/)
       INFO(e.id << " " << e.evidence_ref);
       const auto hash = e.evidence_ref.find('#');
       REQUIRE(hash != std::string::npos);
-      const auto trace = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "docs" / "campaigns" /
+      const auto trace = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "demo" /
                          e.evidence_ref.substr(0, hash) / "trace.jsonl";
       const long long seq = std::stoll(e.evidence_ref.substr(hash + 1));
       bool found = false;

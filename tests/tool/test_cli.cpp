@@ -112,7 +112,7 @@ TEST_CASE("command-line errors are one line that names the mistake, with a hint"
 
 TEST_CASE("output flags: -o/--output for what a command writes, --json for JSON on stdout", "[tool][cli]") {
   const fs::path dir = fresh_dir("cli_output");
-  const fs::path trace = source_dir() / "docs" / "campaigns" / "softmax-cpu" / "trace.jsonl";
+  const fs::path trace = source_dir() / "demo" / "softmax-cpu" / "trace.jsonl";
   for (const char* flag : {"-o", "--output"}) {
     const fs::path out = dir / (std::string(flag == std::string("-o") ? "short" : "long") + ".html");
     const ProcessResult r = socratic_run({"report", trace.string(), flag, out.string()});
@@ -156,7 +156,11 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
                   "timeout_s": 90.0, "arch": "sm_90a", "baseline": "baseline.cpp", "settings": {"k": 3.0}},
     "agent": {"backend": "replay", "model": "m-1", "base_url": "http://127.0.0.1:9/v1",
               "api_key_env": "MY_KEY", "api_key_file": "keys/key.txt", "replay_trace": "recorded/trace.jsonl",
-              "max_turns_per_cli_call": 5, "cli_timeout_s": 99.0, "cli_extra_args": ["--flag", "value"]},
+              "max_turns_per_cli_call": 5, "cli_timeout_s": 99.0, "cli_extra_args": ["--flag", "value"],
+              "sandbox": "none", "network": true, "sandbox_expose": ["tools/nvcc"], "context_window": 32768,
+              "max_tokens": 2048, "retry": {"max_time_s": 120.0, "max_retries": 7, "initial_delay_s": 1.0,
+              "max_delay_s": 9.0},
+              "http": {"connect_timeout_s": 3.0, "read_timeout_s": 30.0, "total_timeout_s": 60.0}},
     "hook": {"max_consecutive_blocks": 3}
   })");
   write_text(dir / "campaign.json", original.dump(2));
@@ -209,6 +213,18 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
   CHECK(second.agent.max_turns_per_cli_call == first.agent.max_turns_per_cli_call);
   CHECK(second.agent.cli_timeout_s == first.agent.cli_timeout_s);
   CHECK(second.agent.cli_extra_args == first.agent.cli_extra_args);
+  CHECK(second.agent.sandbox == first.agent.sandbox);
+  CHECK(second.agent.network == first.agent.network);
+  CHECK(second.agent.sandbox_expose == first.agent.sandbox_expose);
+  CHECK(second.agent.context_window == first.agent.context_window);
+  CHECK(second.agent.max_tokens == first.agent.max_tokens);
+  CHECK(second.agent.retry_time_s == first.agent.retry_time_s);
+  CHECK(second.agent.max_retries == first.agent.max_retries);
+  CHECK(second.agent.retry_initial_delay_s == first.agent.retry_initial_delay_s);
+  CHECK(second.agent.retry_max_delay_s == first.agent.retry_max_delay_s);
+  CHECK(second.agent.connect_timeout_s == first.agent.connect_timeout_s);
+  CHECK(second.agent.read_timeout_s == first.agent.read_timeout_s);
+  CHECK(second.agent.total_timeout_s == first.agent.total_timeout_s);
   CHECK(second.max_consecutive_blocks == first.max_consecutive_blocks);
 
   // A path outside the file's folder is written absolute (relative to nothing the reader knows).

@@ -53,38 +53,47 @@ TEST_CASE("init writes a valid workspace and the Claude Code and Codex hook conf
   const ProcessResult r = init_cpu_campaign(dir / "claude", "claude-code");
   INFO(stdout_of(r));
   REQUIRE(r.ok());
-  const fs::path ws = dir / "claude";
+  const fs::path campaign_dir = dir / "claude";
+  const fs::path ws = workspace_of(campaign_dir);
   CHECK(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "baseline.cpp"));
-  CHECK(fs::is_directory(ws / ".socratic"));
-  const json campaign = json::parse(read_text(ws / "campaign.json"));
+  // The campaign's state lies beside the workspace, never in it.
+  CHECK(fs::is_directory(campaign_dir / "state"));
+  CHECK_FALSE(fs::exists(ws / ".socratic"));
+  CHECK_FALSE(fs::exists(ws / "campaign.json"));
+  const json campaign = json::parse(read_text(campaign_dir / "campaign.json"));
   CHECK(campaign["problem"] == "softmax_cpu");
+  CHECK(campaign["workspace"] == "workspace");
+  CHECK(campaign["state_dir"] == "state");
   CHECK(campaign["candidate"] == "candidate.cpp");
   CHECK(campaign["evaluator"]["kind"] == "command");
+  CHECK(campaign["agent"]["sandbox"] == "bubblewrap");
   CHECK(campaign["goal"] == json::parse(R"({"all_correct":{}})"));
   CHECK(campaign.dump().find("api_key\"") == std::string::npos);
   const json settings = json::parse(read_text(ws / ".claude" / "settings.json"));
   const std::string command = settings["hooks"]["Stop"][0]["hooks"][0]["command"];
   CHECK(settings["hooks"]["Stop"][0]["hooks"][0]["type"] == "command");
   CHECK(command.find(socratic_exe().string()) != std::string::npos);
-  CHECK(command.find("hook stop --campaign '" + (ws / "campaign.json").string() + "'") != std::string::npos);
-  CHECK(settings["permissions"]["deny"].dump().find("campaign.json") != std::string::npos);
+  CHECK(command.find("hook stop --campaign '" + (campaign_dir / "campaign.json").string() + "'") != std::string::npos);
+  const std::string deny = settings["permissions"]["deny"].dump();
+  CHECK(deny.find("Edit(/" + (campaign_dir / "campaign.json").string() + ")") != std::string::npos);
+  CHECK(deny.find("Read(/" + (campaign_dir / "state").string() + "/**)") != std::string::npos);
 
   const ProcessResult codex = init_cpu_campaign(dir / "codex", "codex");
   REQUIRE(codex.ok());
-  const json hooks = json::parse(read_text(dir / "codex" / ".codex" / "hooks.json"));
+  const json hooks = json::parse(read_text(workspace_of(dir / "codex") / ".codex" / "hooks.json"));
   CHECK(std::string(hooks["hooks"]["Stop"][0]["hooks"][0]["command"]).find("hook stop") != std::string::npos);
 
   // Running init again keeps the user's own hooks and does not duplicate ours.
   json user = settings;
   user["hooks"]["Stop"].push_back({{"hooks", json::array({{{"type", "command"}, {"command", "echo mine"}}})}});
   write_text(ws / ".claude" / "settings.json", user.dump());
-  REQUIRE(init_cpu_campaign(ws, "claude-code", R"({"all_correct":{}})", {"--force"}).ok());
+  REQUIRE(init_cpu_campaign(campaign_dir, "claude-code", R"({"all_correct":{}})", {"--force"}).ok());
   const json again = json::parse(read_text(ws / ".claude" / "settings.json"));
   CHECK(again["hooks"]["Stop"].size() == 2);
   CHECK(again["hooks"]["Stop"].dump().find("echo mine") != std::string::npos);
 
   SECTION("bad input is refused with its name") {
-    const ProcessResult exists = init_cpu_campaign(ws, "none");
+    const ProcessResult exists = init_cpu_campaign(campaign_dir, "none");
     CHECK(exists.exit_code == 2);
     CHECK(exists.stderr_text.find("already exists") != std::string::npos);
     const ProcessResult unknown = socratic_run({"init", (dir / "x").string(), "--problem", "nosuch", "--scenarios",
@@ -165,9 +174,10 @@ TEST_CASE("campaign files are validated with the file and the field named", "[to
 }
 
 TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios, then allow", "[tool][hook]") {
-  const fs::path ws = fresh_dir("hook_binary");
-  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
-  const std::string campaign = (ws / "campaign.json").string();
+  const fs::path dir = fresh_dir("hook_binary");
+  REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+  const fs::path ws = workspace_of(dir);
+  const std::string campaign = (dir / "campaign.json").string();
   write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
 
   ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign},
@@ -183,11 +193,11 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
   CHECK(r.stderr_text.find("blocked") != std::string::npos);
 
   write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_fixed.cpp"));
-  r = socratic_run({"hook", "stop"}, hook_input("Fixed the tail.", true, ws));  // finds campaign.json from cwd
+  r = socratic_run({"hook", "stop"}, hook_input("Fixed the tail.", true, ws));  // finds campaign.json above the cwd
   INFO(r.stderr_text);
   CHECK(r.exit_code == 0);
   CHECK(r.stdout_text.empty());
-  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  const auto calls = events_of(trace_of(dir), "hook_call");
   REQUIRE(calls.size() == 2);
   CHECK(calls[0]["decision"] == "block");
   CHECK(calls[1]["decision"] == "allow");
@@ -196,22 +206,35 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
     r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws), {"SOCRATIC_IN_CAMPAIGN_LOOP=1"});
     CHECK(r.exit_code == 0);
     CHECK(r.stdout_text.empty());
-    CHECK(events_of(ws / ".socratic" / "trace.jsonl", "hook_call").size() == 2);
+    CHECK(events_of(trace_of(dir), "hook_call").size() == 2);
   }
   SECTION("a missing campaign or a failing evaluator command blocks with the error") {
-    r = socratic_run({"hook", "stop", "--campaign", (ws / "nope.json").string()}, hook_input("x", false, ws));
+    r = socratic_run({"hook", "stop", "--campaign", (dir / "nope.json").string()}, hook_input("x", false, ws));
     CHECK(r.exit_code == 0);
     CHECK(std::string(json::parse(r.stdout_text)["reason"]).find("nope.json: cannot open file") != std::string::npos);
-    json c = json::parse(read_text(ws / "campaign.json"));
-    c["evaluator"]["command"] = {"/nonexistent/evaluate"};
-    write_text(ws / "campaign.json", c.dump());
+    // The evaluator command swapped in the campaign file after its start: the judge changed.
+    json c = json::parse(read_text(dir / "campaign.json"));
+    c["evaluator"]["command"] = {"sh", "-c", "echo '{\"built\":true,\"expected\":[],\"scenarios\":[]}'"};
+    write_text(dir / "campaign.json", c.dump());
     r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
+    const std::string swapped = json::parse(r.stdout_text)["reason"];
+    CHECK(swapped.find("integrity check failed: the evaluator command changed") != std::string::npos);
+    const auto modified = events_of(trace_of(dir), "judge_modified");
+    REQUIRE(modified.size() == 1);
+    CHECK(modified[0]["files"][0].get<std::string>().find("the evaluator command changed") != std::string::npos);
+    // A campaign whose evaluator command cannot start at all.
+    const fs::path other = fresh_dir("hook_binary_missing");
+    REQUIRE(socratic_run({"init", other.string(), "--problem", "softmax_cpu", "--scenarios",
+                          (cpu_problem() / "scenarios.json").string(), "--baseline", (cpu_problem() / "baseline.cpp").string(),
+                          "--evaluator-command", "/nonexistent/evaluate {candidate}"})
+                .ok());
+    r = socratic_run({"hook", "stop", "--campaign", (other / "campaign.json").string()}, hook_input("x", false, workspace_of(other)));
     const std::string why = json::parse(r.stdout_text)["reason"];
     CHECK(why.find("evaluator command") != std::string::npos);
     CHECK(why.find("/nonexistent/evaluate") != std::string::npos);
     // A candidate that does not compile is a report with its build log, and blocks.
     c["evaluator"]["command"] = {"bash", (cpu_problem() / "evaluate.sh").string(), "{candidate}", "{scenarios}"};
-    write_text(ws / "campaign.json", c.dump());
+    write_text(dir / "campaign.json", c.dump());
     write_text(ws / "candidate.cpp", "this is not C++");
     r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
     const std::string build = json::parse(r.stdout_text)["reason"];
@@ -221,10 +244,10 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
     CHECK(json::parse(r.stdout_text)["decision"] == "block");
   }
   SECTION("an evaluator that cannot start (the CUDA one, for a problem it does not know) blocks, is recorded, and is capped") {
-    json c = json::parse(read_text(ws / "campaign.json"));
+    json c = json::parse(read_text(dir / "campaign.json"));
     c["evaluator"] = {{"kind", "cuda"}};
     c["hook"]["max_consecutive_blocks"] = 2;
-    write_text(ws / "campaign.json", c.dump());
+    write_text(dir / "campaign.json", c.dump());
     for (int i = 0; i < 3; ++i) {
       r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("done", i > 0, ws));
       CHECK(r.exit_code == 0);
@@ -238,7 +261,7 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
         CHECK(r.stderr_text.find("NOT met") != std::string::npos);
       }
     }
-    const auto recorded = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+    const auto recorded = events_of(trace_of(dir), "hook_call");
     REQUIRE(recorded.size() >= 3);
     CHECK(recorded[recorded.size() - 3]["kind"] == "error");
     CHECK(recorded[recorded.size() - 2]["cap_reached"] == true);
@@ -248,10 +271,11 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
 
 TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops, never meets the default goal; "
           "a real gain does", "[tool][hook][noise]") {
-  const fs::path ws = fresh_dir("hook_doing_nothing");
-  REQUIRE(init_cpu_campaign(ws, "claude-code", socratic::goals::default_goal_spec().dump()).ok());
+  const fs::path dir = fresh_dir("hook_doing_nothing");
+  REQUIRE(init_cpu_campaign(dir, "claude-code", socratic::goals::default_goal_spec().dump()).ok());
+  const fs::path ws = workspace_of(dir);
   REQUIRE(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "baseline.cpp"));
-  const std::string campaign = (ws / "campaign.json").string();
+  const std::string campaign = (dir / "campaign.json").string();
   for (int stop = 0; stop < 12; ++stop) {
     const ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign},
                                          hook_input("Nothing left to gain.", stop % 4 != 0, ws));
@@ -260,7 +284,7 @@ TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops
     REQUIRE_FALSE(r.stdout_text.empty());
     CHECK(json::parse(r.stdout_text)["decision"] == "block");
   }
-  const fs::path trace = ws / ".socratic" / "trace.jsonl";
+  const fs::path trace = trace_of(dir);
   const auto evaluations = events_of(trace, "evaluation");
   REQUIRE(evaluations.size() == 12);
   CHECK(evaluations[0]["record"]["report"]["identical_to_baseline"] == true);  // the evaluator knows its baseline
@@ -282,7 +306,7 @@ TEST_CASE("hook stop on the CPU problem: the baseline's copy, judged at 12 stops
 
 TEST_CASE("report: one self-contained HTML file whose plots hold the trace's data, rendered by Chromium",
           "[tool][report]") {
-  const fs::path recording = source_dir() / "docs" / "campaigns" / "softmax-cpu";
+  const fs::path recording = source_dir() / "demo" / "softmax-cpu";
   const fs::path trace = recording / "trace.jsonl";
   REQUIRE(fs::exists(trace));
   const fs::path dir = fresh_dir("report");

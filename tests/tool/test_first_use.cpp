@@ -14,10 +14,11 @@ TEST_CASE("report takes a campaign folder, and says plainly what is wrong with a
   const fs::path dir = fresh_dir("report_paths");
   const fs::path ws = dir / "ws";
   REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
-  REQUIRE(socratic_run({"hook", "stop", "--campaign", (ws / "campaign.json").string()}, hook_input("done", false, ws))
+  REQUIRE(socratic_run({"hook", "stop", "--campaign", (ws / "campaign.json").string()},
+                       hook_input("done", false, workspace_of(ws)))
               .exit_code == 0);
-  // The workspace, and its state folder, name their trace.
-  for (const fs::path& folder : {ws, ws / ".socratic"}) {
+  // The campaign folder, and its state folder, name their trace.
+  for (const fs::path& folder : {ws, ws / "state"}) {
     const ProcessResult r = socratic_run({"report", folder.string(), "-o", (dir / "r.html").string()});
     INFO(r.stderr_text);
     CHECK(r.exit_code == 0);
@@ -123,12 +124,12 @@ TEST_CASE("a CPU softmax campaign is asked no GPU or attention question", "[tool
   const fs::path ws = fresh_dir("cpu_kinds");
   REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
   CHECK(json::parse(read_text(ws / "campaign.json"))["questions"]["kinds"] == json::array());
-  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
+  write_text(workspace_of(ws) / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
   for (int i = 0; i < 3; ++i)
     REQUIRE(socratic_run({"hook", "stop", "--campaign", (ws / "campaign.json").string()},
-                         hook_input("Done: it is as fast as it gets.", i > 0, ws))
+                         hook_input("Done: it is as fast as it gets.", i > 0, workspace_of(ws)))
                 .exit_code == 0);
-  const auto asked = events_of(ws / ".socratic" / "trace.jsonl", "question");
+  const auto asked = events_of(trace_of(ws), "question");
   REQUIRE(asked.size() == 4);  // the start question and one per blocked stop
   for (const auto& a : asked) {
     const std::string id = a["asked"]["question"]["id"];
@@ -143,10 +144,10 @@ TEST_CASE("init for a coding agent briefs it: the task, how stops are judged, th
   const fs::path dir = fresh_dir("init_brief");
   for (const char* agent : {"claude-code", "codex"}) {
     const fs::path ws = dir / agent;
-    const fs::path brief = ws / (std::string(agent) == "codex" ? "AGENTS.md" : "CLAUDE.md");
+    const fs::path brief = workspace_of(ws) / (std::string(agent) == "codex" ? "AGENTS.md" : "CLAUDE.md");
     write_text(brief, "# My notes\nKeep these.\n");
     REQUIRE(init_cpu_campaign(ws, agent).ok());
-    const auto asked = events_of(ws / ".socratic" / "trace.jsonl", "question");
+    const auto asked = events_of(trace_of(ws), "question");
     REQUIRE(asked.size() == 1);
     CHECK(asked[0]["asked"]["question"]["trigger"] == "start");
     CHECK(asked[0]["asked"]["after_evaluation"] == -1);
@@ -158,7 +159,7 @@ TEST_CASE("init for a coding agent briefs it: the task, how stops are judged, th
     CHECK(text.find("softmax_cpu_small (3 scenarios)") != std::string::npos);
     // Again with --force: the same question, the section replaced, not appended.
     REQUIRE(init_cpu_campaign(ws, agent, R"({"all_correct":{}})", {"--force"}).ok());
-    CHECK(events_of(ws / ".socratic" / "trace.jsonl", "question").size() == 1);
+    CHECK(events_of(trace_of(ws), "question").size() == 1);
     const std::string again = read_text(brief);
     CHECK(count_of(again, "<!-- socratic:begin") == 1);
     CHECK(again == text);
@@ -176,21 +177,22 @@ TEST_CASE("the command-evaluator template judges a candidate from init to the go
   REQUIRE(init.ok());
   const std::string campaign = (ws / "campaign.json").string();
   // The baseline itself never meets a goal of being faster: sent back.
-  ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("Done.", false, ws));
+  ProcessResult r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("Done.", false, workspace_of(ws)));
   INFO(r.stderr_text);
   REQUIRE(r.exit_code == 0);
   REQUIRE_FALSE(r.stdout_text.empty());
   CHECK(json::parse(r.stdout_text)["decision"] == "block");
   // Eight accumulators instead of one: several times faster, and the goal holds.
-  write_text(ws / "candidate.cpp", read_text(tpl / "faster.cpp"));
-  r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("Eight accumulators now.", true, ws));
+  write_text(workspace_of(ws) / "candidate.cpp", read_text(tpl / "faster.cpp"));
+  r = socratic_run({"hook", "stop", "--campaign", campaign},
+                   hook_input("Eight accumulators now.", true, workspace_of(ws)));
   INFO(r.stderr_text);
   CHECK(r.exit_code == 0);
   CHECK(r.stdout_text.empty());
-  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  const auto calls = events_of(trace_of(ws), "hook_call");
   REQUIRE(calls.size() == 2);
   CHECK(calls[1]["kind"] == "goal_met");
-  const auto evaluations = events_of(ws / ".socratic" / "trace.jsonl", "evaluation");
+  const auto evaluations = events_of(trace_of(ws), "evaluation");
   REQUIRE(evaluations.size() == 2);
   for (const auto& s : evaluations[1]["record"]["report"]["scenarios"]) {
     CHECK(s["correct"] == true);

@@ -329,6 +329,26 @@ TEST_CASE("the consecutive-block cap: said in the reason, recorded, then the sto
   CHECK(again.decision.consecutive_blocks == 1);
 }
 
+TEST_CASE("identifiers are not secrets: Claude Code's session id in the environment keeps the chain counting",
+          "[tool][hook][secrets]") {
+  CHECK_FALSE(is_secret_variable("CLAUDE_CODE_SESSION_ID"));
+  CHECK_FALSE(is_secret_variable("XDG_SESSION_ID"));
+  CHECK(is_secret_variable("AWS_SESSION_TOKEN"));  // a secret still, by its other marker
+  CHECK(is_secret_variable("ANTHROPIC_API_KEY"));
+  const std::string session = "0f2d6a1c-9b7e-4c55-8d0a-2e6f4b1a7c39";
+  ::setenv("CLAUDE_CODE_SESSION_ID", session.c_str(), 1);  // as Claude Code exports it to its hooks
+  HookSetup h("hook_session_id", 3);
+  std::vector<int> counted;
+  for (int i = 0; i < 4; ++i)
+    counted.push_back(h.call(hook_input("still done", i > 0, h.config.workspace, session)).decision.consecutive_blocks);
+  ::unsetenv("CLAUDE_CODE_SESSION_ID");
+  CHECK(counted == std::vector<int>{1, 2, 3, 3});
+  const auto calls = events_of(h.trace(), "hook_call");
+  REQUIRE(calls.size() == 4);
+  CHECK(calls[0]["session_id"] == session);  // stored as it is, so the next call can match it
+  CHECK(calls[3]["kind"] == "block_cap");
+}
+
 TEST_CASE("CliAgent reads Claude Code's stream-json and Codex's JSONL", "[tool][cli-agent]") {
   const std::string claude =
       R"({"type":"system","subtype":"init","session_id":"s-1","tools":["Bash"]})" "\n"

@@ -8,7 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "scripted_model_server.hpp"
+#include "loopback_server.hpp"
+#include "model_streams.hpp"
 #include "socratic/agents/cli_agent.hpp"
 #include "socratic/campaign/campaign.hpp"
 #include "socratic/goals/goal_spec.hpp"
@@ -16,6 +17,9 @@
 
 using namespace socratic;
 using namespace tool_fixtures;
+using socratic::testing::RecordedRequest;
+using socratic::testing::ScriptedReply;
+using socratic::testing::ScriptedServer;
 
 namespace {
 
@@ -44,13 +48,14 @@ struct CandidateScript {
     return "cat > candidate.cpp <<'SOCRATIC_EOF'\n" + (bug ? this->bug : fix) + "SOCRATIC_EOF\n";
   }
 
-  scripted::Reply operator()(const scripted::Request& r) {
+  ScriptedReply operator()(const RecordedRequest& req) {
     const int k = ++n;
-    if (r.method != "POST" || !r.body.is_object()) return {"application/json", "{}", 404};
-    if (r.target.find("/responses") != std::string::npos) return codex_reply(r, k);
-    const std::string model = r.body.value("model", "claude-test");
-    const json& messages = r.body.value("messages", json::array());
-    const bool has_tools = r.body.contains("tools") && !r.body["tools"].empty();
+    const json body = req.json_or_null();
+    if (req.method != "POST" || !body.is_object()) return ScriptedReply::json_reply(404, json::object());
+    if (req.target.find("/responses") != std::string::npos) return codex_reply(body, k);
+    const std::string model = body.value("model", "claude-test");
+    const json& messages = body.value("messages", json::array());
+    const bool has_tools = body.contains("tools") && !body["tools"].empty();
     json blocks;
     if (!has_tools) {  // side requests (titles, summaries): a short text
       blocks = json::array({{{"type", "text"}, {"text", "Softmax candidate"}}});
@@ -66,14 +71,14 @@ struct CandidateScript {
       else
         blocks = json::array({{{"type", "text"}, {"text", s == "claim" ? claim : fixed}}});
     }
-    if (r.body.value("stream", false)) return scripted::anthropic_stream(blocks, model, k);
+    if (body.value("stream", false)) return scripted::anthropic_stream(blocks, model, k);
     json message{{"id", "msg_" + std::to_string(k)}, {"type", "message"}, {"role", "assistant"}, {"model", model},
                  {"content", blocks}, {"stop_reason", "end_turn"}, {"usage", {{"input_tokens", 10}, {"output_tokens", 5}}}};
-    return {"application/json", message.dump(), 200};
+    return ScriptedReply::json_reply(200, message);
   }
 
-  scripted::Reply codex_reply(const scripted::Request& r, int k) {
-    const json& input = r.body.value("input", json::array());
+  ScriptedReply codex_reply(const json& body, int k) {
+    const json& input = body.value("input", json::array());
     bool sent_back = false;
     for (const auto& t : scripted::responses_user_texts(input)) sent_back = sent_back || is_send_back(t);
     const std::string s = step(sent_back, scripted::responses_last_is_tool_output(input));
@@ -85,7 +90,7 @@ struct CandidateScript {
 };
 
 /// The environment the real CLI runs in: our server, a throwaway key and home, no telemetry.
-std::vector<std::string> claude_environment(const scripted::Server& server, const fs::path& home) {
+std::vector<std::string> claude_environment(const ScriptedServer& server, const fs::path& home) {
   std::vector<std::string> env = scrubbed_environment();
   env.erase(std::remove_if(env.begin(), env.end(),
                            [](const std::string& e) {
@@ -93,7 +98,7 @@ std::vector<std::string> claude_environment(const scripted::Server& server, cons
                            }),
             env.end());
   env.push_back("HOME=" + home.string());
-  env.push_back("ANTHROPIC_BASE_URL=" + server.base_url());
+  env.push_back("ANTHROPIC_BASE_URL=" + server.url());
   env.push_back("ANTHROPIC_API_KEY=loopback-test-key");
   env.push_back("DISABLE_TELEMETRY=1");
   env.push_back("DISABLE_AUTOUPDATER=1");
@@ -101,13 +106,14 @@ std::vector<std::string> claude_environment(const scripted::Server& server, cons
   return env;
 }
 
-std::vector<std::string> texts_sent_after(const std::vector<scripted::Request>& requests, const std::string& marker) {
+std::vector<std::string> texts_sent_after(const std::vector<RecordedRequest>& requests, const std::string& marker) {
   std::vector<std::string> out;
-  for (const auto& r : requests) {
-    if (!r.body.is_object()) continue;
-    const auto texts = r.body.contains("messages") ? scripted::user_texts(r.body["messages"])
-                       : r.body.contains("input")  ? scripted::responses_user_texts(r.body["input"])
-                                                   : std::vector<std::string>{};
+  for (const auto& req : requests) {
+    const json body = req.json_or_null();
+    if (!body.is_object()) continue;
+    const auto texts = body.contains("messages") ? scripted::user_texts(body["messages"])
+                       : body.contains("input")  ? scripted::responses_user_texts(body["input"])
+                                                 : std::vector<std::string>{};
     for (const auto& t : texts)
       if (t.find(marker) != std::string::npos) out.push_back(t);
   }
@@ -115,7 +121,7 @@ std::vector<std::string> texts_sent_after(const std::vector<scripted::Request>& 
 }
 
 /// Codex against our server: a model provider on loopback speaking the Responses API, hooks on.
-std::vector<std::string> codex_args(const scripted::Server& server) {
+std::vector<std::string> codex_args(const ScriptedServer& server) {
   return {"--dangerously-bypass-approvals-and-sandbox",
           "--dangerously-bypass-hook-trust",
           "--enable",
@@ -123,7 +129,7 @@ std::vector<std::string> codex_args(const scripted::Server& server) {
           "-c",
           "model_provider=\"loopback\"",
           "-c",
-          "model_providers.loopback={name=\"loopback\",base_url=\"" + server.base_url() +
+          "model_providers.loopback={name=\"loopback\",base_url=\"" + server.url() +
               "/v1\",env_key=\"SOCRATIC_TEST_CODEX_KEY\",wire_api=\"responses\"}",
           "-m",
           "loopback-model"};
@@ -182,10 +188,11 @@ std::string turn_errors(const CampaignResult& result) {
 
 TEST_CASE("real Claude Code obeys the Stop hook that socratic init configured", "[tool][real-cli][claude]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("claude_hook");
-  const fs::path ws = root / "ws";
-  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
 
   ProcessOptions o;
   o.working_dir = ws;
@@ -207,26 +214,85 @@ TEST_CASE("real Claude Code obeys the Stop hook that socratic init configured", 
   CHECK(feedback[0].find("Question (") != std::string::npos);
   // The scripted model fixed the candidate, and the hook let the client stop.
   CHECK(read_text(ws / "candidate.cpp") == script.fix);
-  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  const auto calls = events_of(trace_of(dir), "hook_call");
   REQUIRE(calls.size() == 2);
   CHECK(calls[0]["decision"] == "block");
   CHECK(calls[0]["stop_hook_active"] == false);
   CHECK(calls[1]["decision"] == "allow");
   CHECK(calls[1]["stop_hook_active"] == true);
   CHECK(calls[1]["kind"] == "goal_met");
-  const auto ended = events_of(ws / ".socratic" / "trace.jsonl", "turn_ended");
+  const auto ended = events_of(trace_of(dir), "turn_ended");
   REQUIRE(ended.size() == 2);
   CHECK(std::string(ended[0]["result"]["final_message"]).find("rounding noise") != std::string::npos);
   CHECK(run.stdout_text.find("\"type\":\"result\"") != std::string::npos);
 }
 
+TEST_CASE("real Claude Code: a whole chain of blocks up to the cap's last one, then the stop goes through",
+          "[tool][real-cli][claude][hook-cap]") {
+  // The model claims to be done at every stop and never fixes the candidate: the hook blocks
+  // until its cap, which engages only if it can match Claude Code's session id from call to call.
+  std::atomic<int> n{0};
+  ScriptedServer server([&](const RecordedRequest& req) {
+    const int k = ++n;
+    const json body = req.json_or_null();
+    if (!body.is_object()) return ScriptedReply::json_reply(404, json::object());
+    const bool has_tools = body.contains("tools") && !body["tools"].empty();
+    const json blocks = json::array(
+        {{{"type", "text"}, {"text", has_tools ? "Done: it is as fast as it gets." : "Softmax candidate"}}});
+    return scripted::anthropic_stream(blocks, body.value("model", "claude-test"), k);
+  });
+  const fs::path root = fresh_dir("claude_chain");
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+  json c = json::parse(read_text(dir / "campaign.json"));
+  c["hook"]["max_consecutive_blocks"] = 3;
+  write_text(dir / "campaign.json", c.dump(2));
+  write_text(ws / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));  // wrong on one scenario
+
+  ProcessOptions o;
+  o.working_dir = ws;
+  o.environment = claude_environment(server, root / "home");
+  o.timeout = std::chrono::minutes(6);
+  fs::create_directories(root / "home");
+  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+                                         "--output-format", "stream-json", "--verbose", "--max-turns", "12"},
+                                        o);
+  INFO("claude " << run.describe() << "\nstderr: " << run.stderr_text << "\nstdout tail: "
+                 << run.stdout_text.substr(run.stdout_text.size() > 3000 ? run.stdout_text.size() - 3000 : 0));
+  CHECK(run.exit_code == 0);
+
+  const auto calls = events_of(trace_of(dir), "hook_call");
+  REQUIRE(calls.size() == 4);
+  const std::string session = calls[0].value("session_id", "");
+  CHECK_FALSE(session.empty());
+  CHECK(session.find("redacted") == std::string::npos);  // an identifier, kept as it is
+  for (int i = 0; i < 3; ++i) {
+    INFO("call " << i);
+    CHECK(calls[i]["decision"] == "block");
+    CHECK(calls[i]["consecutive_blocks"] == i + 1);
+    CHECK(calls[i]["session_id"] == session);
+    CHECK(calls[i]["stop_hook_active"] == (i > 0));
+  }
+  CHECK(calls[2]["cap_reached"] == true);
+  CHECK(calls[3]["decision"] == "allow");
+  CHECK(calls[3]["kind"] == "block_cap");
+  // The model was told each block's place in the chain, the last one as the last.
+  const auto feedback = texts_sent_after(server.requests(), "Stop hook feedback:");
+  bool told_last = false;
+  for (const auto& t : feedback) told_last = told_last || t.find("block 3 of at most 3") != std::string::npos;
+  CHECK(told_last);
+  CHECK(read_text(ws / "candidate.cpp") == read_text(cpu_problem() / "fast_tail_bug.cpp"));
+}
+
 TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop", "[tool][real-cli][claude][cli-agent]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("cli_agent");
-  const fs::path ws = root / "ws";
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
   // The workspace has the hook configured too: inside the loop it steps aside.
-  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
+  REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
   fs::create_directories(root / "home");
 
   CliAgentOptions options;
@@ -236,7 +302,7 @@ TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop",
   options.allowed_tools = "Bash";
   options.timeout = std::chrono::seconds(300);
   options.environment = {{"HOME", (root / "home").string()},
-                         {"ANTHROPIC_BASE_URL", server.base_url()},
+                         {"ANTHROPIC_BASE_URL", server.url()},
                          {"ANTHROPIC_API_KEY", "loopback-test-key"},
                          {"DISABLE_TELEMETRY", "1"},
                          {"DISABLE_AUTOUPDATER", "1"},
@@ -260,26 +326,27 @@ TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop",
   CHECK(sent_back[0].find("Which input makes the failing scenario differ") != std::string::npos);
   CHECK(read_text(ws / "candidate.cpp") == script.fix);
   // The workspace's hook stepped aside: no hook_call in the workspace's own trace.
-  CHECK((!fs::exists(ws / ".socratic" / "trace.jsonl") || events_of(ws / ".socratic" / "trace.jsonl", "hook_call").empty()));
+  CHECK((!fs::exists(trace_of(dir)) || events_of(trace_of(dir), "hook_call").empty()));
   // Tool calls the CLI made were charged to the campaign.
   CHECK(result.spent.tool_calls >= 4);
 }
 
 TEST_CASE("socratic agent --cli claude runs the campaign file's campaign to its goal", "[tool][real-cli][claude][cli-agent]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("agent_command");
-  const fs::path ws = root / "ws";
-  REQUIRE(init_cpu_campaign(ws, "none").ok());
-  json c = json::parse(read_text(ws / "campaign.json"));
-  c["agent"]["base_url"] = server.base_url();
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "none").ok());
+  json c = json::parse(read_text(dir / "campaign.json"));
+  c["agent"]["base_url"] = server.url();
   c["agent"]["api_key_env"] = "SOCRATIC_TEST_AGENT_KEY";
   c["agent"]["max_turns_per_cli_call"] = 8;
   c["budget"]["turns"] = 4;
-  write_text(ws / "campaign.json", c.dump(2));
+  write_text(dir / "campaign.json", c.dump(2));
   fs::create_directories(root / "home");
   const ProcessResult r = socratic_run(
-      {"agent", (ws / "campaign.json").string(), "--cli", "claude", "--program", (g_cli_bin / "claude").string()}, "",
+      {"agent", (dir / "campaign.json").string(), "--cli", "claude", "--program", (g_cli_bin / "claude").string()}, "",
       {"HOME=" + (root / "home").string(), "SOCRATIC_TEST_AGENT_KEY=loopback-agent-key-123", "DISABLE_TELEMETRY=1",
        "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"});
   INFO(r.stdout_text << r.stderr_text);
@@ -288,17 +355,18 @@ TEST_CASE("socratic agent --cli claude runs the campaign file's campaign to its 
   CHECK(read_text(ws / "candidate.cpp") == script.fix);
   // The key went to the CLI (our server saw it) and nowhere into the trace.
   bool key_seen = false;
-  for (const auto& req : server.requests()) key_seen = key_seen || req.api_key == "loopback-agent-key-123";
+  for (const auto& req : server.requests()) key_seen = key_seen || req.api_key() == "loopback-agent-key-123";
   CHECK(key_seen);
-  CHECK(read_text(ws / ".socratic" / "trace.jsonl").find("loopback-agent-key-123") == std::string::npos);
+  CHECK(read_text(trace_of(dir)).find("loopback-agent-key-123") == std::string::npos);
 }
 
 TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool][real-cli][codex]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("codex_hook");
-  const fs::path ws = root / "ws";
-  REQUIRE(init_cpu_campaign(ws, "codex").ok());
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "codex").ok());
 
   ProcessOptions o;
   o.working_dir = ws;
@@ -319,7 +387,7 @@ TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool
   CHECK(feedback[0].find("r128_c4097: correct required correct") != std::string::npos);
   CHECK(feedback[0].find("Question (") != std::string::npos);
   CHECK(read_text(ws / "candidate.cpp") == script.fix);
-  const auto calls = events_of(ws / ".socratic" / "trace.jsonl", "hook_call");
+  const auto calls = events_of(trace_of(dir), "hook_call");
   REQUIRE(calls.size() == 2);
   CHECK(calls[0]["decision"] == "block");
   CHECK(calls[1]["decision"] == "allow");
@@ -329,10 +397,11 @@ TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool
 
 TEST_CASE("CliAgent drives real Codex headless through the campaign loop", "[tool][real-cli][codex][cli-agent]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("cli_agent_codex");
-  const fs::path ws = root / "ws";
-  REQUIRE(init_cpu_campaign(ws, "codex").ok());
+  const fs::path dir = root / "ws";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "codex").ok());
 
   CliAgentOptions options;
   options.kind = CliKind::codex;
@@ -358,24 +427,26 @@ TEST_CASE("CliAgent drives real Codex headless through the campaign loop", "[too
   REQUIRE_FALSE(sent_back.empty());
   CHECK(sent_back[0].find("r128_c4097") != std::string::npos);
   CHECK(read_text(ws / "candidate.cpp") == script.fix);
-  CHECK((!fs::exists(ws / ".socratic" / "trace.jsonl") || events_of(ws / ".socratic" / "trace.jsonl", "hook_call").empty()));
+  CHECK((!fs::exists(trace_of(dir)) || events_of(trace_of(dir), "hook_call").empty()));
   CHECK(result.spent.tokens > 0);  // usage from turn.completed
 }
 
 namespace {
 
 /// The text of the campaign's start question, as init recorded it in the trace.
-std::string start_question_text(const fs::path& ws) {
-  for (const auto& q : events_of(ws / ".socratic" / "trace.jsonl", "question"))
+std::string start_question_text(const fs::path& campaign) {
+  for (const auto& q : events_of(trace_of(campaign), "question"))
     if (q["asked"]["question"]["trigger"] == "start") return q["asked"]["question"]["text"];
   return {};
 }
 
 /// Whether the first request that carries tools (the session's first turn) holds `text` anywhere.
-bool first_turn_holds(const std::vector<scripted::Request>& requests, const std::string& text) {
-  for (const auto& r : requests)
-    if (r.body.is_object() && ((r.body.contains("tools") && !r.body["tools"].empty()) || r.body.contains("input")))
-      return r.body.dump().find(text) != std::string::npos;
+bool first_turn_holds(const std::vector<RecordedRequest>& requests, const std::string& text) {
+  for (const auto& r : requests) {
+    const json body = r.json_or_null();
+    if (body.is_object() && ((body.contains("tools") && !body["tools"].empty()) || body.contains("input")))
+      return body.dump().find(text) != std::string::npos;
+  }
   return false;
 }
 
@@ -384,11 +455,12 @@ bool first_turn_holds(const std::vector<scripted::Request>& requests, const std:
 TEST_CASE("real Claude Code: the start question reaches the session, and each block tells the user what happened",
           "[tool][real-cli][claude][first-use]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("claude_start");
-  const fs::path ws = root / "ws";
-  REQUIRE(init_cpu_campaign(ws, "claude-code").ok());
-  const std::string question = start_question_text(ws);
+  const fs::path dir = root / "campaign";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+  const std::string question = start_question_text(dir);
   REQUIRE_FALSE(question.empty());
   ProcessOptions o;
   o.working_dir = ws;
@@ -415,11 +487,12 @@ TEST_CASE("real Claude Code: the start question reaches the session, and each bl
 
 TEST_CASE("real Codex: the start question reaches the session through AGENTS.md", "[tool][real-cli][codex][first-use]") {
   CandidateScript script;
-  scripted::Server server([&](const scripted::Request& r) { return script(r); });
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
   const fs::path root = fresh_dir("codex_start");
-  const fs::path ws = root / "ws";
-  REQUIRE(init_cpu_campaign(ws, "codex").ok());
-  const std::string question = start_question_text(ws);
+  const fs::path dir = root / "campaign";
+  const fs::path ws = workspace_of(dir);
+  REQUIRE(init_cpu_campaign(dir, "codex").ok());
+  const std::string question = start_question_text(dir);
   REQUIRE_FALSE(question.empty());
   ProcessOptions o;
   o.working_dir = ws;

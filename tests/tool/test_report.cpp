@@ -20,7 +20,7 @@ using namespace tool_fixtures;
 namespace {
 
 fs::path recording(const std::string& name) {
-  for (const fs::path& p : {source_dir() / "demo" / name, source_dir() / "docs" / "campaigns" / name})
+  for (const fs::path& p : {source_dir() / "demo" / name})
     if (fs::exists(p / "trace.jsonl")) return p;
   FAIL("no recording " << name);
   return {};

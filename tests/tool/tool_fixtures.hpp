@@ -61,6 +61,11 @@ inline socratic::ProcessResult socratic_run(const std::vector<std::string>& args
   return socratic::run_process(argv, o);
 }
 
+/// The layout `socratic init DIR` makes: DIR/campaign.json, the state DIR/state, the agent's
+/// workspace DIR/workspace.
+inline fs::path workspace_of(const fs::path& dir) { return dir / "workspace"; }
+inline fs::path trace_of(const fs::path& dir) { return dir / "state" / "trace.jsonl"; }
+
 /// `socratic init DIR` for the CPU softmax problem, judged by its evaluator command.
 inline socratic::ProcessResult init_cpu_campaign(const fs::path& dir, const std::string& agent,
                                                  const std::string& goal = R"({"all_correct":{}})",

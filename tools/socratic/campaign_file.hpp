@@ -60,6 +60,18 @@ struct AgentSettings {
   int max_turns_per_cli_call = 40;    ///< `socratic agent`: --max-turns handed to the CLI
   double cli_timeout_s = 3600;        ///< `socratic agent`: one CLI call
   std::vector<std::string> cli_extra_args;  ///< appended to the CLI's command line
+  /// `socratic run`: the agent's shell runs in an OS sandbox (`bubblewrap`), or, only when the
+  /// user says so, in none (`none`, recorded in the trace).
+  std::string sandbox = "bubblewrap";
+  bool network = false;  ///< the agent's shell may use the network
+  std::vector<std::filesystem::path> sandbox_expose;  ///< made visible, read-only, in a hidden place (home)
+  /// The model's context window in tokens; default: the price table's entry for the model, else 128k.
+  std::optional<long long> context_window;
+  std::optional<int> max_tokens;  ///< output limit per model call (default 8192)
+  double retry_time_s = 600;      ///< how long one model call keeps retrying transient failures
+  int max_retries = 100;          ///< retries of one model call, at most
+  double retry_initial_delay_s = 0.5, retry_max_delay_s = 30;  ///< the backoff's first step and ceiling
+  double connect_timeout_s = 10, read_timeout_s = 300, total_timeout_s = 600;  ///< one HTTP exchange
 };
 
 /// The whole file, paths made absolute.
@@ -180,7 +192,8 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     const json a = optional_field<json>(j, "agent", json::object(), "campaign");
     if (!a.is_object()) throw input_error({}, "agent", "expected an object");
     detail::reject_unknown(a, "agent", {"backend", "model", "base_url", "api_key_env", "api_key_file", "replay_trace",
-                                        "max_turns_per_cli_call", "cli_timeout_s", "cli_extra_args"});
+                                        "max_turns_per_cli_call", "cli_timeout_s", "cli_extra_args", "sandbox",
+                                        "network", "sandbox_expose", "context_window", "max_tokens", "retry", "http"});
     c.agent.backend = optional_field<std::string>(a, "backend", "", "agent");
     if (!c.agent.backend.empty() && c.agent.backend != "anthropic" && c.agent.backend != "openai" &&
         c.agent.backend != "replay")
@@ -193,6 +206,37 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     c.agent.max_turns_per_cli_call = optional_field<int>(a, "max_turns_per_cli_call", 40, "agent");
     c.agent.cli_timeout_s = optional_field<double>(a, "cli_timeout_s", 3600, "agent");
     c.agent.cli_extra_args = optional_field<std::vector<std::string>>(a, "cli_extra_args", {}, "agent");
+    c.agent.sandbox = optional_field<std::string>(a, "sandbox", "bubblewrap", "agent");
+    if (c.agent.sandbox != "bubblewrap" && c.agent.sandbox != "none")
+      throw input_error({}, "agent field \"sandbox\"",
+                        "\"" + c.agent.sandbox + "\" is not `bubblewrap` or `none` (no OS sandbox for the agent's shell)");
+    c.agent.network = optional_field<bool>(a, "network", false, "agent");
+    for (const auto& p : optional_field<std::vector<std::string>>(a, "sandbox_expose", {}, "agent"))
+      c.agent.sandbox_expose.push_back(detail::resolve(base, p));
+    c.agent.context_window = optional_value<long long>(a, "context_window", "agent");
+    if (c.agent.context_window && *c.agent.context_window < 1024)
+      throw input_error({}, "agent field \"context_window\"", "must be at least 1024 tokens");
+    c.agent.max_tokens = optional_value<int>(a, "max_tokens", "agent");
+    if (c.agent.max_tokens && *c.agent.max_tokens < 1) throw input_error({}, "agent field \"max_tokens\"", "must be positive");
+    const json retry = optional_field<json>(a, "retry", json::object(), "agent");
+    if (!retry.is_object()) throw input_error({}, "agent field \"retry\"", "expected an object");
+    detail::reject_unknown(retry, "agent.retry", {"max_time_s", "max_retries", "initial_delay_s", "max_delay_s"});
+    c.agent.retry_time_s = optional_field<double>(retry, "max_time_s", 600, "agent.retry");
+    c.agent.max_retries = optional_field<int>(retry, "max_retries", 100, "agent.retry");
+    c.agent.retry_initial_delay_s = optional_field<double>(retry, "initial_delay_s", 0.5, "agent.retry");
+    c.agent.retry_max_delay_s = optional_field<double>(retry, "max_delay_s", 30, "agent.retry");
+    if (c.agent.retry_time_s < 0 || c.agent.max_retries < 0 || c.agent.retry_initial_delay_s < 0 ||
+        c.agent.retry_max_delay_s < c.agent.retry_initial_delay_s)
+      throw input_error({}, "agent.retry",
+                        "max_time_s, max_retries and initial_delay_s must not be negative, nor max_delay_s below initial_delay_s");
+    const json net = optional_field<json>(a, "http", json::object(), "agent");
+    if (!net.is_object()) throw input_error({}, "agent field \"http\"", "expected an object");
+    detail::reject_unknown(net, "agent.http", {"connect_timeout_s", "read_timeout_s", "total_timeout_s"});
+    c.agent.connect_timeout_s = optional_field<double>(net, "connect_timeout_s", 10, "agent.http");
+    c.agent.read_timeout_s = optional_field<double>(net, "read_timeout_s", 300, "agent.http");
+    c.agent.total_timeout_s = optional_field<double>(net, "total_timeout_s", 600, "agent.http");
+    if (c.agent.connect_timeout_s <= 0 || c.agent.read_timeout_s <= 0 || c.agent.total_timeout_s <= 0)
+      throw input_error({}, "agent.http", "timeouts must be positive");
 
     const json h = optional_field<json>(j, "hook", json::object(), "campaign");
     if (!h.is_object()) throw input_error({}, "hook", "expected an object");
@@ -233,6 +277,18 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   if (c.agent.base_url) a["base_url"] = *c.agent.base_url;
   if (c.agent.api_key_file) a["api_key_file"] = path(*c.agent.api_key_file);
   if (c.agent.replay_trace) a["replay_trace"] = path(*c.agent.replay_trace);
+  a["sandbox"] = c.agent.sandbox;
+  a["network"] = c.agent.network;
+  if (!c.agent.sandbox_expose.empty()) {
+    a["sandbox_expose"] = json::array();
+    for (const auto& p : c.agent.sandbox_expose) a["sandbox_expose"].push_back(path(p));
+  }
+  if (c.agent.context_window) a["context_window"] = *c.agent.context_window;
+  if (c.agent.max_tokens) a["max_tokens"] = *c.agent.max_tokens;
+  a["retry"] = {{"max_time_s", c.agent.retry_time_s}, {"max_retries", c.agent.max_retries},
+                {"initial_delay_s", c.agent.retry_initial_delay_s}, {"max_delay_s", c.agent.retry_max_delay_s}};
+  a["http"] = {{"connect_timeout_s", c.agent.connect_timeout_s}, {"read_timeout_s", c.agent.read_timeout_s},
+               {"total_timeout_s", c.agent.total_timeout_s}};
   json out{{"schema_version", schema_version},
            {"problem", c.problem},
            {"scenarios", path(c.scenarios)},

@@ -3,6 +3,7 @@
 // source and the detectors. Shared by `hook stop`, `run`, `agent` and `demo`.
 // Heavy (Boost.Process, the CUDA evaluator's host side): include only in commands that evaluate.
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -27,10 +28,13 @@
 
 namespace socratic::tool {
 
-/// Any evaluator behind one type (the campaign file chooses the kind at run time).
+/// Any evaluator behind one type (the campaign file chooses the kind at run time), with its
+/// judge: what the agent must not change (`judge`) and must not even see (`hidden`).
 struct AnyEvaluator {
   std::function<EvalReport(const Candidate&)> fn;
   std::string description;
+  std::vector<std::filesystem::path> judge;
+  std::vector<std::filesystem::path> hidden;
   EvalReport evaluate(const Candidate& c) { return fn(c); }
 };
 static_assert(Evaluator<AnyEvaluator>);
@@ -54,8 +58,45 @@ inline std::vector<std::string> evaluator_argv(const CampaignFile& c) {
 
 }  // namespace detail
 
-/// The evaluator the campaign file names.
+namespace detail {
+
+/// The judge's manifest is recorded once per campaign, at its first evaluator, and kept in the
+/// state folder (out of the agent's reach), so that each later process (a hook call, a resumed
+/// run) checks against the campaign's start, not against a fresh record.
+inline std::filesystem::path integrity_file(const CampaignFile& c) { return c.state_dir / "integrity.json"; }
+
+/// Saves the evaluator's manifest with the goal's digest, when the campaign has none yet.
+inline IntegrityManifest keep_manifest(const CampaignFile& c, IntegrityManifest m) {
+  const auto file = integrity_file(c);
+  if (std::filesystem::exists(file)) return load_integrity_manifest(file);
+  record_value(m, "goal", c.goal_spec.dump());
+  std::filesystem::create_directories(c.state_dir);
+  save_integrity_manifest(m, file);
+  return m;
+}
+
+/// Wraps an evaluator: a goal changed since the campaign's start stops the evaluation too.
+inline std::function<EvalReport(const Candidate&)> goal_guarded(std::function<EvalReport(const Candidate&)> inner,
+                                                                 const IntegrityManifest& m, const CampaignFile& c) {
+  if (!m.values.count("goal")) return inner;  // a manifest from before goals were recorded
+  const std::string goal = c.goal_spec.dump();
+  return [inner = std::move(inner), m, goal](const Candidate& cand) {
+    std::vector<std::string> changed = verify_values(m, {{"goal", goal}});
+    if (changed.empty()) return inner(cand);
+    EvalReport r;
+    r.candidate = cand;
+    r.error = "integrity check failed: " + changed.front() +
+              " (restore the campaign file's goal, or start a new campaign to judge by another goal)";
+    r.judge_modified = std::move(changed);
+    return r;
+  };
+}
+
+}  // namespace detail
+
+/// The evaluator the campaign file names, with its judge checked before every evaluation.
 inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std::string>& scenario_ids) {
+  const std::filesystem::path manifest = detail::integrity_file(c);
   if (c.evaluator.kind == "command") {
     CommandEvaluatorConfig config;
     config.command = detail::evaluator_argv(c);
@@ -63,9 +104,16 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     config.working_dir = c.file.parent_path();
     config.expected = scenario_ids;
     config.baseline = c.evaluator.baseline;
+    config.workspace = c.workspace;
+    if (std::filesystem::exists(manifest)) config.integrity_manifest = manifest;
     auto evaluator = std::make_shared<CommandEvaluator>(std::move(config));
-    return AnyEvaluator{[evaluator](const Candidate& cand) { return evaluator->evaluate(cand); },
-                        "command evaluator (" + c.evaluator.command.front() + ")"};
+    const IntegrityManifest m = detail::keep_manifest(c, evaluator->integrity_manifest());
+    AnyEvaluator out{detail::goal_guarded([evaluator](const Candidate& cand) { return evaluator->evaluate(cand); }, m, c),
+                     "command evaluator (" + c.evaluator.command.front() + ")", evaluator->judge_paths(), {}};
+    // The agent sees the scenarios (it optimises for them); the script and its files, not.
+    for (const auto& p : out.judge)
+      if (std::filesystem::weakly_canonical(p) != std::filesystem::weakly_canonical(c.scenarios)) out.hidden.push_back(p);
+    return out;
   }
   CudaEvaluatorConfig config;
   config.data_dir = data_dir();
@@ -78,22 +126,26 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
   if (c.evaluator.extra.contains("nvcc_flags"))
     config.nvcc_flags = c.evaluator.extra["nvcc_flags"].get<std::vector<std::string>>();
   config.ban_scan = default_ban_scan();
-  // The judge's files are hashed once per campaign and verified at every evaluation, so each hook
-  // call (a new process) checks against the campaign's first record, not a fresh one.
-  const std::filesystem::path manifest = c.state_dir / "integrity.json";
   if (std::filesystem::exists(manifest)) config.integrity_manifest = manifest;
   auto evaluator = std::make_shared<CudaEvaluator>(std::move(config));
-  if (!std::filesystem::exists(manifest)) {
-    std::filesystem::create_directories(c.state_dir);
-    save_integrity_manifest(evaluator->integrity_manifest(), manifest);
-  }
-  return AnyEvaluator{[evaluator](const Candidate& cand) {
-                        // Without a GPU the runner cannot start: say so before a minute of building.
-                        if (const std::string missing = missing_cuda_gpu(); !missing.empty())
-                          throw error("the CUDA evaluator needs a GPU: " + missing);
-                        return evaluator->evaluate(cand);
-                      },
-                      "CUDA evaluator"};
+  const IntegrityManifest m = detail::keep_manifest(c, evaluator->integrity_manifest());
+  AnyEvaluator out{detail::goal_guarded(
+                       [evaluator](const Candidate& cand) {
+                         // Without a GPU the runner cannot start: say so before a minute of building.
+                         if (const std::string missing = missing_cuda_gpu(); !missing.empty())
+                           throw error("the CUDA evaluator needs a GPU: " + missing);
+                         return evaluator->evaluate(cand);
+                       },
+                       m, c),
+                   "CUDA evaluator", {}, {}};
+  // The agent compiles against the problem's folder (its args header): visible, read-only. The
+  // harness is the judge's own: hidden.
+  for (const auto& f : m.folders) out.judge.push_back(f);
+  for (const auto& [file, digest] : m.files)
+    if (std::none_of(m.folders.begin(), m.folders.end(), [&](const std::string& d) { return file.rfind(d + "/", 0) == 0; }))
+      out.judge.push_back(file);
+  out.hidden.push_back(data_dir() / "kernels" / "harness");
+  return out;
 }
 
 /// The one CampaignConfig a campaign file describes, for every driver (`run`, `agent`, `hook stop`).

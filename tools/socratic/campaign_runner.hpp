@@ -56,16 +56,22 @@ inline int print_result(const CampaignResult& r) {
   return r.goal_met ? exit_ok : exit_findings;
 }
 
-/// Runs the campaign of `c` with `agent`, the file's evaluator, the bank and the file's goal.
+/// Runs the campaign of `c` with `agent`, `evaluator` (the file's), the bank and the file's goal.
 template <Agent A>
-CampaignResult run_campaign_file(A& agent, const CampaignFile& c) {
+CampaignResult run_campaign_file(A& agent, const CampaignFile& c, AnyEvaluator& evaluator) {
   const std::vector<std::string> ids = campaign_scenario_ids(c);
-  AnyEvaluator evaluator = make_evaluator(c, ids);
   ToolQuestionSource questions = make_question_source(c);
   CampaignConfig config = campaign_config(c, ids);
   config.on_progress = terminal_progress();
   Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(c.goal_spec), std::move(config));
   return campaign.run();
+}
+
+/// Runs the campaign of `c` with `agent`, the file's evaluator, the bank and the file's goal.
+template <Agent A>
+CampaignResult run_campaign_file(A& agent, const CampaignFile& c) {
+  AnyEvaluator evaluator = make_evaluator(c, campaign_scenario_ids(c));
+  return run_campaign_file(agent, c, evaluator);
 }
 
 }  // namespace socratic::tool

@@ -82,9 +82,10 @@ int live(const fs::path& out, const std::string& model) {
   return exit_ok;
 }
 
-/// The recordings to try, best first: the project's kernel campaign, then the CPU one.
+/// The recordings to try, best first: the project's kernel campaign, then the CPU one (demo/,
+/// installed with the tool).
 std::vector<fs::path> default_recordings() {
-  const fs::path root = data_dir() / "docs" / "campaigns";
+  const fs::path root = data_dir() / "demo";
   return {root / "attention-h200", root / "softmax-cpu"};
 }
 
@@ -199,8 +200,8 @@ command_run demo_setup(CLI::App& app) {
       "evaluator and the LLM agent in this build, ANTHROPIC_API_KEY or OPENAI_API_KEY set, and a model\n"
       "named by --model or SOCRATIC_DEMO_MODEL): a short live campaign on the attention problem\n"
       "(production shapes, 3 turns, 30 minutes at most). Otherwise a recorded campaign (--recording\n"
-      "DIR: trace.jsonl, candidates/, recording.json; default docs/campaigns/attention-h200, else\n"
-      "docs/campaigns/softmax-cpu) is replayed: the agent's actions and the evaluator's measurements\n"
+      "DIR: trace.jsonl, candidates/, recording.json; default the data folder's demo/attention-h200,\n"
+      "else demo/softmax-cpu) is replayed: the agent's actions and the evaluator's measurements\n"
       "come from the recording, while the campaign loop, trigger detectors, goal predicate, trace and\n"
       "report run live.\n");
   app.add_option("--recording", o->recording, "the recorded campaign to replay")->type_name("DIR");

@@ -1,5 +1,6 @@
 // socratic init DIR --problem NAME --scenarios FILE [--agent claude-code|codex|none]: creates a
-// campaign workspace (candidate, campaign file, state folder, and the agent's Stop-hook config).
+// campaign folder: its campaign file, its state folder and, beside them, the agent's workspace
+// (the candidate and the agent's Stop-hook config). The state never lies in the workspace.
 #include <unistd.h>
 
 #include <algorithm>
@@ -107,7 +108,8 @@ json stop_hook_entry(const std::string& command, int timeout_s) {
 }
 
 /// Adds our Stop hook to a client's settings file, keeping whatever else it holds.
-void write_hook_config(const fs::path& file, const std::string& command, int timeout_s, bool claude) {
+void write_hook_config(const fs::path& file, const std::string& command, int timeout_s, bool claude,
+                       const fs::path& campaign, const fs::path& state_dir) {
   json settings = fs::exists(file) ? read_json_file(file) : json::object();
   if (!settings.is_object()) throw input_error(file.string(), {}, "expected a JSON object");
   json& hooks = settings["hooks"];
@@ -120,11 +122,13 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
   kept.push_back(stop_hook_entry(command, timeout_s));
   stop = kept;
   if (claude) {
-    // The judge's files are not the agent's to edit (a speed bump; the shell can still reach them).
+    // The campaign's own files are not the agent's to touch: Claude Code's file tools are told so
+    // (`//` starts an absolute path in its rules). Its shell obeys only its own sandbox, if on.
     json& deny = settings["permissions"]["deny"];
     if (!deny.is_array()) deny = json::array();
-    for (const char* rule : {"Edit(./campaign.json)", "Write(./campaign.json)", "Edit(./.socratic/**)",
-                             "Write(./.socratic/**)"})
+    const std::string file = "/" + campaign.string(), state = "/" + state_dir.string() + "/**";
+    for (const std::string& rule : {"Edit(" + file + ")", "Write(" + file + ")", "Read(" + state + ")",
+                                    "Edit(" + state + ")", "Write(" + state + ")"})
       if (std::find(deny.begin(), deny.end(), rule) == deny.end()) deny.push_back(rule);
   }
   write_text(file, settings.dump(2) + "\n");
@@ -168,7 +172,7 @@ void write_instructions(const fs::path& file, const CampaignFile& c, const Scena
                      std::to_string(set.scenarios.size()) + " scenarios) against the baseline and checks the goal: " +
                      describe_goal(goals::goal_from_spec(c.goal_spec)) +
                      ". When it does not hold you are sent back with the unmet conditions and a question. "
-                     "campaign.json and .socratic/ belong to the judge: leave them as they are.\n";
+                     "The campaign's file and its state, outside this folder, belong to the judge.\n";
   if (start) {
     ours += "\nQuestion (start): " + start->text + "\n";
     if (!start->checks.empty()) ours += "(Answer it with a measurement: " + start->checks + ")\n";
@@ -203,9 +207,9 @@ int init_command(const InitCommandOptions& o) {
   const ScenarioSet& set = judge.set;
   const fs::path baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : judge.registered->baseline_path();
   const std::string baseline_text = read_text(baseline);
-  c.workspace = dir;
-  c.candidate = dir / ("candidate" + baseline.extension().string());
-  c.state_dir = dir / ".socratic";
+  c.workspace = dir / "workspace";
+  c.candidate = c.workspace / ("candidate" + baseline.extension().string());
+  c.state_dir = dir / "state";
   c.arch = o.arch;
   c.task = !o.task.empty() ? o.task
                           : "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
@@ -230,7 +234,7 @@ int init_command(const InitCommandOptions& o) {
     if (!known_problem_kinds().count(k))
       std::cerr << "socratic init: warning: --kind \"" << k << "\" is not a kind the bank's questions use ("
                 << known_kinds_list() << ")\n";
-  // The id goes into evidence references (ID#SEQ): default to the workspace's name.
+  // The id goes into evidence references (ID#SEQ): default to the campaign folder's name.
   c.campaign_id = !o.campaign_id.empty() ? o.campaign_id : fs::absolute(dir).lexically_normal().filename().string();
   if (!o.anchors.empty()) {
     c.questions.anchors = fs::absolute(o.anchors).lexically_normal();
@@ -274,10 +278,11 @@ int init_command(const InitCommandOptions& o) {
   const std::vector<std::string>& kinds = *c.questions.kinds;
   std::string kinds_text;
   for (const auto& k : kinds) kinds_text += (kinds_text.empty() ? "" : ", ") + k;
-  std::cout << "socratic init: campaign workspace " << dir.string() << "\n"
+  std::cout << "socratic init: campaign " << dir.string() << "\n"
+            << "  workspace   " << c.workspace.string() << " (the agent's)\n"
             << "  candidate   " << c.candidate.string() << " (copy of " << baseline.string() << ")\n"
             << "  campaign    " << campaign_path.string() << "\n"
-            << "  state       " << c.state_dir.string() << "\n"
+            << "  state       " << c.state_dir.string() << " (outside the workspace)\n"
             << "  scenarios   " << c.scenarios.string() << " (" << set.scenarios.size() << ")\n"
             << "  evaluator   " << c.evaluator.kind << "\n"
             << "  questions   "
@@ -291,19 +296,20 @@ int init_command(const InitCommandOptions& o) {
                  "there, or judge with your own --evaluator-command.\n";
   if (agent == "claude-code" || agent == "codex") {
     const bool claude = agent == "claude-code";
-    const fs::path hooks = claude ? dir / ".claude" / "settings.json" : dir / ".codex" / "hooks.json";
-    write_hook_config(hooks, command, timeout, claude);
+    const fs::path ws = c.workspace;
+    const fs::path hooks = claude ? ws / ".claude" / "settings.json" : ws / ".codex" / "hooks.json";
+    write_hook_config(hooks, command, timeout, claude, campaign_path, c.state_dir);
     const std::optional<Question> start = record_start_question(c);
-    const fs::path instructions = dir / (claude ? "CLAUDE.md" : "AGENTS.md");
+    const fs::path instructions = ws / (claude ? "CLAUDE.md" : "AGENTS.md");
     write_instructions(instructions, c, set, start);
     std::cout << "  hook        " << hooks.string() << " (Stop -> socratic hook stop)\n"
               << "  brief       " << instructions.string() << " (the task, how stops are judged"
               << (start ? ", the start question " + start->id : std::string()) << ")\n"
               << gpu_note;
     if (claude)
-      std::cout << "\nStart the agent in the workspace: cd " << dir.string() << " && claude\n";
+      std::cout << "\nStart the agent in the workspace: cd " << ws.string() << " && claude\n";
     else
-      std::cout << "\nStart the agent in the workspace: cd " << dir.string() << " && codex --enable hooks\n"
+      std::cout << "\nStart the agent in the workspace: cd " << ws.string() << " && codex --enable hooks\n"
                 << "(Codex reads the project's .codex/ only when you trust the project; headless: codex exec --trust "
                    "--enable hooks ...)\n";
   } else {
@@ -323,11 +329,13 @@ int init_command(const InitCommandOptions& o) {
 command_run init_setup(CLI::App& app) {
   auto o = std::make_shared<InitCommandOptions>();
   app.footer(
-      "Creates a campaign workspace in DIR: the candidate (a copy of the problem's baseline, or of\n"
-      "--baseline), DIR/campaign.json (problem, scenarios, goal, budgets, question settings,\n"
-      "evaluator) and the state folder DIR/.socratic. With --agent, writes the agent's hook\n"
-      "configuration (.claude/settings.json or .codex/hooks.json) so that every stop runs\n"
-      "`socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
+      "Creates a campaign in DIR: DIR/campaign.json (problem, scenarios, goal, budgets, question\n"
+      "settings, evaluator), the state folder DIR/state (trace, snapshots, the judge's hashes) and the\n"
+      "agent's workspace DIR/workspace with the candidate (a copy of the problem's baseline, or of\n"
+      "--baseline); the state lies outside the workspace, where the agent's tools cannot reach it.\n"
+      "With --agent, writes the agent's hook configuration and brief in the workspace\n"
+      "(.claude/settings.json and CLAUDE.md, or .codex/hooks.json and AGENTS.md) so that every stop\n"
+      "runs `socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
       "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
       "The default goal: every scenario correct, at least as fast as the baseline, no banned library.\n");
   app.add_option("DIR", o->dir, "the workspace folder (created)")->type_name("")->required();

@@ -1,10 +1,15 @@
 #pragma once
-// The in-process LLM agent as a campaign file (or the demo) chooses it: backend, model, key.
+// The in-process LLM agent as a campaign file (or the demo) chooses it: backend, model, key, and
+// the agent's boundary (what its tools must not see or change, the shell's sandbox).
 // Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only.
+#include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "campaign_file.hpp"
+#include "data_dir.hpp"
 #include "socratic/core/error.hpp"
 
 #include "socratic/agents/anthropic_backend.hpp"
@@ -21,6 +26,15 @@ inline ApiKey campaign_key(const AgentSettings& a, const char* usual_variable) {
   return ApiKey::from_environment_or_file(usual_variable);
 }
 
+/// The key file the settings read from, if any (hidden from the agent's tools).
+inline std::optional<std::filesystem::path> campaign_key_file(const AgentSettings& a, const std::string& backend) {
+  if (a.api_key_file) return *a.api_key_file;
+  if (!a.api_key_env.empty()) return std::nullopt;
+  const std::string variable = (backend == "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY") + std::string("_FILE");
+  if (const char* f = std::getenv(variable.c_str()); f && *f) return std::filesystem::path(f);
+  return std::nullopt;
+}
+
 /// agent.backend, else anthropic with ANTHROPIC_API_KEY set, else openai with OPENAI_API_KEY.
 inline std::string chosen_backend(const AgentSettings& a, const std::string& where) {
   if (!a.backend.empty()) return a.backend;
@@ -29,20 +43,75 @@ inline std::string chosen_backend(const AgentSettings& a, const std::string& whe
   throw error(where + ": no agent backend: set agent.backend, or ANTHROPIC_API_KEY or OPENAI_API_KEY");
 }
 
+/// What the agent's tools must not reach in campaign `c`: its judge (`judge`: verified after
+/// every turn, never writable) and its private files (`hidden`: the evaluator's own, the
+/// campaign's state and file, the bank, the key file), besides the shell's sandbox settings.
+struct AgentBoundary {
+  std::vector<std::filesystem::path> judge;
+  std::vector<std::filesystem::path> hidden;
+};
+
+/// The shell sandbox the settings choose.
+inline ShellSandboxOptions sandbox_options(const AgentSettings& a) {
+  ShellSandboxOptions o;
+  o.kind = a.sandbox == "none" ? ShellSandboxKind::none : ShellSandboxKind::bubblewrap;
+  o.network = a.network;
+  o.exposed = a.sandbox_expose;
+  return o;
+}
+
+/// The agent's options for campaign `c`: the model, its window (the campaign file's, else the
+/// price table's, else 128k), the boundary.
+inline LlmAgentOptions agent_options(const CampaignFile& c, const std::string& model, const std::string& backend,
+                                     const PriceTable& prices, const AgentBoundary& boundary) {
+  LlmAgentOptions o;
+  o.model = model;
+  if (c.agent.context_window)
+    o.context_window = *c.agent.context_window;
+  else if (auto w = prices.context_window(model))
+    o.context_window = *w;
+  if (c.agent.max_tokens) o.max_tokens = *c.agent.max_tokens;
+  o.tools.sandbox = sandbox_options(c.agent);
+  o.tools.hidden = boundary.hidden;
+  o.tools.hidden.push_back(c.file);
+  o.tools.hidden.push_back(c.state_dir);
+  if (auto key = campaign_key_file(c.agent, backend)) o.tools.hidden.push_back(*key);
+  o.tools.hidden.push_back(c.questions.bank ? *c.questions.bank : data_dir() / "question_bank");
+  if (c.questions.credits) o.tools.hidden.push_back(*c.questions.credits);
+  if (c.questions.anchors) o.tools.hidden.push_back(*c.questions.anchors);
+  o.judge_paths = boundary.judge;
+  if (std::find(o.judge_paths.begin(), o.judge_paths.end(), c.scenarios) == o.judge_paths.end())
+    o.judge_paths.push_back(c.scenarios);
+  return o;
+}
+
+/// Timeouts and retries of the backend from the settings.
+inline void transport_options(BackendOptions& o, const AgentSettings& a) {
+  using std::chrono::milliseconds;
+  auto ms = [](double s) { return milliseconds(static_cast<long long>(s * 1000)); };
+  o.http.connect_timeout = ms(a.connect_timeout_s);
+  o.http.read_timeout = ms(a.read_timeout_s);
+  o.http.total_timeout = ms(a.total_timeout_s);
+  o.retry.max_retry_time = ms(a.retry_time_s);
+  o.retry.max_retries = a.max_retries;
+  o.retry.initial_delay = ms(a.retry_initial_delay_s);
+  o.retry.max_delay = ms(a.retry_max_delay_s);
+}
+
 /// Calls `run(LlmAgent<Backend>&)` with the agent the settings describe; returns its result.
 template <class Run>
-auto with_llm_agent(const AgentSettings& a, const std::string& where, Run&& run) {
+auto with_llm_agent(const CampaignFile& c, const AgentBoundary& boundary, const std::string& where, Run&& run) {
+  const AgentSettings& a = c.agent;
   const std::string backend = chosen_backend(a, where);
   const std::string model = a.model.empty() && backend == "replay" ? std::string("replay") : a.model;
   if (model.empty()) throw error(where + ": agent.model is empty: name the model the backend should use");
-  LlmAgentOptions options;
-  options.model = model;
   if (backend == "anthropic") {
     AnthropicOptions o;
     if (a.base_url) o.base_url = *a.base_url;
     o.api_key = campaign_key(a, "ANTHROPIC_API_KEY");
     o.stream = true;
-    LlmAgent<AnthropicBackend> agent(AnthropicBackend(std::move(o)), options);
+    transport_options(o, a);
+    LlmAgent<AnthropicBackend> agent(AnthropicBackend(o), agent_options(c, model, backend, o.prices, boundary));
     return run(agent);
   }
   if (backend == "openai") {
@@ -50,11 +119,13 @@ auto with_llm_agent(const AgentSettings& a, const std::string& where, Run&& run)
     if (a.base_url) o.base_url = *a.base_url;
     o.api_key = campaign_key(a, "OPENAI_API_KEY");
     o.stream = true;
-    LlmAgent<OpenAiBackend> agent(OpenAiBackend(std::move(o)), options);
+    transport_options(o, a);
+    LlmAgent<OpenAiBackend> agent(OpenAiBackend(o), agent_options(c, model, backend, o.prices, boundary));
     return run(agent);
   }
   if (!a.replay_trace) throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
-  LlmAgent<ReplayBackend> agent(ReplayBackend::from_trace(*a.replay_trace), options);
+  LlmAgent<ReplayBackend> agent(ReplayBackend::from_trace(*a.replay_trace),
+                                agent_options(c, model, backend, PriceTable::from_environment(), boundary));
   return run(agent);
 }
 

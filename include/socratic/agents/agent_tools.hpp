@@ -2,7 +2,9 @@
 /// @file
 /// @brief The LLM agent's six tools, kept few on purpose: read a file, write a file, replace a
 /// string in a file, list a folder, run a shell command, evaluate. Their JSON schemas, and the
-/// toolbox that runs a model's call inside the sandbox. Uses run_process (Boost.Process).
+/// toolbox that runs a model's call inside the sandbox: the file tools through Sandbox's path
+/// checks, the shell inside the operating system's sandbox (shell_sandbox.hpp). Uses
+/// run_process (Boost.Process).
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -20,6 +22,7 @@
 #include "socratic/agents/detail/utf8.hpp"
 #include "socratic/agents/llm_types.hpp"
 #include "socratic/agents/sandbox.hpp"
+#include "socratic/agents/shell_sandbox.hpp"
 #include "socratic/core/redact.hpp"
 #include "socratic/campaign/summary.hpp"
 #include "socratic/core/tools.hpp"
@@ -34,9 +37,16 @@ struct AgentToolOptions {
   std::size_t shell_output_bytes = 24'000;  ///< per stream; the middle is dropped, head and tail kept
   std::size_t read_max_bytes = 60'000;      ///< read_file returns at most this much
   std::size_t list_max_entries = 400;
-  /// Files or folders inside the workspace that the file tools must not change (e.g. a copy of
-  /// the harness). The judge normally lives outside the workspace altogether.
+  /// Files or folders inside the workspace that the tools must not change (e.g. a copy of the
+  /// harness). The judge normally lives outside the workspace altogether.
   std::vector<std::filesystem::path> read_only;
+  /// Files or folders the tools must neither read nor change, wherever they lie: the campaign's
+  /// own files (campaign file, trace, state folder, key files) and the judge's private files.
+  /// The file tools refuse them; in the shell's sandbox they are not there.
+  std::vector<std::filesystem::path> hidden;
+  /// How shell commands are confined (bubblewrap by default; ShellSandboxKind::none only by
+  /// explicit choice).
+  ShellSandboxOptions sandbox;
   std::string shell = "/bin/bash";
   /// `NAME=value` entries added to the shell's scrubbed environment (e.g. CUDA_VISIBLE_DEVICES).
   std::vector<std::string> extra_environment;
@@ -117,6 +127,13 @@ class AgentToolbox {
   AgentToolbox(Sandbox sandbox, AgentToolOptions options)
       : sandbox_(std::move(sandbox)), options_(std::move(options)) {}
 
+  /// @brief A toolbox for `workspace` with the options' read-only and hidden paths.
+  AgentToolbox(const std::filesystem::path& workspace, AgentToolOptions options)
+      : sandbox_(workspace, options.read_only, options.hidden), options_(std::move(options)) {}
+
+  /// @brief What the shell's sandbox confines: the workspace, the read-only and hidden paths.
+  SandboxPaths shell_paths() const { return {sandbox_.root(), options_.read_only, options_.hidden}; }
+
   /// @brief The six tools' names, descriptions and argument schemas.
   static std::vector<ToolSpec> specs(const AgentToolOptions& o = {}) {
     using detail::object_schema;
@@ -147,14 +164,20 @@ class AgentToolbox {
                  "List a folder of the workspace (default: the workspace itself): names, sizes, "
                  "folders marked with a trailing /.",
                  object_schema({{"path", path_schema("folder to list; default \".\"")}}, {})});
+    const bool boxed = o.sandbox.kind == ShellSandboxKind::bubblewrap;
+    const std::string confinement =
+        boxed ? std::string(" It runs in a sandbox: only the workspace (and /tmp, cleared after each "
+                            "command) can be written, the judge's and the campaign's files are not "
+                            "visible, no other process is") +
+                    (o.sandbox.network ? "" : ", there is no network") + "; GPUs are available."
+              : std::string(" The command is not confined to the workspace by the operating system: "
+                            "keep to your own files.");
     s.push_back({"run_shell",
                  "Run a bash command in the workspace folder (e.g. compile, profile with ncu, run "
                  "a test). Secrets are removed from its environment. Default timeout " +
                      std::to_string(o.shell_timeout.count()) + " s, at most " +
-                     std::to_string(o.shell_timeout_max.count()) +
-                     " s; long output keeps its head and tail. The command is not confined to the "
-                     "workspace by the operating system: keep to your own files. The judge's files "
-                     "are verified before every evaluation.",
+                     std::to_string(o.shell_timeout_max.count()) + " s; long output keeps its head and tail." +
+                     confinement + " The judge's files are verified before every evaluation.",
                  object_schema({{"command", {{"type", "string"}, {"description", "the bash command"}}},
                                 {"timeout_s", {{"type", "integer"}, {"description", "seconds before it is killed"}}}},
                                {"command"})});
@@ -361,7 +384,10 @@ class AgentToolbox {
     po.environment = agent_shell_environment(options_.extra_environment);
     po.timeout = std::chrono::seconds(seconds);
     po.max_output_bytes = options_.shell_output_bytes;
-    const ProcessResult r = run_process({options_.shell, "-c", command}, po);
+    const bool boxed = options_.sandbox.kind == ShellSandboxKind::bubblewrap;
+    std::vector<std::string> argv{options_.shell, "-c", command};
+    if (boxed) argv = bubblewrap_argv(options_.sandbox, shell_paths(), argv);
+    const ProcessResult r = run_process(argv, po);
     ToolOutcome o;
     char took[32];
     std::snprintf(took, sizeof took, "%.1f s", r.seconds);
@@ -372,7 +398,7 @@ class AgentToolbox {
     o.is_error = !r.ok();
     o.details = {{"exit_code", r.exit_code}, {"signal", r.signal}, {"timed_out", r.timed_out},
                  {"seconds", r.seconds}, {"stdout_truncated", r.stdout_truncated},
-                 {"stderr_truncated", r.stderr_truncated}};
+                 {"stderr_truncated", r.stderr_truncated}, {"sandbox", to_string(options_.sandbox.kind)}};
     return o;
   }
 

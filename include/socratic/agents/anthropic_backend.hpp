@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// @brief AnthropicBackend: the Messages API with `tool_use` / `tool_result`, plain or streamed
-/// (named events), retrying 429, 5xx and 529 (overloaded), also when `overloaded_error`
-/// arrives in the middle of a stream. Satisfies `LlmBackend`.
+/// (named events), retrying 429, 5xx and 529 (overloaded), also when `overloaded_error` or a
+/// garbled event arrives in the middle of a stream. Satisfies `LlmBackend`.
 
 #include <map>
 #include <string>
@@ -146,6 +146,7 @@ class AnthropicStreamAccumulator {
     if (j.is_discarded() || !j.is_object()) {
       detail::attempt_error a;
       a.kind = LlmErrorKind::bad_response;
+      a.retryable = true;  // one garbled event is a glitch of the stream: ask again
       a.message = what_ + " streamed an event that is not a JSON object: " + detail::clip(data, 200);
       a.billed = usage_;
       throw a;

@@ -2,9 +2,9 @@
 /// @file
 /// @brief JudgeGuard: the agent's own check that it cannot edit, and did not edit, its judge
 /// (harness, scenarios, references, question bank, goal files). Each judge path must lie outside
-/// the workspace or be read-only to the file tools; and because shell commands are not confined
-/// by the operating system, every judge file's SHA-256 is compared with its value at the start
-/// after every turn. Light (OpenSSL's digest).
+/// the workspace or be read-only to the tools; and as a backstop behind the shell's OS sandbox
+/// (the only check when the user turned it off), every judge file's SHA-256 is compared with its
+/// value at the start after every turn. Light (OpenSSL's digest).
 
 #include <algorithm>
 #include <filesystem>

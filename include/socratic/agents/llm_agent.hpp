@@ -5,8 +5,10 @@
 /// campaign's evaluator for judgements, until it stops calling tools. Any LlmBackend drives it.
 /// Heavy (the shell tool uses Boost.Process); the backends' transport is in their own headers.
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,16 +50,19 @@ struct LlmAgentOptions {
   std::optional<double> temperature;
   int max_steps_per_turn = 150;  ///< model calls in one turn before it is ended
   /// The model's context window in tokens. Before a request would exceed `shorten_at` of it,
-  /// old tool outputs are shortened (the trace keeps them whole).
+  /// old tool outputs are shortened (the trace keeps them whole). When a server says a request
+  /// overflowed, the agent learns the real window (from the server's words, or below the failed
+  /// request) and goes on within it; the right value here avoids the failed calls. The tool
+  /// takes it from the campaign file or the price table (PriceTable's `context_window`).
   long long context_window = 128'000;
   double shorten_at = 0.8;
-  std::size_t keep_recent_tool_outputs = 6;  ///< the newest tool outputs are never shortened
+  std::size_t keep_recent_tool_outputs = 6;  ///< the newest tool outputs are kept whole while the window allows
   std::size_t shortened_keep_chars = 600;    ///< head plus tail kept of a shortened output
   AgentToolOptions tools;
   /// The judge's files and folders (harness, scenarios, references, bank, goal). Each must lie
   /// outside the workspace or be read-only; their hashes are taken at the first turn and checked
-  /// after every turn, and a change ends the turn with an error (shell commands are not confined
-  /// by the operating system, so this is the agent's own backstop).
+  /// after every turn, and a change ends the turn with an error (a backstop behind the shell's
+  /// OS sandbox, and the only check when the user turned the sandbox off).
   std::vector<std::filesystem::path> judge_paths;
   /// Tools offered to the model; default AgentToolbox::specs(tools).
   std::optional<std::vector<ToolSpec>> tool_specs;
@@ -86,7 +91,12 @@ class LlmAgent {
   LlmAgent(Backend backend, LlmAgentOptions options)
       : backend_(std::move(backend)), options_(std::move(options)) {
     if (options_.model.empty()) throw error("LlmAgent: LlmAgentOptions::model is empty");
+    if (options_.context_window < 1024)
+      throw error("LlmAgent: LlmAgentOptions::context_window is " + std::to_string(options_.context_window) +
+                  " tokens; a model's window is at least 1024");
     if (!options_.tool_specs) options_.tool_specs = AgentToolbox::specs(options_.tools);
+    // The answer must fit beside the prompt: a small window takes a smaller output limit.
+    if (max_tokens_ > window_ / 2) max_tokens_ = static_cast<int>(std::max<long long>(256, window_ / 4));
   }
 
   /// @brief One turn; see the class description. Errors end the turn in TurnResult::error.
@@ -114,7 +124,7 @@ class LlmAgent {
     TurnResult result;
     std::optional<AgentToolbox> toolbox;
     try {
-      toolbox.emplace(Sandbox(tools.workspace(), options_.tools.read_only), options_.tools);
+      toolbox.emplace(tools.workspace(), options_.tools);
       if (!options_.judge_paths.empty()) {
         if (!judge_) judge_.emplace(options_.judge_paths);
         judge_->check_placement(toolbox->sandbox());
@@ -123,13 +133,20 @@ class LlmAgent {
       result.error = std::string("LlmAgent: ") + e.what();
       return result;
     }
+    if (!sandbox_checked_ && !check_sandbox(*toolbox, tools, result)) return result;
     push(ChatRole::user, detail::valid_utf8(message.text));
-    bool retried_overflow = false;
+    int overflows_in_a_row = 0;
+    ++turns_;
 
     for (int step = 0; step < options_.max_steps_per_turn; ++step) {
       const LlmRequest request = prepare_request(tools);
       const std::string hash = llm_request_hash(request);
       LlmResponse response;
+      // Which call failed, for the user: the turn, the call, the model.
+      auto which = [&] {
+        return "model call " + std::to_string(step + 1) + " of this agent's turn " + std::to_string(turns_) +
+               " (model " + options_.model + ") failed: ";
+      };
       try {
         response = backend_.complete(request);
       } catch (const llm_error& e) {
@@ -138,18 +155,22 @@ class LlmAgent {
         tools.record({{"type", "llm_exchange"}, {"request_hash", hash}, {"step", step},
                       {"error", {{"kind", std::string(to_string(e.kind()))}, {"status", e.status()},
                                  {"message", e.what()}, {"billed", e.billed()}}}});
-        if (e.kind() == LlmErrorKind::context_overflow && !retried_overflow &&
-            shorten_for_overflow(request, tools)) {
-          retried_overflow = true;
+        if (e.kind() == LlmErrorKind::context_overflow && overflows_in_a_row < 4 &&
+            recover_from_overflow(request, e.what(), tools)) {
+          ++overflows_in_a_row;
           continue;
         }
-        result.error = std::string("model call failed: ") + e.what();
+        result.error = which() + e.what();
+        if (e.kind() == LlmErrorKind::context_overflow)
+          result.error += "; the window assumed was " + std::to_string(window_) +
+                          " tokens: set the model's context window (LlmAgentOptions::context_window; in a "
+                          "campaign file, agent.context_window)";
         return result;
       } catch (const std::exception& e) {  // a configuration error (bad URL, proxy, CA file)
-        result.error = std::string("model call failed: ") + e.what();
+        result.error = which() + e.what();
         return result;
       }
-      retried_overflow = false;
+      overflows_in_a_row = 0;
       calibrate(request, response.usage);
       result.usage += response.usage;
       tools.record({{"type", "llm_exchange"}, {"request_hash", hash}, {"step", step},
@@ -175,6 +196,34 @@ class LlmAgent {
     result.final_message = "(turn ended by the agent: " + std::to_string(options_.max_steps_per_turn) +
                            " model calls without a final answer)";
     return result;
+  }
+
+  /// Once per agent: the shell's sandbox works here (or the user chose none), recorded in the
+  /// trace. A sandbox that cannot be had ends the turn with the reason: never a silent downgrade.
+  bool check_sandbox(const AgentToolbox& toolbox, Tools& tools, TurnResult& result) {
+    const ShellSandboxOptions& box = options_.tools.sandbox;
+    const SandboxPaths paths = toolbox.shell_paths();
+    json event{{"type", "shell_sandbox"}, {"kind", to_string(box.kind)}, {"network", box.network},
+               {"workspace", paths.workspace.string()}};
+    event["hidden"] = json::array();
+    for (const auto& p : paths.hidden) event["hidden"].push_back(p.string());
+    event["read_only"] = json::array();
+    for (const auto& p : paths.read_only) event["read_only"].push_back(p.string());
+    const std::string problem = shell_sandbox_problem(box, paths);
+    if (!problem.empty()) {
+      event["problem"] = problem;
+      tools.record(event);
+      result.error = "the agent's shell cannot be sandboxed here: " + problem +
+                     ". Fix that, or choose to run without an OS sandbox (ShellSandboxKind::none; in a "
+                     "campaign file, agent.sandbox \"none\")";
+      return false;
+    }
+    if (box.kind == ShellSandboxKind::none)
+      event["warning"] = "the shell runs without an OS sandbox, by the user's choice: it can reach "
+                         "whatever the user running Socratic can";
+    tools.record(event);
+    sandbox_checked_ = true;
+    return true;
   }
 
   void push(ChatRole role, std::string content) {
@@ -227,7 +276,7 @@ class LlmAgent {
     r.model = options_.model;
     r.system = options_.system_prompt;
     r.tools = *options_.tool_specs;
-    r.max_tokens = options_.max_tokens;
+    r.max_tokens = max_tokens_;
     r.temperature = options_.temperature;
     r.messages.reserve(conversation_.size());
     for (std::size_t i = 0; i < conversation_.size(); ++i) {
@@ -292,11 +341,12 @@ class LlmAgent {
 
   LlmRequest prepare_request(Tools& tools) {
     LlmRequest request = request_from_view();
-    const long long limit = static_cast<long long>(
-        options_.shorten_at * static_cast<double>(options_.context_window - options_.max_tokens));
+    const long long limit = static_cast<long long>(options_.shorten_at * static_cast<double>(window_ - max_tokens_));
     const long long before = estimate_tokens(request);
     if (before <= limit) return request;
-    const std::size_t n = shorten_until(limit, options_.keep_recent_tool_outputs, request);
+    std::size_t n = shorten_until(limit, options_.keep_recent_tool_outputs, request);
+    // A small window may not hold even the newest outputs whole: then only the last one stays.
+    if (estimate_tokens(request) > limit) n += shorten_until(limit, 1, request);
     if (n > 0)
       tools.record({{"type", "context_shortened"}, {"tool_outputs", n},
                     {"estimated_tokens_before", before}, {"estimated_tokens_after", estimate_tokens(request)},
@@ -304,18 +354,46 @@ class LlmAgent {
     return request;
   }
 
-  /// After the server said the context overflowed: the estimate was too low. Assume the
-  /// request filled the window, and shorten every old output but the newest.
-  bool shorten_for_overflow(const LlmRequest& failed, Tools& tools) {
-    chars_per_token_ = std::max(1.0, static_cast<double>(request_chars(failed)) /
-                                         static_cast<double>(std::max<long long>(1, options_.context_window)));
+  /// The window a server's overflow message states, if it states one: OpenAI and vLLM
+  /// ("maximum context length is N tokens"), Anthropic ("... tokens > N maximum"), llama.cpp
+  /// ("[n_ctx N") and wordings with "context size/window/length ... N".
+  static std::optional<long long> stated_window(const std::string& text) {
+    static const std::regex patterns[] = {
+        std::regex(R"(maximum context length is (\d{3,}))"), std::regex(R"(> ?(\d{3,}) maximum)"),
+        std::regex(R"(n_ctx[" :=]+(\d{3,}))"), std::regex(R"(context (?:size|window|length)\D{0,24}(\d{3,}))")};
+    for (const auto& re : patterns) {
+      std::smatch m;
+      if (std::regex_search(text, m, re)) return std::stoll(m[1].str());
+    }
+    return std::nullopt;
+  }
+
+  /// After the server said the context overflowed: the window is smaller than assumed. Learn
+  /// it (from the server's words when it states it, else below the failed request's size), keep
+  /// the output limit within it, and shorten every old output but the newest to fit. False
+  /// when nothing more can be shortened.
+  bool recover_from_overflow(const LlmRequest& failed, const std::string& message, Tools& tools) {
+    const long long failed_estimate = estimate_tokens(failed);
+    const long long before_window = window_;
+    if (const auto stated = stated_window(message); stated && *stated < window_) {
+      window_ = *stated;
+    } else {
+      // Unknown limit: the request did not fit, so the window is below it; at least a quarter
+      // less each time, so that repeated overflows converge.
+      window_ = std::max<long long>(1024, std::min(window_, failed_estimate) * 3 / 4);
+    }
+    const int before_max_tokens = max_tokens_;
+    max_tokens_ = static_cast<int>(std::max<long long>(256, std::min<long long>(max_tokens_, window_ / 4)));
+    // The estimate was too low as well: assume the failed request filled the window.
+    chars_per_token_ = std::clamp(static_cast<double>(request_chars(failed)) / static_cast<double>(std::max<long long>(1, window_)),
+                                  1.0, chars_per_token_);
     LlmRequest request = request_from_view();
-    const long long limit = static_cast<long long>(
-        0.6 * static_cast<double>(options_.context_window - options_.max_tokens));
+    const long long limit = static_cast<long long>(0.6 * static_cast<double>(window_ - max_tokens_));
     const std::size_t n = shorten_until(limit, 1, request);
     tools.record({{"type", "context_shortened"}, {"tool_outputs", n}, {"after_overflow", true},
+                  {"window_before", before_window}, {"window", window_}, {"max_tokens", max_tokens_},
                   {"estimated_tokens_after", estimate_tokens(request)}});
-    return n > 0;
+    return n > 0 || max_tokens_ < before_max_tokens || estimate_tokens(request) < failed_estimate;
   }
 
   Backend backend_;
@@ -324,6 +402,10 @@ class LlmAgent {
   std::vector<bool> shortened_;
   double chars_per_token_ = 3.5;
   std::optional<JudgeGuard> judge_;
+  bool sandbox_checked_ = false;
+  long long window_ = options_.context_window;  ///< the window in use: learned down from overflows
+  int max_tokens_ = options_.max_tokens;         ///< the output limit in use, within the window
+  int turns_ = 0;
 };
 
 }  // namespace socratic

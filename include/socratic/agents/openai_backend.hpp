@@ -173,6 +173,7 @@ class OpenAiStreamAccumulator {
     if (chunk.is_discarded() || !chunk.is_object()) {
       detail::attempt_error a;
       a.kind = LlmErrorKind::bad_response;
+      a.retryable = true;  // one garbled chunk is a glitch of the stream: ask again
       a.message = what_ + " streamed a chunk that is not a JSON object: " + detail::clip(data, 200);
       throw a;
     }

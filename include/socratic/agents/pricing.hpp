@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// @brief PriceTable: what a model's tokens cost, configurable (no prices are built in: they
-/// change, and a stale figure is worse than none). Light.
+/// @brief PriceTable: what a model's tokens cost, and how large its context window is,
+/// configurable (nothing is built in: prices and models change, and a stale figure is worse
+/// than none). Light.
 
 #include <filesystem>
 #include <fstream>
@@ -29,7 +30,7 @@ struct ModelPrice {
 /// File format (USD per million tokens):
 /// @code{.json}
 /// {"schema_version": 1,
-///  "models": {"gpt-4.1": {"input": 2.0, "output": 8.0, "cache_read": 0.5},
+///  "models": {"gpt-4.1": {"input": 2.0, "output": 8.0, "cache_read": 0.5, "context_window": 1047576},
 ///             "claude-sonnet-4*": {"input": 3.0, "output": 15.0, "cache_read": 0.3, "cache_write": 3.75}}}
 /// @endcode
 class PriceTable {
@@ -39,20 +40,14 @@ class PriceTable {
   bool empty() const noexcept { return prices_.empty(); }
 
   /// @brief The price of `model`: an exact entry first, else the longest matching prefix.
-  std::optional<ModelPrice> find(std::string_view model) const {
-    if (auto it = prices_.find(std::string(model)); it != prices_.end()) return it->second;
-    std::optional<ModelPrice> best;
-    std::size_t best_length = 0;
-    for (const auto& [pattern, price] : prices_) {
-      if (pattern.empty() || pattern.back() != '*') continue;
-      const std::string_view prefix(pattern.data(), pattern.size() - 1);
-      if (model.substr(0, prefix.size()) == prefix && (!best || prefix.size() > best_length)) {
-        best = price;
-        best_length = prefix.size();
-      }
-    }
-    return best;
-  }
+  std::optional<ModelPrice> find(std::string_view model) const { return lookup(prices_, model); }
+
+  /// @brief Sets the context window (tokens) of `pattern`: a model name, or a prefix and `*`.
+  void set_context_window(std::string pattern, long long tokens) { windows_[std::move(pattern)] = tokens; }
+
+  /// @brief The context window of `model` when the table states one (exact name first, else the
+  /// longest matching prefix): the LLM agent's default window for it.
+  std::optional<long long> context_window(std::string_view model) const { return lookup(windows_, model); }
 
   /// @brief The cost of `usage` for the first of `models` that has a price; nullopt when none has.
   std::optional<double> cost(std::initializer_list<std::string_view> models, const Usage& usage) const {
@@ -83,8 +78,14 @@ class PriceTable {
       const std::string where = "model \"" + model + "\"";
       if (!entry.is_object()) throw input_error(file, where, "expected an object");
       ModelPrice p;
-      reject_unknown_fields(entry, {"input", "output", "cache_read", "cache_write"}, file, where);
+      reject_unknown_fields(entry, {"input", "output", "cache_read", "cache_write", "context_window"}, file, where);
       for (const auto& [field, value] : entry.items()) {
+        if (field == "context_window") {
+          if (!value.is_number_integer() || value.get<long long>() < 1024)
+            throw input_error(file, where + " field \"context_window\"", "expected a number of tokens (at least 1024)");
+          t.set_context_window(model, value.get<long long>());
+          continue;
+        }
         if (!value.is_number() || value.get<double>() < 0)
           throw input_error(file, where + " field \"" + field + "\"",
                             "expected a non-negative number (USD per million tokens)");
@@ -121,7 +122,24 @@ class PriceTable {
   }
 
  private:
+  template <class Value>
+  static std::optional<Value> lookup(const std::map<std::string, Value, std::less<>>& table, std::string_view model) {
+    if (auto it = table.find(model); it != table.end()) return it->second;
+    std::optional<Value> best;
+    std::size_t best_length = 0;
+    for (const auto& [pattern, value] : table) {
+      if (pattern.empty() || pattern.back() != '*') continue;
+      const std::string_view prefix(pattern.data(), pattern.size() - 1);
+      if (model.substr(0, prefix.size()) == prefix && (!best || prefix.size() > best_length)) {
+        best = value;
+        best_length = prefix.size();
+      }
+    }
+    return best;
+  }
+
   std::map<std::string, ModelPrice, std::less<>> prices_;
+  std::map<std::string, long long, std::less<>> windows_;
 };
 
 }  // namespace socratic

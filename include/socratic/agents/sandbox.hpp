@@ -3,7 +3,9 @@
 /// @brief Sandbox: confines the paths a model names to the agent's workspace. Every path is
 /// resolved the way the kernel would resolve it (symbolic links followed, dangling ones too,
 /// `..` applied after them), and refused with a message for the model when it lands outside
-/// the workspace or on a read-only path. Light.
+/// the workspace, on one of the campaign's own files (wherever it lies) or, for writing, on a
+/// read-only path. The file tools use it; the shell is confined by the operating system
+/// (shell_sandbox.hpp). Light.
 
 #include <deque>
 #include <filesystem>
@@ -36,14 +38,19 @@ class Sandbox {
  public:
   /// @param workspace the folder the agent owns (must exist)
   /// @param read_only files or folders inside it that the agent may read but not change
+  /// @param hidden files or folders the agent may neither read nor change, wherever they lie:
+  ///        the campaign's own files (campaign file, trace, state folder, key files) and the
+  ///        judge's private ones
   explicit Sandbox(const std::filesystem::path& workspace,
-                   const std::vector<std::filesystem::path>& read_only = {}) {
+                   const std::vector<std::filesystem::path>& read_only = {},
+                   const std::vector<std::filesystem::path>& hidden = {}) {
     std::error_code ec;
     root_ = std::filesystem::canonical(workspace, ec);
     if (ec || !std::filesystem::is_directory(root_))
       throw error("sandbox: the workspace \"" + workspace.string() + "\" is not an existing folder");
     for (const auto& p : read_only)
       read_only_.push_back(physical(p.is_absolute() ? p : root_ / p));
+    for (const auto& p : hidden) hidden_.push_back(physical(p.is_absolute() ? p : root_ / p));
   }
 
   /// @brief The workspace, canonical.
@@ -58,6 +65,11 @@ class Sandbox {
     const std::filesystem::path given(requested);
     const std::filesystem::path full = given.is_absolute() ? given : root_ / given;
     const std::filesystem::path resolved = physical(full);
+    for (const auto& h : hidden_)
+      if (inside(resolved, h))
+        throw sandbox_violation("\"" + std::string(requested) +
+                                "\" is one of the campaign's own files (its state, trace, campaign file, a "
+                                "key, or the judge's private files); the agent's tools neither read nor change it");
     if (inside(resolved, root_)) return resolved;
     const std::string quoted = "\"" + std::string(requested) + "\"";
     if (given.is_absolute())
@@ -134,6 +146,7 @@ class Sandbox {
  private:
   std::filesystem::path root_;
   std::vector<std::filesystem::path> read_only_;
+  std::vector<std::filesystem::path> hidden_;
 };
 
 }  // namespace socratic

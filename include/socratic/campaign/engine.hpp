@@ -272,7 +272,7 @@ class CampaignEngine {
     m.resumed = true;
     std::string best_snapshot;
     if (const EvaluationRecord* best = state_.best())
-      best_snapshot = snapshots_.path_of(best->candidate_hash, candidate_for(agent).source.extension()).string();
+      best_snapshot = snapshots_.entry_of(best->candidate_hash, candidate_for(agent).source).string();
     if (opened.previous.last_verdict && !opened.previous.last_verdict->met) m.verdict = opened.previous.last_verdict;
     if (opened.previous.last_message && opened.previous.last_message->question)
       m.question = opened.previous.last_message->question;
@@ -694,6 +694,9 @@ class CampaignEngine {
     if (rec.origin == "agent") ++state_.spent.agent_evaluations, ++mine.agent_evaluations;
     state_.evaluations.push_back(rec);
     emit_locked(rec.agent_id, "evaluation", {{"record", rec}});
+    // A judge changed since the campaign's start is named in the trace, not only in a report.
+    if (!rec.report.judge_modified.empty())
+      emit_locked(rec.agent_id, "judge_modified", {{"evaluation_index", rec.index}, {"files", rec.report.judge_modified}});
     progress_locked("evaluation", rec.agent_id, {});
     return rec;
   }

@@ -85,6 +85,9 @@ struct EvalReport {
   bool built = false;     ///< the candidate compiled
   std::string build_log;  ///< compiler output (capped)
   std::string error;      ///< harness-level failure (runner crash, hang, integrity), if any
+  /// The judge's files (or settings) that changed since the campaign started, one sentence
+  /// each, naming the file; when not empty nothing was judged and `error` says so.
+  std::vector<std::string> judge_modified;
 
   std::vector<std::string> expected;     ///< scenario ids asked for
   std::vector<ScenarioResult> scenarios; ///< results, in order of `expected`
@@ -254,6 +257,7 @@ inline void to_json(json& j, const EvalReport& r) {
            // Derived, written for readers in other languages; recomputed on read.
            {"all_correct", r.all_correct()},
            {"geomean_speedup", r.geomean_speedup()}};
+  if (!r.judge_modified.empty()) j["judge_modified"] = r.judge_modified;
 }
 
 inline void from_json(const json& j, EvalReport& r) {
@@ -271,6 +275,7 @@ inline void from_json(const json& j, EvalReport& r) {
   r.banned = optional_field<std::vector<BannedFinding>>(j, "banned", {});
   r.timings = optional_field<EvalTimings>(j, "timings", {});
   r.identical_to_baseline = optional_field<bool>(j, "identical_to_baseline", false, "report");
+  r.judge_modified = optional_field<std::vector<std::string>>(j, "judge_modified", {});
 }
 
 }  // namespace socratic

@@ -16,14 +16,17 @@ extern char** environ;
 
 namespace socratic {
 
-/// @brief True for variable names that hold credentials by convention (`*_KEY`, `*TOKEN*`,
-/// `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`, `*_AUTH*`).
+/// @brief True for variable names that hold credentials by convention (`*KEY*`, `*TOKEN*`,
+/// `*SECRET*`, `*PASSWORD*`, `*CREDENTIAL*`, `*_AUTH*`, `*COOKIE*`). Identifiers are not
+/// secrets: a session id (`CLAUDE_CODE_SESSION_ID`, `XDG_SESSION_ID`) names a session, and
+/// redacting it broke what must match it (the stop hook's chain of blocks); a session's token
+/// (`AWS_SESSION_TOKEN`) is caught by `TOKEN`.
 inline bool is_secret_variable(std::string_view name) {
   std::string upper(name);
   std::transform(upper.begin(), upper.end(), upper.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   for (std::string_view marker : {"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL",
-                                  "_AUTH", "COOKIE", "SESSION"})
+                                  "_AUTH", "COOKIE"})
     if (upper.find(marker) != std::string::npos) return true;
   return false;
 }

@@ -2,8 +2,12 @@
 /// @file
 /// @brief CommandEvaluator: an Evaluator that runs a user-given command and reads an EvalReport
 /// JSON (docs/report-schema.md) from its stdout. It plugs in a user's own harness, and lets
-/// tests without a GPU use a script as the evaluator. Heavy (run_process).
+/// tests without a GPU use a script as the evaluator. Like the CUDA evaluator it guards its
+/// judge: the command, the script it names and that script's folder are hashed at construction
+/// (or at the campaign's start, from a saved manifest) and verified before every evaluation.
+/// Heavy (run_process).
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -16,6 +20,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/detail/sha256.hpp"
+#include "socratic/eval/integrity.hpp"
 #include "socratic/process/run_process.hpp"
 
 namespace socratic {
@@ -36,6 +41,17 @@ struct CommandEvaluatorConfig {
   /// The baseline's source, when the command judges against one: a candidate byte-identical to
   /// it is reported `identical_to_baseline` (no goal of being faster holds on it).
   std::optional<std::filesystem::path> baseline;
+  /// The judge's files found in the command: every argument naming an existing file (the
+  /// program itself only when given with a path; a program found on PATH is the toolchain),
+  /// with the other files of its folder. False: only `judge` and the command itself.
+  bool judge_from_command = true;
+  /// More of the judge: files, or folders (walked), whose change must stop every evaluation.
+  std::vector<std::filesystem::path> judge;
+  /// The agent's folder: nothing in it is the judge (the candidate lies there).
+  std::filesystem::path workspace;
+  /// A manifest recorded at the campaign's start (save_integrity_manifest); it must cover this
+  /// evaluator's judge. nullopt: recorded at construction.
+  std::optional<std::filesystem::path> integrity_manifest;
 };
 
 namespace detail {
@@ -51,14 +67,49 @@ inline std::string tail_lines(const std::string& text, std::size_t max_chars) {
 /// happened; `evaluate` never throws.
 class CommandEvaluator {
  public:
+  /// @throws error for an empty command; input_error when a saved manifest cannot be read (one
+  /// that does not cover the judge, recorded for another command, fails every evaluation).
   explicit CommandEvaluator(CommandEvaluatorConfig config) : config_(std::move(config)) {
     if (config_.command.empty()) throw error("CommandEvaluator: empty command");
     if (config_.baseline) baseline_hash_ = detail::sha256_file(*config_.baseline);
+    find_judge();
+    if (config_.integrity_manifest) {
+      manifest_ = load_integrity_manifest(*config_.integrity_manifest);
+      for (const auto& f : judge_files_)
+        if (!manifest_.covers(f)) uncovered_.push_back(f.string() + " was not recorded at the campaign's start");
+    } else {
+      manifest_ = record_integrity(judge_files_, judge_folders_);
+      record_value(manifest_, "evaluator command", command_text());
+    }
   }
+
+  /// @brief The judge's files and folders this evaluator verifies (for the agent's sandbox).
+  std::vector<std::filesystem::path> judge_paths() const {
+    std::vector<std::filesystem::path> out = judge_files_;
+    out.insert(out.end(), judge_folders_.begin(), judge_folders_.end());
+    return out;
+  }
+  /// @brief What was recorded (save it at the campaign's start for later processes).
+  const IntegrityManifest& integrity_manifest() const noexcept { return manifest_; }
 
   EvalReport evaluate(const Candidate& candidate) {
     using clock = std::chrono::steady_clock;
     const auto began = clock::now();
+    // The judge first: a changed script, folder or command never produces a verdict.
+    std::vector<std::string> tampered = uncovered_;
+    for (auto& t : verify_integrity(manifest_)) tampered.push_back(std::move(t));
+    for (auto& t : verify_values(manifest_, {{"evaluator command", command_text()}})) tampered.push_back(std::move(t));
+    if (!tampered.empty()) {
+      EvalReport report;
+      report.candidate = candidate;
+      report.expected = config_.expected;
+      report.error = "integrity check failed: ";
+      for (std::size_t i = 0; i < tampered.size() && i < 10; ++i) report.error += (i ? "; " : "") + tampered[i];
+      report.error += " (restore the files or start a new campaign)";
+      report.judge_modified = std::move(tampered);
+      report.timings.total_s = std::chrono::duration<double>(clock::now() - began).count();
+      return report;
+    }
     Candidate judged = candidate;
     if (!candidate.has_snapshot()) {  // a campaign hashed the bytes already when it snapshotted them
       try {
@@ -110,6 +161,49 @@ class CommandEvaluator {
   const CommandEvaluatorConfig& config() const noexcept { return config_; }
 
  private:
+  std::string command_text() const { return json(config_.command).dump(); }
+
+  /// The files the command names (outside the workspace) and their folders' other files.
+  void find_judge() {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path base = config_.working_dir.empty() ? fs::current_path() : config_.working_dir;
+    const fs::path ws = config_.workspace.empty() ? fs::path() : fs::weakly_canonical(config_.workspace, ec);
+    auto in_workspace = [&](const fs::path& p) {
+      if (ws.empty()) return false;
+      const auto rel = p.lexically_relative(ws);
+      return !rel.empty() && rel.native().rfind("..", 0) != 0;
+    };
+    auto add_file = [&](const fs::path& f) {
+      if (std::find(judge_files_.begin(), judge_files_.end(), f) == judge_files_.end()) judge_files_.push_back(f);
+    };
+    if (config_.judge_from_command) {
+      for (std::size_t i = 0; i < config_.command.size(); ++i) {
+        const std::string& arg = config_.command[i];
+        if (arg.find("{candidate}") != std::string::npos || arg.find("{snapshot}") != std::string::npos ||
+            arg.find("{label}") != std::string::npos)
+          continue;
+        if (i == 0 && arg.find('/') == std::string::npos) continue;  // a program on PATH: the toolchain
+        const fs::path given(arg);
+        const fs::path full = fs::weakly_canonical(given.is_absolute() ? given : base / given, ec);
+        if (ec || !fs::is_regular_file(full, ec) || in_workspace(full)) continue;
+        add_file(full);
+        for (const auto& e : fs::directory_iterator(full.parent_path(), ec))
+          if (e.is_regular_file(ec)) add_file(fs::weakly_canonical(e.path(), ec));
+      }
+    }
+    for (const auto& p : config_.judge) {
+      const fs::path full = fs::weakly_canonical(p.is_absolute() ? p : base / p, ec);
+      if (!fs::exists(full, ec))
+        throw input_error(p.string(), {}, "CommandEvaluator: a judge path that does not exist");
+      if (fs::is_directory(full, ec))
+        judge_folders_.push_back(full);
+      else
+        add_file(full);
+    }
+    std::sort(judge_files_.begin(), judge_files_.end());
+  }
+
   static void replace(std::string& text, const std::string& from, const std::string& to) {
     for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
       text.replace(at, from.size(), to);
@@ -143,6 +237,9 @@ class CommandEvaluator {
 
   CommandEvaluatorConfig config_;
   std::string baseline_hash_;
+  std::vector<std::filesystem::path> judge_files_, judge_folders_;
+  IntegrityManifest manifest_;
+  std::vector<std::string> uncovered_;  ///< judge files a loaded manifest does not cover
 };
 
 static_assert(Evaluator<CommandEvaluator>, "CommandEvaluator must satisfy the Evaluator concept");

@@ -21,6 +21,7 @@
 #include "socratic/core/report.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/detail/sha256.hpp"
+#include "socratic/core/candidate_files.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/eval/integrity.hpp"
@@ -197,29 +198,29 @@ class CudaEvaluator {
     if (!tampered.empty()) {
       report.error = "integrity check failed: " + detail::join_sentences(tampered, 10) +
                      " (restore the files or start a new campaign)";
+      report.judge_modified = std::move(tampered);
       return finish();
     }
 
-    // 2. The candidate: read once, snapshot by content, build the snapshot (so an edit during
-    // the evaluation cannot split what was hashed from what was compiled). A campaign hands over
-    // its own snapshot and hash: the bytes are read from there, and not hashed again.
-    std::string bytes;
+    // 2. The candidate: read once (its entry and the headers of its folder that it includes),
+    // snapshot by content, build the snapshot (so an edit during the evaluation cannot split what
+    // was hashed from what was compiled). A campaign hands over its own snapshot and hash: the
+    // files are read from there, and not hashed again.
+    CandidateFiles files;
     try {
-      bytes = read_file_bytes(candidate.judged_file());
+      files = read_candidate_files(candidate.judged_file());
     } catch (const std::exception& e) {
       report.build_log = std::string("cannot read the candidate: ") + e.what();
       return finish();
     }
-    report.candidate.content_hash = candidate.has_snapshot() ? candidate.content_hash : detail::sha256_hex(bytes);
+    report.candidate.content_hash = candidate.has_snapshot() ? candidate.content_hash : files.hash();
     report.identical_to_baseline = report.candidate.content_hash == baseline_hash_;
     const fs::path original = fs::absolute(candidate.source).lexically_normal();
-    const fs::path snapshot = config_.cache_dir / "candidates" / report.candidate.content_hash /
-                              (original.extension() == ".cu" ? original.filename() : fs::path("candidate.cu"));
+    if (original.extension() != ".cu") files.files.front().first = "candidate.cu";
+    fs::path snapshot;
     try {
       // Content-addressed, so an existing snapshot is reused, unless it no longer holds its bytes.
-      std::error_code ec;
-      if (!fs::exists(snapshot, ec) || read_file_bytes(snapshot) != bytes) write_file_atomically(snapshot, bytes);
-
+      snapshot = write_candidate_files(files, config_.cache_dir / "candidates" / report.candidate.content_hash);
       const auto build_began = clock::now();
       if (auto harness_error = ensure_harness_built(); !harness_error.empty()) {
         report.error = harness_error;
@@ -229,8 +230,10 @@ class CudaEvaluator {
       BuildRequest request;
       request.kind = BuildKind::shared_object;
       request.sources = {snapshot};
-      // The problem's folder first, so its headers win over same-named files of the candidate's.
-      request.include_dirs = {problem_.folder, original.parent_path()};
+      // The problem's folder first, so its headers win over same-named files of the candidate's;
+      // then the snapshot's own folder (the candidate's headers as judged); the candidate's
+      // folder last, for a header the include scan cannot see (a computed include).
+      request.include_dirs = {problem_.folder, snapshot.parent_path(), original.parent_path()};
       request.hashed_inputs = {problem_.args_header_path()};
       request.flags = config_.nvcc_flags;
       request.output_name = "candidate.so";

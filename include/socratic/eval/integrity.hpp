@@ -1,9 +1,11 @@
 #pragma once
 /// @file
 /// @brief IntegrityManifest: SHA-256 of the files an evaluation trusts (the harness, the
-/// problem's folder, the scenario set, the problem registry), recorded once (at install or
-/// campaign start) and verified before every evaluation, so that an agent cannot edit its judge.
-/// Folders are recorded with their full listing: a file added to one is a mismatch too.
+/// problem's folder, the scenario set, the problem registry; a command evaluator's script and
+/// its files) and of the settings that judge (the evaluator command, the goal), recorded once
+/// (at install or campaign start) and verified before every evaluation, so that an agent cannot
+/// edit its judge. Folders are recorded with their full listing: a file added to one is a
+/// mismatch too.
 /// Light: OpenSSL's digest, nlohmann/json, the standard library.
 
 #include <time.h>
@@ -29,6 +31,8 @@ struct IntegrityManifest {
   std::filesystem::path root;  ///< paths under it are shown relative to it in messages
   std::map<std::string, std::string> files;  ///< path -> SHA-256 hex
   std::vector<std::string> folders;          ///< folders whose every file is in `files`
+  /// Settings that judge, by name (`evaluator command`, `goal`): SHA-256 of their text.
+  std::map<std::string, std::string> values;
 
   /// @brief True when `path` (a file) is covered: listed, or inside a recorded folder.
   bool covers(const std::filesystem::path& path) const {
@@ -95,6 +99,27 @@ inline IntegrityManifest record_integrity(const std::vector<std::filesystem::pat
   return m;
 }
 
+/// @brief Records the SHA-256 of a setting that judges (e.g. the evaluator command's JSON).
+inline void record_value(IntegrityManifest& m, const std::string& name, const std::string& text) {
+  m.values[name] = detail::sha256_hex(text);
+}
+
+/// @brief The settings in `current` (name to text) that differ from the manifest or were never
+/// recorded, one sentence each; recorded settings absent from `current` are not checked.
+inline std::vector<std::string> verify_values(const IntegrityManifest& m,
+                                              const std::map<std::string, std::string>& current) {
+  std::vector<std::string> out;
+  const std::string since = m.created.empty() ? std::string() : " since " + m.created;
+  for (const auto& [name, text] : current) {
+    const auto it = m.values.find(name);
+    if (it == m.values.end())
+      out.push_back("the " + name + " was not recorded at the campaign's start");
+    else if (it->second != detail::sha256_hex(text))
+      out.push_back("the " + name + " changed" + since);
+  }
+  return out;
+}
+
 /// @brief `path` relative to the manifest's root when under it, else as is.
 inline std::string display_path(const IntegrityManifest& m, const std::string& path) {
   if (!m.root.empty()) {
@@ -143,6 +168,7 @@ inline std::vector<std::string> verify_integrity(const IntegrityManifest& m) {
 inline void to_json(json& j, const IntegrityManifest& m) {
   j = json{{"schema_version", schema_version}, {"created", m.created}, {"root", m.root.string()},
            {"folders", m.folders}, {"files", m.files}};
+  if (!m.values.empty()) j["values"] = m.values;
 }
 inline void from_json(const json& j, IntegrityManifest& m) {
   check_schema_version(j, "integrity manifest");
@@ -150,6 +176,7 @@ inline void from_json(const json& j, IntegrityManifest& m) {
   m.root = optional_field<std::string>(j, "root", "");
   m.folders = optional_field<std::vector<std::string>>(j, "folders", {});
   m.files = required<std::map<std::string, std::string>>(j, "files", "integrity manifest");
+  m.values = optional_field<std::map<std::string, std::string>>(j, "values", {});
   for (const auto& [path, digest] : m.files)
     if (digest.size() != 64 || digest.find_first_not_of("0123456789abcdef") != std::string::npos)
       throw input_error({}, "files \"" + path + "\"", "not a SHA-256 hex digest");

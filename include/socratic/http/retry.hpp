@@ -4,9 +4,11 @@
 ///
 /// The rules follow the official OpenAI and Anthropic SDKs: retry 408, 409, 429, 5xx and
 /// connection errors; honour `retry-after-ms` / `retry-after` when the server asks for at most
-/// a minute; otherwise wait min(0.5 s * 2^n, 8 s), shortened by up to a quarter at random so
-/// that many clients do not retry in lockstep. Whether a 429 is a spend limit (never retried) is
-/// the backend's call: it depends on the provider's error body.
+/// a minute; otherwise wait min(0.5 s * 2^n, 30 s), shortened by up to a quarter at random so
+/// that many clients do not retry in lockstep. Unlike the SDKs' two retries, a campaign keeps
+/// retrying a transient failure for a time (ten minutes by default): an overload that lasts a
+/// minute must not end hours of work. Whether a 429 is a spend limit (never retried) is the
+/// backend's call: it depends on the provider's error body.
 
 #include <algorithm>
 #include <cctype>
@@ -23,9 +25,12 @@ namespace socratic::http {
 
 /// @brief How a backend retries.
 struct RetryPolicy {
-  int max_retries = 2;                              ///< retries after the first attempt
+  int max_retries = 100;  ///< retries after the first attempt, at most (max_retry_time usually ends them first)
+  /// The longest one call keeps retrying, attempts and waits together: no retry starts whose
+  /// wait would end past it. Zero: only `max_retries` limits.
+  std::chrono::milliseconds max_retry_time{600'000};
   std::chrono::milliseconds initial_delay{500};     ///< first backoff step
-  std::chrono::milliseconds max_delay{8000};        ///< backoff ceiling
+  std::chrono::milliseconds max_delay{30'000};      ///< backoff ceiling
   std::chrono::milliseconds max_retry_after{60000}; ///< a longer server-asked wait is not honoured
   double jitter = 0.25;  ///< the backoff is scaled by a factor drawn from [1 - jitter, 1]
 };

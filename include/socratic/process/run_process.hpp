@@ -1,40 +1,19 @@
 #pragma once
 /// @file
 /// @brief run_process: run a command with a timeout, output caps (head and tail kept), a chosen
-/// environment and working folder. The one way Socratic starts nvcc, the runner, shells and
-/// agent CLIs. Heavy (Boost.Process, Asio): include only where a process is started.
-
-#include <signal.h>
-#include <sys/types.h>
-#include <unistd.h>
+/// environment and working folder; the child is in its own process group (killed whole at the
+/// timeout) and dies with its parent. Socratic starts nvcc, shells and agent CLIs this way;
+/// stream_process is the line-by-line call style of the same spawner (detail/child.hpp).
+/// Heavy (Boost.Process, Asio): include only where a process is started.
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-// Boost 1.81's Process v2 needs these before it when told to use std::filesystem.
-#include <boost/optional.hpp>
-#include <boost/version.hpp>
-#include <boost/type_traits/remove_pointer.hpp>
-#ifndef BOOST_PROCESS_USE_STD_FS
-#define BOOST_PROCESS_USE_STD_FS 1
-#endif
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/read.hpp>
-#include <boost/asio/readable_pipe.hpp>
-#include <boost/asio/steady_timer.hpp>
-#include <boost/asio/writable_pipe.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/process/v2/environment.hpp>
-#include <boost/process/v2/process.hpp>
-#include <boost/process/v2/start_dir.hpp>
-#include <boost/process/v2/stdio.hpp>
-
 #include "socratic/core/error.hpp"
+#include "socratic/process/detail/child.hpp"
 #include "socratic/process/environment.hpp"
 
 namespace socratic {
@@ -75,222 +54,38 @@ struct ProcessResult {
   }
 };
 
-namespace detail {
-
-/// Keeps the first and last halves of a capped stream.
-class capped_text {
- public:
-  explicit capped_text(std::size_t cap) : cap_(cap) {}
-  void append(const char* data, std::size_t n) {
-    const std::size_t head_cap = cap_ / 2;
-    while (n > 0 && head_.size() < head_cap) {
-      head_.push_back(*data++);
-      --n;
-    }
-    if (n == 0) return;
-    tail_.append(data, n);
-    const std::size_t tail_cap = cap_ - head_cap;
-    if (tail_.size() > 2 * tail_cap + 4096) {  // trim rarely, not per byte
-      dropped_ += tail_.size() - tail_cap;
-      tail_.erase(0, tail_.size() - tail_cap);
-    }
-  }
-  std::string str(bool& truncated) const {
-    const std::size_t tail_cap = cap_ - cap_ / 2;
-    std::size_t dropped = dropped_;
-    std::string tail = tail_;
-    if (tail.size() > tail_cap) {
-      dropped += tail.size() - tail_cap;
-      tail.erase(0, tail.size() - tail_cap);
-    }
-    truncated = dropped > 0;
-    if (!truncated) return head_ + tail;
-    return head_ + "\n[... " + std::to_string(dropped) + " bytes omitted ...]\n" + tail;
-  }
-
- private:
-  std::size_t cap_;
-  std::string head_, tail_;
-  std::size_t dropped_ = 0;
-};
-
-/// Puts the child in its own process group, so a timeout kills its children too.
-struct own_process_group {
-  template <class Launcher>
-  boost::system::error_code on_exec_setup(Launcher&, const std::filesystem::path&,
-                                          const char* const*) {
-    ::setpgid(0, 0);
-    return {};
-  }
-};
-
-/// Sets the child's environment. (Boost 1.81's process_environment has no header-only
-/// definition of its setup hook, so it links only with separate compilation.)
-struct child_environment {
-  explicit child_environment(const std::vector<std::string>& entries) {
-    pointers.reserve(entries.size() + 1);
-    for (const auto& e : entries) pointers.push_back(e.c_str());
-    pointers.push_back(nullptr);
-  }
-  template <class Launcher>
-  boost::system::error_code on_setup(Launcher& launcher, const std::filesystem::path&,
-                                     const char* const*) {
-    launcher.env = pointers.data();
-    return {};
-  }
-  std::vector<const char*> pointers;
-};
-
-}  // namespace detail
-
-/// @brief Finds a program on PATH (or returns `name` when it contains a slash). Empty if absent.
-inline std::filesystem::path find_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  namespace bpe = boost::process::v2::environment;
-  return bpe::find_executable(name);
-}
-
 /// @brief Runs `argv` (program first) and returns how it ended. Never throws for a failure of
 /// the child; a program that cannot be started gives `started == false`.
 inline ProcessResult run_process(const std::vector<std::string>& argv,
                                  const ProcessOptions& options = {}) {
-  namespace asio = boost::asio;
-  namespace bp = boost::process::v2;
-  using clock = std::chrono::steady_clock;
-
-  ProcessResult result;
-  const auto began = clock::now();
-  if (argv.empty()) {
-    result.error = "empty command";
-    return result;
-  }
-  const std::filesystem::path exe = find_program(argv[0]);
-  if (exe.empty()) {
-    result.error = "program \"" + argv[0] + "\" not found on PATH";
-    return result;
-  }
-
-  asio::io_context ctx;
-  asio::readable_pipe out_pipe(ctx), err_pipe(ctx);
-  asio::writable_pipe in_pipe(ctx);
-  const std::vector<std::string> env =
-      options.environment ? *options.environment : scrubbed_environment();
-  std::vector<std::string> args(argv.begin() + 1, argv.end());
-
-  std::optional<bp::process> child;
-  try {
-    const std::filesystem::path cwd =
-        options.working_dir.empty() ? std::filesystem::current_path() : options.working_dir;
-    child.emplace(ctx, exe, args, bp::process_stdio{in_pipe, out_pipe, err_pipe},
-                  bp::process_start_dir{cwd}, detail::child_environment{env},
-                  detail::own_process_group{});
-  } catch (const std::exception& e) {
-    result.error = std::string("cannot start \"") + argv[0] + "\": " + e.what();
-    result.seconds = std::chrono::duration<double>(clock::now() - began).count();
-    return result;
-  }
-  result.started = true;
-  const pid_t pid = child->id();
-
+  detail::child_spec spec;
+  spec.argv = argv;
+  spec.working_dir = options.working_dir;
+  spec.environment = options.environment;
+  spec.stdin_data = options.stdin_data;
+  spec.timeout = options.timeout;
+  spec.drain_grace = options.drain_grace;
+  spec.keep_stdout_after_kill = true;
   detail::capped_text out_text(options.max_output_bytes), err_text(options.max_output_bytes);
-  std::array<char, 16384> out_buf{}, err_buf{};
-  int open_streams = 2;
-  bool exited = false;
-  asio::steady_timer deadline(ctx), drain(ctx);
-
-  auto kill_group = [pid] {
-    ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
-  };
-  auto finish_if_done = [&] {
-    if (exited && open_streams == 0) {
-      deadline.cancel();
-      drain.cancel();
-    }
-  };
-
-  std::function<void()> read_out, read_err;
-  read_out = [&] {
-    out_pipe.async_read_some(asio::buffer(out_buf), [&](boost::system::error_code ec, std::size_t n) {
-      if (n) out_text.append(out_buf.data(), n);
-      if (ec) {
-        --open_streams;
-        finish_if_done();
-        return;
-      }
-      read_out();
-    });
-  };
-  read_err = [&] {
-    err_pipe.async_read_some(asio::buffer(err_buf), [&](boost::system::error_code ec, std::size_t n) {
-      if (n) err_text.append(err_buf.data(), n);
-      if (ec) {
-        --open_streams;
-        finish_if_done();
-        return;
-      }
-      read_err();
-    });
-  };
-  read_out();
-  read_err();
-
-  if (!options.stdin_data.empty()) {
-    asio::async_write(in_pipe, asio::buffer(options.stdin_data),
-                      [&](boost::system::error_code, std::size_t) {
-                        boost::system::error_code ignored;
-                        in_pipe.close(ignored);
-                      });
-  } else {
-    boost::system::error_code ignored;
-    in_pipe.close(ignored);
-  }
-
-  // The handle's wait gives the raw wait status (process::async_wait would drop the signal).
-  child->handle().async_wait([&](boost::system::error_code ec, int code) {
-    exited = true;
-    if (!ec) {
-      if (WIFEXITED(code)) {
-        result.exit_code = WEXITSTATUS(code);
-      } else if (WIFSIGNALED(code)) {
-        result.signal = WTERMSIG(code);
-        result.exit_code = -1;
-      } else {
-        result.exit_code = code;
-      }
-    }
-    if (open_streams == 0) {
-      finish_if_done();
-      return;
-    }
-    // Grandchildren may keep the pipes open: give them a moment, then end them.
-    drain.expires_after(options.drain_grace);
-    drain.async_wait([&](boost::system::error_code e) {
-      if (e) return;
-      kill_group();
-      boost::system::error_code ignored;
-      out_pipe.close(ignored);
-      err_pipe.close(ignored);
-    });
-  });
-
-  deadline.expires_after(options.timeout);
-  deadline.async_wait([&](boost::system::error_code ec) {
-    if (ec) return;  // cancelled: finished in time
-    if (exited && open_streams == 0) return;
-    if (!exited) result.timed_out = true;
-    kill_group();
-  });
-
-  ctx.run();
-  child->detach();  // already reaped; keep the destructor from signalling a reused pid
-  if (result.timed_out) {
-    result.exit_code = -1;
-    if (result.signal == 0) result.signal = SIGKILL;
-  }
+  const detail::child_outcome o = detail::run_child(
+      spec,
+      [&](const char* data, std::size_t n) {
+        out_text.append(data, n);
+        return detail::sink_action::proceed;
+      },
+      [&](const char* data, std::size_t n) {
+        err_text.append(data, n);
+        return detail::sink_action::proceed;
+      });
+  ProcessResult result;
+  result.started = o.started;
+  result.error = o.error;
+  result.exit_code = o.exit_code;
+  result.signal = o.signal;
+  result.timed_out = o.timed_out;
+  result.seconds = o.seconds;
   result.stdout_text = out_text.str(result.stdout_truncated);
   result.stderr_text = err_text.str(result.stderr_truncated);
-  result.seconds = std::chrono::duration<double>(clock::now() - began).count();
   return result;
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 /// @file
-/// @brief stream_process: run_process's streaming companion. Hands each stdout line to a
-/// callback as it arrives, with an overall timeout, a no-progress watchdog (no complete stdout
-/// line for N seconds kills the child), a line-length cap, a total-output cap and a capped
-/// stderr. The evaluator reads its runner through it. Heavy (Boost.Process, Asio).
+/// @brief stream_process: the line-by-line call style of the one spawner (detail/child.hpp, as
+/// run_process). Hands each stdout line to a callback as it arrives, with an overall timeout, a
+/// no-progress watchdog (no complete stdout line for N seconds kills the child), a line-length
+/// cap, a total-output cap and a capped stderr; the child's process group is killed at the end,
+/// and the child dies with its parent. The evaluator reads its runner through it. Heavy
+/// (Boost.Process, Asio).
 
 #include <signal.h>
 #include <sys/types.h>
@@ -114,191 +116,67 @@ inline StreamResult stream_process(
     const std::vector<std::string>& argv,
     const std::function<StreamAction(std::string_view line, bool truncated)>& on_line,
     const StreamOptions& options = {}) {
-  namespace asio = boost::asio;
-  namespace bp = boost::process::v2;
-  using clock = std::chrono::steady_clock;
+  detail::child_spec spec;
+  spec.argv = argv;
+  spec.working_dir = options.working_dir;
+  spec.environment = options.environment;
+  spec.timeout = options.timeout;
+  spec.no_progress_timeout = options.no_output_timeout;
+  spec.drain_grace = options.drain_grace;
 
   StreamResult result;
-  const auto began = clock::now();
-  if (argv.empty()) {
-    result.error = "empty command";
-    return result;
-  }
-  const std::filesystem::path exe = find_program(argv[0]);
-  if (exe.empty()) {
-    result.error = "program \"" + argv[0] + "\" not found on PATH";
-    return result;
-  }
-
-  asio::io_context ctx;
-  asio::readable_pipe out_pipe(ctx), err_pipe(ctx);
-  asio::writable_pipe in_pipe(ctx);
-  const std::vector<std::string> env =
-      options.environment ? *options.environment : scrubbed_environment();
-  std::vector<std::string> args(argv.begin() + 1, argv.end());
-
-  std::optional<bp::process> child;
-  try {
-    const std::filesystem::path cwd =
-        options.working_dir.empty() ? std::filesystem::current_path() : options.working_dir;
-    child.emplace(ctx, exe, args, bp::process_stdio{in_pipe, out_pipe, err_pipe},
-                  bp::process_start_dir{cwd}, detail::child_environment{env},
-                  detail::own_process_group{});
-  } catch (const std::exception& e) {
-    result.error = std::string("cannot start \"") + argv[0] + "\": " + e.what();
-    result.seconds = std::chrono::duration<double>(clock::now() - began).count();
-    return result;
-  }
-  result.started = true;
-  const pid_t pid = child->id();
-  {
-    boost::system::error_code ignored;
-    in_pipe.close(ignored);  // the child reads nothing from us
-  }
-
   detail::capped_text err_text(options.max_stderr_bytes);
-  std::array<char, 16384> out_buf{}, err_buf{};
-  std::string line;          // the line being assembled
-  bool line_cut = false;     // the current line passed max_line_bytes
-  int open_streams = 2;
-  bool exited = false;
-  bool killed = false;
-  std::exception_ptr callback_error;
-  asio::steady_timer deadline(ctx), watchdog(ctx), drain(ctx);
-
-  // Once we decide to end the child, nothing more it prints is believed (`killed`). A child
-  // that already exited is not signalled: its pid may have been reused.
-  auto kill_group = [&] {
-    if (killed) return;
-    killed = true;
-    if (exited) return;
-    ::kill(-pid, SIGKILL);
-    ::kill(pid, SIGKILL);
-  };
-  auto finish_if_done = [&] {
-    if (exited && open_streams == 0) {
-      deadline.cancel();
-      watchdog.cancel();
-      drain.cancel();
-    }
-  };
-  std::function<void()> arm_watchdog = [&] {
-    if (options.no_output_timeout.count() <= 0) return;
-    watchdog.expires_after(options.no_output_timeout);
-    watchdog.async_wait([&](boost::system::error_code ec) {
-      if (ec || exited || killed) return;
-      result.watchdog_fired = true;
-      kill_group();
-    });
-  };
+  std::string line;       // the line being assembled
+  bool line_cut = false;  // the current line passed max_line_bytes
+  bool progressed = false;
+  // Hands over the line; false when the callback wants the child ended.
   auto deliver = [&](bool truncated) {
-    if (killed) return;
     ++result.lines;
-    StreamAction action = StreamAction::proceed;
-    try {
-      action = on_line(line, truncated);
-    } catch (...) {
-      callback_error = std::current_exception();
-      action = StreamAction::stop;
-    }
-    if (action == StreamAction::stop) {
-      result.stopped = true;
-      kill_group();
-      return;
-    }
-    arm_watchdog();  // a complete line is progress
+    return on_line(line, truncated) == StreamAction::proceed;
   };
-  auto consume = [&](const char* data, std::size_t n) {
-    result.stdout_bytes += n;
-    if (result.stdout_bytes > options.max_stdout_bytes && !killed) {
-      result.output_limit = true;
-      kill_group();
-      return;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      const char c = data[i];
-      if (c == '\n') {
-        if (!line.empty() && line.back() == '\r') line.pop_back();
-        deliver(line_cut);
+  const detail::child_outcome o = detail::run_child(
+      spec,
+      [&](const char* data, std::size_t n) {
+        result.stdout_bytes += n;
+        if (result.stdout_bytes > options.max_stdout_bytes) {
+          result.output_limit = true;
+          return detail::sink_action::stop;
+        }
+        progressed = false;
+        for (std::size_t i = 0; i < n; ++i) {
+          const char c = data[i];
+          if (c == '\n') {
+            if (!line.empty() && line.back() == '\r') line.pop_back();
+            const bool go_on = deliver(line_cut);
+            line.clear();
+            line_cut = false;
+            if (!go_on) return detail::sink_action::stop;
+            progressed = true;  // a complete line is progress
+          } else if (line.size() < options.max_line_bytes) {
+            line.push_back(c);
+          } else {
+            line_cut = true;
+          }
+        }
+        return progressed ? detail::sink_action::progress : detail::sink_action::proceed;
+      },
+      [&](const char* data, std::size_t n) {
+        err_text.append(data, n);
+        return detail::sink_action::proceed;
+      },
+      [&] {  // a last line without its newline
+        if (!line.empty() || line_cut) deliver(line_cut);
         line.clear();
-        line_cut = false;
-      } else if (line.size() < options.max_line_bytes) {
-        line.push_back(c);
-      } else {
-        line_cut = true;
-      }
-    }
-  };
-
-  std::function<void()> read_out, read_err;
-  read_out = [&] {
-    out_pipe.async_read_some(asio::buffer(out_buf), [&](boost::system::error_code ec, std::size_t n) {
-      if (n) consume(out_buf.data(), n);
-      if (ec) {
-        if (!line.empty() || line_cut) deliver(line_cut);  // last line without a newline
-        line.clear();
-        --open_streams;
-        finish_if_done();
-        return;
-      }
-      read_out();
-    });
-  };
-  read_err = [&] {
-    err_pipe.async_read_some(asio::buffer(err_buf), [&](boost::system::error_code ec, std::size_t n) {
-      if (n) err_text.append(err_buf.data(), n);
-      if (ec) {
-        --open_streams;
-        finish_if_done();
-        return;
-      }
-      read_err();
-    });
-  };
-  read_out();
-  read_err();
-  arm_watchdog();
-
-  // The handle's wait gives the raw wait status (process::async_wait would drop the signal).
-  child->handle().async_wait([&](boost::system::error_code ec, int code) {
-    exited = true;
-    watchdog.cancel();
-    if (!ec) {
-      if (WIFEXITED(code)) {
-        result.exit_code = WEXITSTATUS(code);
-      } else if (WIFSIGNALED(code)) {
-        result.signal = WTERMSIG(code);
-        result.exit_code = -1;
-      } else {
-        result.exit_code = code;
-      }
-    }
-    if (open_streams == 0) {
-      finish_if_done();
-      return;
-    }
-    drain.expires_after(options.drain_grace);
-    drain.async_wait([&](boost::system::error_code e) {
-      if (e) return;
-      ::kill(-pid, SIGKILL);  // grandchildren holding the pipes
-      boost::system::error_code ignored;
-      out_pipe.close(ignored);
-      err_pipe.close(ignored);
-    });
-  });
-
-  deadline.expires_after(options.timeout);
-  deadline.async_wait([&](boost::system::error_code ec) {
-    if (ec || exited) return;  // after the exit, the drain timer ends the wait
-    result.timed_out = true;
-    kill_group();
-  });
-
-  ctx.run();
-  child->detach();  // already reaped; keep the destructor from signalling a reused pid
+      });
+  result.started = o.started;
+  result.error = o.error;
+  result.exit_code = o.exit_code;
+  result.signal = o.signal;
+  result.timed_out = o.timed_out;
+  result.watchdog_fired = o.watchdog_fired;
+  result.stopped = o.stopped && !result.output_limit;
+  result.seconds = o.seconds;
   result.stderr_text = err_text.str(result.stderr_truncated);
-  result.seconds = std::chrono::duration<double>(clock::now() - began).count();
-  if (callback_error) std::rethrow_exception(callback_error);
   return result;
 }
 

@@ -4,6 +4,7 @@
 /// accounting, and the classification of error bodies. Internal.
 
 #include <chrono>
+#include <cstdio>
 #include <functional>
 #include <optional>
 #include <random>
@@ -90,6 +91,13 @@ inline error_fields read_error_body(std::string_view body) {
   if (f.message.empty()) f.message = text(j, "detail");
   f.type = text(*e, "type");
   f.code = text(*e, "code");
+  // llama.cpp states the window in fields of its own, not in the message.
+  if (e->contains("n_ctx") && (*e)["n_ctx"].is_number_integer())
+    f.message += " [n_ctx " + std::to_string((*e)["n_ctx"].get<long long>()) +
+                 (e->contains("n_prompt_tokens") && (*e)["n_prompt_tokens"].is_number_integer()
+                      ? ", n_prompt_tokens " + std::to_string((*e)["n_prompt_tokens"].get<long long>())
+                      : std::string()) +
+                 "]";
   return f;
 }
 
@@ -141,9 +149,14 @@ class retrying_caller {
   /// attempt, failed ones included; a final failure throws llm_error carrying that usage.
   template <class Attempt>
   LlmResponse run(std::string_view what, Attempt&& attempt) {
+    using clock = std::chrono::steady_clock;
     Usage failed;
+    // Time spent: the attempts' own time plus the waits asked for (the waits are counted as
+    // asked, so a substituted sleep keeps the budget exact).
+    std::chrono::milliseconds spent{0};
     for (int n = 0;; ++n) {
       attempt_error err;
+      const auto began = clock::now();
       try {
         LlmResponse r = attempt();
         r.usage.requests += 1;
@@ -156,29 +169,66 @@ class retrying_caller {
         err.message = e.what();
         err.retryable = e.retryable();
       }
+      spent += std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - began);
       err.billed.requests += 1;
       err.billed.failed_requests += 1;
       failed += err.billed;
       const std::string message = Redactor().redact(err.message);
-      if (!err.retryable || n >= options_.retry.max_retries) {
-        const std::string attempts =
-            n == 0 ? "" : " (after " + std::to_string(n + 1) + " attempts)";
-        throw llm_error(err.kind, message + attempts, err.status, failed);
-      }
       const auto delay = http::retry_delay(options_.retry, n, err.retry_after,
                                            std::uniform_real_distribution<double>(0, 1)(rng_));
+      const bool out_of_time = options_.retry.max_retry_time.count() > 0 &&
+                               spent + delay > options_.retry.max_retry_time;
+      if (!err.retryable || n >= options_.retry.max_retries || out_of_time)
+        throw llm_error(err.kind, final_message(message, err, n, spent), err.status, failed);
       if (options_.log)
         options_.log(std::string(what) + ": " + std::string(to_string(err.kind)) + ", retry " +
-                     std::to_string(n + 1) + " of " + std::to_string(options_.retry.max_retries) +
-                     " in " + std::to_string(delay.count()) + " ms: " + clip(message, 300));
+                     std::to_string(n + 1) + " in " + std::to_string(delay.count()) + " ms (" +
+                     std::to_string(spent.count() / 1000) + " s of " +
+                     std::to_string(options_.retry.max_retry_time.count() / 1000) + " s spent retrying): " +
+                     clip(message, 300));
       if (options_.sleep)
         options_.sleep(delay);
       else
         std::this_thread::sleep_for(delay);
+      spent += delay;
     }
   }
 
  private:
+  /// The whole reason, for the user: the server's words, how many attempts over how long and
+  /// why no more, and where the key came from (never the key).
+  std::string final_message(const std::string& message, const attempt_error& err, int n,
+                            std::chrono::milliseconds spent) const {
+    std::string out = message;
+    if (n > 0) {
+      char took[32];
+      std::snprintf(took, sizeof took, "%.1f", static_cast<double>(spent.count()) / 1000.0);
+      out += " (after " + std::to_string(n + 1) + " attempts over " + took + " s";
+      if (err.retryable)
+        out += n >= options_.retry.max_retries
+                   ? "; the retry limit of " + std::to_string(options_.retry.max_retries) + " was reached"
+                   : "; the retry time of " + std::to_string(options_.retry.max_retry_time.count() / 1000) +
+                         " s was spent";
+      out += ")";
+    } else if (!err.retryable) {
+      out += " (not retried: " + std::string(not_retried_because(err.kind)) + ")";
+    }
+    if (out.find("the key came from") == std::string::npos && out.find("no API key was sent") == std::string::npos)
+      out += options_.api_key.empty() ? "; no API key was sent (looked for it in " + options_.api_key.source() + ")"
+                                      : "; the key came from " + options_.api_key.source();
+    return out;
+  }
+
+  static std::string_view not_retried_because(LlmErrorKind k) {
+    switch (k) {
+      case LlmErrorKind::authentication: return "the key was refused; waiting will not change that";
+      case LlmErrorKind::spend_limit: return "a quota or spend limit; waiting will not add money";
+      case LlmErrorKind::context_overflow: return "the conversation is too long for the model";
+      case LlmErrorKind::bad_request: return "the server refused the request itself";
+      default: return "the failure is not transient";
+    }
+  }
+
   const BackendOptions& options_;
   std::mt19937 rng_;
 };

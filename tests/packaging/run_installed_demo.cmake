@@ -1,0 +1,36 @@
+# Installs this build (the SDK, the tool, its data and the demo recordings) into a fresh prefix
+# and runs the installed `socratic demo` there with SOCRATIC_DATA_DIR unset: it must replay the
+# recording installed beside it, not the source tree's, and write its report. Invoked by CTest with
+# -D BUILD_DIR, WORK_DIR.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "command failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(run_output "${out}" PARENT_SCOPE)
+endfunction()
+function(expect_in text what)
+  string(FIND "${text}" "${what}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected \"${what}\" in the installed demo's output:\n${text}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+set(recording ${prefix}/share/socratic/demo/attention-h200)
+foreach(file trace.jsonl recording.json baseline.cu)
+  if(NOT EXISTS ${recording}/${file})
+    message(FATAL_ERROR "the install lacks ${recording}/${file}")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -E env --unset=SOCRATIC_DATA_DIR
+    ${prefix}/bin/socratic demo --replay --out ${WORK_DIR}/out)
+expect_in("${run_output}" "replaying the recorded campaign in ${recording}\n")
+expect_in("${run_output}" "campaign ended: goal_met")
+expect_in("${run_output}" "report: ${WORK_DIR}/out/report.html\n")
+if(NOT EXISTS ${WORK_DIR}/out/report.html)
+  message(FATAL_ERROR "the installed demo wrote no report")
+endif()
+message(STATUS "the installed socratic demo replayed ${recording}")

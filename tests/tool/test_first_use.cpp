@@ -199,3 +199,52 @@ TEST_CASE("the command-evaluator template judges a candidate from init to the go
     CHECK(s["speedup"].get<double>() > 1.5);
   }
 }
+
+TEST_CASE("init checks what it is given, as eval would, and its hints lead to a campaign that can be judged",
+          "[tool][init][first-use]") {
+  const fs::path dir = fresh_dir("init_checks");
+  auto init = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args{"init", (dir / name).string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return socratic_run(args);
+  };
+  // A scenario set by name, as eval takes it; the problem's kinds and the missing GPU said.
+  ProcessResult r = init("by_name", {"-p", "attention", "-s", "attention_edge"});
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.ok());
+  const json c = json::parse(read_text(dir / "by_name" / "campaign.json"));
+  CHECK(fs::path(c["scenarios"].get<std::string>()) == source_dir() / "scenarios" / "attention_edge.json");
+  CHECK(c["questions"]["kinds"] == json::array({"gpu", "matmul", "attention"}));
+  CHECK(r.stdout_text.find("socratic run") == std::string::npos);  // no model named: no run hint ...
+  CHECK(r.stdout_text.find("--backend anthropic|openai --model NAME") != std::string::npos);  // ... but how to
+  // Another problem's set, a parameter the problem does not have, an unregistered problem without
+  // its own judge: refused before anything is written.
+  r = init("wrong_set", {"-p", "attention", "-s", "rmsnorm"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("field \"problem\": the set is for problem \"rmsnorm\", not \"attention\"") != std::string::npos);
+  write_text(dir / "typo.json", R"({"name":"t","problem":"attention","scenarios":[{"id":"a","batch":1,"seqlen":128,
+    "heads_q":8,"heads_kv":8,"head_dim":64}]})");
+  r = init("typo", {"-p", "attention", "-s", (dir / "typo.json").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("scenario \"a\" field \"seqlen\": unknown parameter") != std::string::npos);
+  r = init("own", {"-p", "softmax_cpu", "-s", (cpu_problem() / "scenarios.json").string(), "--baseline",
+                   (cpu_problem() / "baseline.cpp").string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("pass --evaluator-command and --baseline") != std::string::npos);
+  for (const char* name : {"wrong_set", "typo", "own"}) CHECK_FALSE(fs::exists(dir / name / "campaign.json"));
+  // The model named on the command line: the campaign file says so, and `run` is the hint.
+  r = init_cpu_campaign(dir / "model", "none", R"({"all_correct":{}})",
+                        {"--backend", "openai", "--model", "m-1", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env",
+                         "MY_KEY"});
+  REQUIRE(r.ok());
+  const json m = json::parse(read_text(dir / "model" / "campaign.json"))["agent"];
+  CHECK(m["backend"] == "openai");
+  CHECK(m["model"] == "m-1");
+  CHECK(m["base_url"] == "http://127.0.0.1:9/v1");
+  CHECK(m["api_key_env"] == "MY_KEY");
+  CHECK(r.stdout_text.find("Run the campaign in process: socratic run " + (dir / "model" / "campaign.json").string()) !=
+        std::string::npos);
+  r = init_cpu_campaign(dir / "key", "none", R"({"all_correct":{}})", {"--api-key-env", "sk-ant-0123"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.stderr_text.find("never the key itself") != std::string::npos);
+}

@@ -170,6 +170,34 @@ TEST_CASE("CudaEvaluator: a compile error is a report with the log", "[eval][eva
   CHECK_THAT(r.build_log, Contains(c.source.string() + "(3): error") && !Contains("/candidates/"));
 }
 
+TEST_CASE("CudaEvaluator: build_only does everything before the GPU; only_scenarios judges a subset", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  const Candidate c = f.candidate("// an honest candidate\nfake: speedup b 2.0\n");
+  const EvalReport built = ev.build_only(c);
+  CHECK(built.built);
+  CHECK(built.error.empty());
+  CHECK(built.scenarios.empty());  // the runner did not run
+  CHECK(built.expected.size() == 4);
+  CHECK(f.nvcc_calls() == 3);
+  const EvalReport full = ev.evaluate(c);  // reuses the build
+  CHECK(full.timings.build_cached);
+  CHECK(full.all_correct());
+  CHECK(f.nvcc_calls() == 3);
+  const EvalReport broken = ev.build_only(f.candidate("FAKE_COMPILE_ERROR\n", "broken.cu"));
+  CHECK_FALSE(broken.built);  // already the report evaluate() would give
+
+  CudaEvaluatorConfig subset = f.config;
+  subset.only_scenarios = {"d", "b"};
+  CudaEvaluator few(subset);
+  const EvalReport r = few.evaluate(c);
+  CHECK(r.expected == std::vector<std::string>{"b", "d"});  // in the set's order
+  REQUIRE(r.scenarios.size() == 2);
+  CHECK(r.all_correct());
+  subset.only_scenarios = {"zz"};
+  CHECK_THROWS_WITH(CudaEvaluator(subset), Contains("scenario \"zz\"") && Contains("not in the set"));
+}
+
 TEST_CASE("CudaEvaluator: a crash fails one scenario and the rest still run", "[eval][evaluator]") {
   EvaluatorFixture f;
   CudaEvaluator ev(f.config);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "executor_settings.hpp"
 #include "socratic/core/budget.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
@@ -90,6 +91,7 @@ struct CampaignFile {
   QuestionSettings questions;
   EvaluatorSettings evaluator;
   AgentSettings agent;
+  ExecutorSettings executor;  ///< where evaluations run; none: in this process
   int max_consecutive_blocks = 8;
   std::string description;  ///< free text for people; kept as written
 
@@ -135,7 +137,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     detail::reject_unknown(j, "campaign",
                            {"schema_version", "problem", "scenarios", "workspace", "candidate", "state_dir",
                             "task", "campaign_id", "arch", "goal", "budget", "questions", "evaluator",
-                            "agent", "hook", "description"});
+                            "executor", "agent", "hook", "description"});
     c.problem = required<std::string>(j, "problem", "campaign");
     c.scenarios = detail::resolve(base, required<std::string>(j, "scenarios", "campaign"));
     c.workspace = detail::resolve(base, optional_field<std::string>(j, "workspace", ".", "campaign"));
@@ -188,6 +190,8 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
       throw input_error({}, "evaluator field \"kind\"", "\"" + c.evaluator.kind + "\" is not `cuda` or `command`");
     }
     if (c.evaluator.timeout_s <= 0) throw input_error({}, "evaluator field \"timeout_s\"", "must be positive");
+
+    if (j.contains("executor")) c.executor = parse_executor_section(j["executor"], base);
 
     const json a = optional_field<json>(j, "agent", json::object(), "campaign");
     if (!a.is_object()) throw input_error({}, "agent", "expected an object");
@@ -305,6 +309,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
            {"hook", {{"max_consecutive_blocks", c.max_consecutive_blocks}}}};
   if (!c.campaign_id.empty()) out["campaign_id"] = c.campaign_id;
   if (!c.description.empty()) out["description"] = c.description;
+  if (c.executor) out["executor"] = executor_section_json(c.executor);
   return out;
 }
 

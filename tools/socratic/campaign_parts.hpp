@@ -94,6 +94,20 @@ inline std::function<EvalReport(const Candidate&)> goal_guarded(std::function<Ev
 
 }  // namespace detail
 
+/// The campaign's evaluations as jobs of its executor (the `executor` section): the same
+/// evaluator settings as a job template, submitted and waited for (exec/executor_evaluator.hpp).
+inline std::function<EvalReport(const Candidate&)> executor_fn(const CampaignFile& c, exec::EvaluatorSpec spec,
+                                                               std::string& description) {
+  exec::JobTemplate t;
+  t.problem = c.problem;
+  t.scenarios = c.scenarios;
+  t.evaluator = std::move(spec);
+  auto executor = std::make_shared<AnyExecutor>(make_executor(c.executor, c.state_dir / "executor"));
+  auto evaluator = std::make_shared<exec::ExecutorEvaluator<AnyExecutor>>(*executor, t, c.executor.cascade);
+  description += " through the " + executor->description;
+  return [executor, evaluator](const Candidate& cand) { return evaluator->evaluate(cand); };
+}
+
 /// The evaluator the campaign file names, with its judge checked before every evaluation.
 inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std::string>& scenario_ids) {
   const std::filesystem::path manifest = detail::integrity_file(c);
@@ -113,6 +127,30 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     // The agent sees the scenarios (it optimises for them); the script and its files, not.
     for (const auto& p : out.judge)
       if (std::filesystem::weakly_canonical(p) != std::filesystem::weakly_canonical(c.scenarios)) out.hidden.push_back(p);
+    if (c.executor) {
+      // Jobs of the executor; the judge is checked here against the campaign's record before
+      // each one is submitted (a job's own worker judges a cascade's subset file).
+      exec::EvaluatorSpec spec;
+      spec.kind = "command";
+      for (const auto& a : c.evaluator.command)  // `{scenarios}` stays for the worker
+        spec.command.command.push_back(detail::substitute(a, "{workspace}", c.workspace.string()));
+      spec.command.timeout_s = c.evaluator.timeout_s;
+      spec.command.working_dir = c.file.parent_path();
+      spec.command.baseline = c.evaluator.baseline;
+      auto jobs = executor_fn(c, std::move(spec), out.description);
+      out.fn = detail::goal_guarded(
+          [evaluator, jobs, expected = scenario_ids](const Candidate& cand) {
+            std::vector<std::string> changed = evaluator->judge_changes();
+            if (changed.empty()) return jobs(cand);
+            EvalReport r;
+            r.candidate = cand;
+            r.expected = expected;
+            r.error = "integrity check failed: " + changed.front() + " (restore the files or start a new campaign)";
+            r.judge_modified = std::move(changed);
+            return r;
+          },
+          m, c);
+    }
     return out;
   }
   CudaEvaluatorConfig config;
@@ -145,6 +183,22 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     if (std::none_of(m.folders.begin(), m.folders.end(), [&](const std::string& d) { return file.rfind(d + "/", 0) == 0; }))
       out.judge.push_back(file);
   out.hidden.push_back(data_dir() / "kernels" / "harness");
+  if (c.executor) {
+    // Validated and the judge recorded here; each job's worker checks against that record.
+    const CudaEvaluatorConfig& v = evaluator->config();
+    exec::EvaluatorSpec spec;
+    spec.kind = "cuda";
+    spec.cuda.data_dir = v.data_dir;
+    spec.cuda.baseline = v.baseline;
+    spec.cuda.arch = v.arch;
+    spec.cuda.cache_dir = v.cache_dir;
+    spec.cuda.nvcc = v.nvcc.string();
+    spec.cuda.nvcc_flags = v.nvcc_flags;
+    spec.cuda.k = v.k;
+    spec.cuda.timeout_s = c.evaluator.timeout_s;
+    spec.cuda.manifest = manifest;
+    out.fn = detail::goal_guarded(executor_fn(c, std::move(spec), out.description), m, c);
+  }
   return out;
 }
 

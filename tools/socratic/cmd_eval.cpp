@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "eval_executor.hpp"
 #include "gpu_check.hpp"
 #include "problems.hpp"
 #include "socratic/core/files.hpp"
@@ -38,17 +40,78 @@ struct ProgressLine {
 
 /// What `socratic eval` is given.
 struct EvalCommandOptions {
-  std::string candidate, problem, scenarios, baseline, arch, cache_dir, nvcc, manifest, output;
+  std::vector<std::string> candidates;
+  std::string problem, scenarios, baseline, arch, cache_dir, nvcc, manifest, output;
   std::string json_value;            ///< --json alone: empty (stdout); the old `--json FILE`: a file
   CLI::Option* json_option = nullptr;
   std::vector<std::string> nvcc_flags;
   std::string k, seed, watchdog, timeout;
   bool compact = false, no_timing = false, no_scan = false, quiet = false;
+  // Through an executor (docs/executor.md).
+  std::string executor, run_dir, gpus, build_workers, lease_dir, cascade;
+  std::string slurm_partition, slurm_account, slurm_qos, slurm_time, slurm_gpus, slurm_worker;
+  std::vector<std::string> slurm_directives, slurm_setup, slurm_env;
 };
 
+/// `--executor`: the parsed evaluator settings as a job template, the executor's from its flags.
+int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig& config,
+                          const std::optional<std::string>& json_out) {
+  // The problem and the scenarios are checked here, before any job is made.
+  (void)load_scenarios_for(ProblemRegistry::load(config.data_dir / "kernels").get(config.problem), config.scenarios);
+  tool::ExecutorEvalRequest request;
+  for (const auto& p : o.candidates) request.candidates.push_back(p);
+  request.job.problem = config.problem;
+  request.job.scenarios = config.scenarios;
+  request.job.seed = config.runner.seed;
+  request.job.purpose = config.runner.no_timing ? exec::JobPurpose::correctness : exec::JobPurpose::timing;
+  exec::CudaEvaluatorSpec& spec = request.job.evaluator.cuda;
+  spec.data_dir = config.data_dir;
+  if (config.baseline) spec.baseline = fs::absolute(*config.baseline);
+  spec.arch = config.arch;
+  spec.cache_dir = fs::absolute(config.cache_dir.empty() ? default_cache_dir() : config.cache_dir);
+  spec.nvcc = config.nvcc.string();
+  spec.nvcc_flags = config.nvcc_flags;
+  spec.k = config.k;
+  spec.watchdog_s = std::chrono::duration<double>(config.runner_limits.watchdog).count();
+  spec.timeout_s = std::chrono::duration<double>(config.runner_limits.timeout).count();
+  if (config.integrity_manifest) spec.manifest = fs::absolute(*config.integrity_manifest);
+  spec.scan = !config.allow_unscanned;
+
+  tool::ExecutorSettings& x = request.executor;
+  x.kind = o.executor;
+  if (x.kind != "local" && x.kind != "slurm") throw usage_error("--executor is local or slurm, not \"" + x.kind + "\"");
+  if (!o.run_dir.empty()) x.run_dir = fs::absolute(o.run_dir);
+  if (!o.gpus.empty()) x.gpus = exec::parse_gpu_list(o.gpus);
+  if (!o.build_workers.empty())
+    x.build_workers = static_cast<int>(tool::parse_whole_number("--build-workers", o.build_workers, 0));
+  if (!o.lease_dir.empty()) x.lease_dir = fs::absolute(o.lease_dir);
+  if (!o.cascade.empty()) {
+    x.cascade.enabled = true;
+    x.cascade.count = static_cast<std::size_t>(tool::parse_whole_number("--cascade", o.cascade, 1));
+  }
+  x.slurm.partition = o.slurm_partition;
+  x.slurm.account = o.slurm_account;
+  x.slurm.qos = o.slurm_qos;
+  if (!o.slurm_time.empty()) x.slurm.time_limit = o.slurm_time;
+  if (!o.slurm_gpus.empty()) x.slurm.gpus = o.slurm_gpus;
+  x.slurm.directives = o.slurm_directives;
+  x.slurm.setup = o.slurm_setup;
+  x.slurm.environment = o.slurm_env;
+  if (!o.slurm_worker.empty()) x.worker = o.slurm_worker;
+  if (x.kind == "slurm" && x.run_dir.empty())
+    throw usage_error("--executor slurm needs --run-dir DIR, a folder every node sees");
+  request.json_out = json_out;
+  request.compact = o.compact;
+  request.quiet = o.quiet;
+  return tool::eval_with_executor(request);
+}
+
 int run_eval(const EvalCommandOptions& o) {
-  if (o.candidate.empty()) throw usage_error("missing CANDIDATE.cu");
-  const fs::path candidate_path = o.candidate;
+  const bool through_executor = !o.executor.empty();
+  if (o.candidates.empty()) throw usage_error("missing CANDIDATE.cu");
+  if (o.candidates.size() != 1 && !through_executor)
+    throw usage_error("expects one candidate file (several go through --executor local|slurm)");
+  const fs::path candidate_path = o.candidates.front();
   if (!fs::is_regular_file(candidate_path))
     throw socratic::error("candidate " + candidate_path.string() + " does not exist");
 
@@ -80,6 +143,17 @@ int run_eval(const EvalCommandOptions& o) {
     config.ban_scan = default_ban_scan();
   }
 
+  // -o FILE (or the old --json FILE): the JSON report to FILE; --json alone: to stdout, the table to stderr.
+  const bool json_given = o.json_option->count() > 0;
+  const bool json_stdout = json_given && (o.json_value.empty() || o.json_value == "-");
+  const std::string json_file = !o.output.empty() ? o.output : json_given && !json_stdout ? o.json_value : "";
+
+  if (through_executor)
+    return eval_through_executor(o, config,
+                                 json_stdout ? std::optional<std::string>("-")
+                                 : json_file.empty() ? std::nullopt
+                                                     : std::optional<std::string>(json_file));
+
   ProgressLine progress;
   progress.enabled = !o.quiet && ::isatty(STDERR_FILENO);
   config.on_progress = [&progress](const RunnerProgress& p) {
@@ -101,10 +175,6 @@ int run_eval(const EvalCommandOptions& o) {
   progress.clear();
 
   const std::string text = o.compact ? format_report_compact(report) : format_report_table(report);
-  // -o FILE (or the old --json FILE): the JSON report to FILE; --json alone: to stdout, the table to stderr.
-  const bool json_given = o.json_option->count() > 0;
-  const bool json_stdout = json_given && (o.json_value.empty() || o.json_value == "-");
-  const std::string json_file = !o.output.empty() ? o.output : json_given && !json_stdout ? o.json_value : "";
   if (json_stdout) {
     std::cerr << text;
     std::cout << json(report).dump(2) << "\n";
@@ -125,7 +195,8 @@ tool::command_run eval_setup(CLI::App& app) {
       "times it against the baseline, scans the binary for banned libraries, and prints a table.\n"
       "The data folder (kernels/, scenarios/) is $SOCRATIC_DATA_DIR or the tool's source tree.\n"
       "Exit: 0 every scenario correct and nothing banned, 1 otherwise, 2 on an error.\n");
-  app.add_option("CANDIDATE", o->candidate, "the candidate source (.cu)")->type_name("");
+  app.add_option("CANDIDATE", o->candidates, "the candidate source (.cu); several only with --executor")
+      ->type_name("");
   app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json")->type_name("NAME")->required();
   app.add_option("-s,--scenarios", o->scenarios, "scenario-set file, or a name under the data folder's scenarios/")
       ->type_name("SET")
@@ -153,6 +224,47 @@ tool::command_run eval_setup(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("--no-scan", o->no_scan, "skip the banned-library scan (not recommended)");
   app.add_flag("-q,--quiet", o->quiet, "no progress line");
+
+  const std::string through = "Through an executor (docs/executor.md)";
+  app.add_option("--executor", o->executor, "local (a pool of this machine's GPUs) or slurm")
+      ->type_name("KIND")
+      ->group(through);
+  app.add_option("--run-dir", o->run_dir,
+                 "the executor's folder, where jobs resume (local: default a fresh one; slurm: required, "
+                 "a folder every node sees)")
+      ->type_name("DIR")
+      ->group(through);
+  app.add_option("--gpus", o->gpus, "local: the GPUs to use, e.g. 0,2,3 (default: every visible GPU)")
+      ->type_name("LIST")
+      ->group(through);
+  app.add_option("--build-workers", o->build_workers, "local: CPU workers building queued candidates ahead (2)")
+      ->type_name("N")
+      ->group(through);
+  app.add_option("--lease-dir", o->lease_dir, "local: GPU lease files shared with other pools of this machine")
+      ->type_name("DIR")
+      ->group(through);
+  app.add_option("--cascade", o->cascade, "correctness on N scenarios first; the timed run only if they pass")
+      ->type_name("N")
+      ->group(through);
+  app.add_option("--slurm-partition", o->slurm_partition, "slurm: the partition")->type_name("P")->group(through);
+  app.add_option("--slurm-account", o->slurm_account, "slurm: the account")->type_name("A")->group(through);
+  app.add_option("--slurm-qos", o->slurm_qos, "slurm: the QOS")->type_name("Q")->group(through);
+  app.add_option("--slurm-time", o->slurm_time, "slurm: the time limit (default 01:00:00)")
+      ->type_name("T")
+      ->group(through);
+  app.add_option("--slurm-gpus", o->slurm_gpus, "slurm: --gres=gpu:G (default 1)")->type_name("G")->group(through);
+  tool::add_repeatable(app, "--slurm-directive", o->slurm_directives, "slurm: an extra #SBATCH option (repeatable)")
+      ->type_name("OPT")
+      ->group(through);
+  tool::add_repeatable(app, "--slurm-setup", o->slurm_setup, "slurm: a line run before the job (repeatable)")
+      ->type_name("LINE")
+      ->group(through);
+  tool::add_repeatable(app, "--slurm-env", o->slurm_env, "slurm: NAME=VALUE for the job (repeatable)")
+      ->type_name("NAME=VALUE")
+      ->group(through);
+  app.add_option("--slurm-worker", o->slurm_worker, "slurm: the socratic binary as the nodes see it")
+      ->type_name("PATH")
+      ->group(through);
   return [o] { return run_eval(*o); };
 }
 

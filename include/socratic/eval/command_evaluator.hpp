@@ -92,13 +92,20 @@ class CommandEvaluator {
   /// @brief What was recorded (save it at the campaign's start for later processes).
   const IntegrityManifest& integrity_manifest() const noexcept { return manifest_; }
 
+  /// @brief What changed in the judge since it was recorded (empty: nothing): the check
+  /// `evaluate` makes first, for a caller that judges elsewhere (an executor's job).
+  std::vector<std::string> judge_changes() const {
+    std::vector<std::string> tampered = uncovered_;
+    for (auto& t : verify_integrity(manifest_)) tampered.push_back(std::move(t));
+    for (auto& t : verify_values(manifest_, {{"evaluator command", command_text()}})) tampered.push_back(std::move(t));
+    return tampered;
+  }
+
   EvalReport evaluate(const Candidate& candidate) {
     using clock = std::chrono::steady_clock;
     const auto began = clock::now();
     // The judge first: a changed script, folder or command never produces a verdict.
-    std::vector<std::string> tampered = uncovered_;
-    for (auto& t : verify_integrity(manifest_)) tampered.push_back(std::move(t));
-    for (auto& t : verify_values(manifest_, {{"evaluator command", command_text()}})) tampered.push_back(std::move(t));
+    std::vector<std::string> tampered = judge_changes();
     if (!tampered.empty()) {
       EvalReport report;
       report.candidate = candidate;

@@ -47,6 +47,9 @@ struct CudaEvaluatorConfig {
   std::filesystem::path data_dir;   ///< holds `kernels/` (problems.json, harness/, problem folders)
   std::string problem;              ///< a name listed in kernels/problems.json
   std::filesystem::path scenarios;  ///< the scenario-set file
+  /// When not empty, judge only these ids of the set, in the set's order (an executor's
+  /// correctness-first stage, say); each must be in the set.
+  std::vector<std::string> only_scenarios;
   std::optional<std::filesystem::path> baseline;  ///< baseline source instead of the problem's
   std::filesystem::path cache_dir;  ///< build cache; empty: default_cache_dir()
   std::string arch;                 ///< e.g. `sm_90a` or `9.0`; empty: ask nvidia-smi
@@ -126,6 +129,16 @@ class CudaEvaluator {
     const ProblemRegistry registry = ProblemRegistry::load(kernels);
     problem_ = registry.get(config_.problem);
     scenarios_ = load_scenarios_for(problem_, config_.scenarios);
+    if (!config_.only_scenarios.empty()) {
+      for (const auto& id : config_.only_scenarios)
+        if (!scenarios_.find(id))
+          throw input_error(config_.scenarios.string(), "scenario \"" + id + "\"", "not in the set (asked for by only_scenarios)");
+      std::vector<Scenario> kept;
+      for (auto& sc : scenarios_.scenarios)
+        if (std::find(config_.only_scenarios.begin(), config_.only_scenarios.end(), sc.id) != config_.only_scenarios.end())
+          kept.push_back(std::move(sc));
+      scenarios_.scenarios = std::move(kept);
+    }
     baseline_source_ = config_.baseline ? fs::absolute(*config_.baseline).lexically_normal()
                                         : problem_.baseline_path();
     if (!fs::is_regular_file(baseline_source_))
@@ -170,19 +183,46 @@ class CudaEvaluator {
 
   /// @brief Judges `candidate` on every scenario. See the class comment for what it throws.
   EvalReport evaluate(const Candidate& candidate) {
-    namespace fs = std::filesystem;
-    using clock = std::chrono::steady_clock;
-    const auto began = clock::now();
+    Prepared p = prepare(candidate);
+    if (!p.final) run_prepared(p);
+    return finish(p);
+  }
+
+  /// @brief Everything `evaluate` does before the GPU: the integrity check, the build (cached,
+  /// so a later `evaluate` of the same bytes reuses it) and the binary's banned-library scan.
+  /// The report has no scenario results; when `built` is false or `error` is set it is already
+  /// the report `evaluate` would return. An executor builds queued candidates on CPU workers
+  /// with it while the GPUs run others.
+  EvalReport build_only(const Candidate& candidate) {
+    Prepared p = prepare(candidate);
+    return finish(p);
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  /// An evaluation up to the runner: the report so far and the built candidate.
+  struct Prepared {
     EvalReport report;
+    clock::time_point began;
+    std::filesystem::path binary;  ///< the candidate's shared object, when built
+    bool final = true;             ///< nothing left to run: `report` is the answer
+  };
+
+  EvalReport finish(Prepared& p) const {
+    p.report.timings.total_s = std::chrono::duration<double>(clock::now() - p.began).count();
+    return std::move(p.report);
+  }
+
+  Prepared prepare(const Candidate& candidate) {
+    namespace fs = std::filesystem;
+    Prepared p;
+    p.began = clock::now();
+    EvalReport& report = p.report;
     report.problem = problem_.name;
     report.scenario_set = scenarios_.name;
     report.candidate = candidate;
     report.arch = target_.base_sm();
     report.expected = scenarios_.ids();
-    auto finish = [&]() -> EvalReport {
-      report.timings.total_s = std::chrono::duration<double>(clock::now() - began).count();
-      return std::move(report);
-    };
 
     // 1. The judge's own files first: an edited harness must never produce a verdict.
     std::vector<std::string> tampered = verify_integrity(manifest_);
@@ -199,7 +239,7 @@ class CudaEvaluator {
       report.error = "integrity check failed: " + detail::join_sentences(tampered, 10) +
                      " (restore the files or start a new campaign)";
       report.judge_modified = std::move(tampered);
-      return finish();
+      return p;
     }
 
     // 2. The candidate: read once (its entry and the headers of its folder that it includes),
@@ -211,7 +251,7 @@ class CudaEvaluator {
       files = read_candidate_files(candidate.judged_file());
     } catch (const std::exception& e) {
       report.build_log = std::string("cannot read the candidate: ") + e.what();
-      return finish();
+      return p;
     }
     report.candidate.content_hash = candidate.has_snapshot() ? candidate.content_hash : files.hash();
     report.identical_to_baseline = report.candidate.content_hash == baseline_hash_;
@@ -225,7 +265,7 @@ class CudaEvaluator {
       if (auto harness_error = ensure_harness_built(); !harness_error.empty()) {
         report.error = harness_error;
         report.timings.build_s = std::chrono::duration<double>(clock::now() - build_began).count();
-        return finish();
+        return p;
       }
       BuildRequest request;
       request.kind = BuildKind::shared_object;
@@ -246,7 +286,7 @@ class CudaEvaluator {
       detail::replace_all(report.build_log, snapshot.string(), original.string());
       if (!built.ok) {
         if (built.timed_out) report.build_log = "candidate build timed out\n" + report.build_log;
-        return finish();
+        return p;
       }
 
       // 3. Banned libraries in the binary.
@@ -257,15 +297,27 @@ class CudaEvaluator {
             if (f.file.empty()) f.file = built.output.string();
         } catch (const std::exception& e) {
           report.error = std::string("banned-library scan failed: ") + e.what();
-          return finish();
+          return p;
         }
       }
 
+      p.binary = built.output;
+      p.final = false;
+    } catch (const std::exception& e) {
+      // The harness itself failed (nvcc missing, cache not writable): no verdict.
+      report.error = std::string("evaluator failure: ") + e.what();
+    }
+    return p;
+  }
+
+  void run_prepared(Prepared& p) {
+    EvalReport& report = p.report;
+    try {
       // 4. The runner, on every scenario.
       RunnerJob job;
       job.runner = runner_binary_;
       job.baseline = baseline_binary_;
-      job.candidate = built.output;
+      job.candidate = p.binary;
       job.scenarios = resolved_scenarios_;
       job.expected = report.expected;
       job.problem = problem_.name;
@@ -300,12 +352,12 @@ class CudaEvaluator {
       }
       if (!problems.empty()) report.error = detail::join_sentences(problems, 12);
     } catch (const std::exception& e) {
-      // The harness itself failed (nvcc missing, cache not writable): no verdict.
+      // The harness itself failed (the runner could not be started, say): no verdict.
       report.error = std::string("evaluator failure: ") + e.what();
     }
-    return finish();
   }
 
+ public:
   const ProblemSpec& problem() const noexcept { return problem_; }
   /// @brief The scenarios judged, with the problem's defaults filled in.
   const ScenarioSet& scenarios() const noexcept { return scenarios_; }

@@ -14,7 +14,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 nvcc=${NVCC:-nvcc}
 command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
-cuda_include=$(cd "$(dirname "$(command -v "$nvcc")")/../include" && pwd)
+# cuda.h for the probe: where nvcc itself looks (nvcc may be a link, as /usr/bin/nvcc often is).
+cuda_include=$("$nvcc" --dryrun -x cu -c /dev/null -o /dev/null 2>&1 |
+  sed -n 's/^#\$ INCLUDES="-I\([^"]*\)".*/\1/p' | head -n1)
+if [[ ! -f $cuda_include/cuda.h ]]; then
+  cuda_include=$(dirname "$(readlink -f "$(command -v "$nvcc")")")/../include
+fi
+if [[ ! -f $cuda_include/cuda.h ]]; then
+  echo "compare_kernels.sh: cuda.h not found beside $nvcc (looked in $cuda_include)" >&2
+  exit 2
+fi
 if (($# < 2)); then
   echo "usage: compare_kernels.sh OLD.cu NEW.cu [nvcc flags...]" >&2
   exit 2

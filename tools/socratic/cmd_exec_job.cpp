@@ -26,7 +26,13 @@ int run_exec_job(const std::vector<std::string>& args) {
   return socratic::exec::exec_worker_main(args);
 }
 
+// The worker parses its own arguments (exec_worker_main): CLI11 hands them over untouched.
 const socratic::tool::command_registration exec_job_registration(
-    "exec-job", "run one phase of one evaluation job (the executors' worker)", run_exec_job);
+    "exec-job", "run one phase of one evaluation job (the executors' worker)", "Judging a kernel",
+    [](CLI::App& app) -> socratic::tool::command_run {
+      app.prefix_command();
+      app.set_help_flag();
+      return [&app] { return run_exec_job(app.remaining()); };
+    });
 
 }  // namespace

@@ -131,6 +131,7 @@ class Population {
 
   /// @brief Adds a member to its island (`m.island`), without selection.
   void add(Member m) {
+    invalidate();
     if (m.island < 0 || m.island >= config_.islands)
       throw std::out_of_range("population: island " + std::to_string(m.island) + " does not exist");
     if (m.scenario_scores.size() != config_.scenarios)
@@ -176,6 +177,7 @@ class Population {
   /// fittest of the rest up to `capacity`. When the front alone exceeds the capacity the leaders
   /// stay and the non-dominated are cut by fitness: a scenario's best is never dropped.
   void select() {
+    invalidate();
     for (auto& is : islands_) select_island(is);
   }
 
@@ -196,16 +198,8 @@ class Population {
       return win;
     }
     if (r < config_.sampling.exploit + config_.sampling.front) {
-      const auto ptrs = pointers(is);
-      const auto fr = scenario_front(ptrs, config_.scenarios);
-      if (!fr.empty()) {
-        const auto lead = scenario_leaders(ptrs, config_.scenarios);
-        std::vector<double> w;
-        for (std::size_t f : fr)
-          w.push_back(1.0 + static_cast<double>(std::count(lead.begin(), lead.end(), static_cast<long>(f))));
-        std::discrete_distribution<std::size_t> pick(w.begin(), w.end());
-        return &is[fr[pick(rng)]];
-      }
+      const FrontCache& fc = front_cache(i);
+      if (!fc.front.empty()) return &is[fc.front[fc.pick(rng)]];
     }
     return &is[any(rng)];
   }
@@ -235,6 +229,7 @@ class Population {
   /// members to the next island; the copies are marked migrants (they never move again) and code
   /// the destination already holds is not sent. Sources are chosen before anything moves.
   MigrationResult migrate() {
+    invalidate();
     MigrationResult r;
     if (config_.islands < 2) return r;
     std::vector<std::vector<Member>> outgoing(islands_.size());
@@ -264,6 +259,29 @@ class Population {
   }
 
  private:
+  /// The front of an island and the weights of front sampling, computed once per change.
+  struct FrontCache {
+    bool valid = false;
+    std::vector<std::size_t> front;
+    mutable std::discrete_distribution<std::size_t> pick;
+  };
+  void invalidate() {
+    for (auto& c : caches_) c.valid = false;
+  }
+  const FrontCache& front_cache(int i) const {
+    caches_.resize(islands_.size());
+    FrontCache& c = caches_[static_cast<std::size_t>(i)];
+    if (c.valid) return c;
+    const auto ptrs = pointers(island(i));
+    c.front = scenario_front(ptrs, config_.scenarios);
+    const auto lead = scenario_leaders(ptrs, config_.scenarios);
+    std::vector<double> w;
+    for (std::size_t f : c.front)
+      w.push_back(1.0 + static_cast<double>(std::count(lead.begin(), lead.end(), static_cast<long>(f))));
+    c.pick = std::discrete_distribution<std::size_t>(w.begin(), w.end());
+    c.valid = true;
+    return c;
+  }
   static double fitness_of(const Member& m) { return valid_score(m.fitness) ? m.fitness : 0; }
   static std::vector<const Member*> pointers(const std::vector<Member>& is) {
     std::vector<const Member*> p;
@@ -301,6 +319,7 @@ class Population {
 
   PopulationConfig config_;
   std::vector<std::vector<Member>> islands_;
+  mutable std::vector<FrontCache> caches_;
 };
 
 }  // namespace socratic::evolve

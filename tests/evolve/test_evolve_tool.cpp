@@ -123,7 +123,7 @@ TEST_CASE("the ablation runs question and plain mutations on the same budget as 
   const auto ab = dir / "state" / "ablation";
   const std::string md = read_file_bytes(ab / "ablation.md");
   CHECK_THAT(md, E_CONTAINS("| question |"));
-  CHECK_THAT(md, E_CONTAINS("| mutation |"));
+  CHECK_THAT(md, E_CONTAINS("| plain |"));
   CHECK_THAT(md, E_CONTAINS("not an effect size"));
   const json j = read_json_file(ab / "ablation.json");
   CHECK(j["question"]["generations"].size() == 3);

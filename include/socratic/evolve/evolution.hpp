@@ -461,7 +461,7 @@ class Evolution {
             {"generations", out.generations}, {"finished", out.finished}, {"stopped_by", out.stopped_by},
             {"evaluations", out.evaluations}, {"admitted", out.admitted}, {"duplicates", out.duplicates},
             {"best", {{"id", out.best_id}, {"fitness", out.best_fitness}}}, {"front", front},
-            {"islands", islands}, {"operator", to_string(config_.operator_kind)},
+            {"islands", islands}, {"operator", config_.operator_kind == MutationKind::plain ? "plain" : "question"},
             {"questions", out.campaign_bandit.to_json()["arms"]}};
   }
 

@@ -5,6 +5,7 @@
 
 #include "socratic/core/files.hpp"
 #include "socratic/evolve/mutation.hpp"
+#include "socratic/questions/bank_question_source.hpp"
 
 using namespace socratic;
 using namespace socratic::evolve;
@@ -95,4 +96,19 @@ TEST_CASE("choose_question picks among the fitting questions through the bandit"
   int hits = 0;
   for (int i = 0; i < 50; ++i) hits += choose_question(bank, b, s, rng)->id == fit[1]->id;
   CHECK(hits == 50);
+}
+
+TEST_CASE("an ordinary campaign's question source never asks a search-only entry", "[evolve][mutation]") {
+  const Bank bank = load_bank(bank_dir);
+  BankQuestionSource source(bank);
+  CampaignState state;
+  int search_only = 0;
+  for (const auto& e : bank.entries) search_only += e.has_tag("search-only");
+  CHECK(search_only == 9);
+  for (Trigger t : all_triggers)
+    for (const auto* e : source.pool(t, state)) CHECK_FALSE(e->has_tag("search-only"));
+  // The search itself asks them: a crossover question is search-only.
+  Situation s;
+  s.problem_kinds = {"cpu"};
+  for (const auto* e : eligible_questions(bank, s, "crossover")) CHECK(e->has_tag("search-only"));
 }

@@ -203,12 +203,16 @@ TEST_CASE("socratic mcp: a client that goes away mid-evaluation leaves no proces
   const fs::path root = fresh_dir("mcp_gone");
   const fs::path slow = root / "slow_evaluator.sh";
   // The evaluator starts a child of its own (as a compiler or a benchmark would) and hangs.
-  write_text(slow, "#!/usr/bin/env bash\necho $$ > \"$1/evaluator.pid\"\nsleep 300 &\necho $! > \"$1/sleep.pid\"\nwait\n");
+  // (The folder is named in the script, not passed: an argument naming a folder makes it the judge's.)
+  const fs::path pids = root / "pids";
+  fs::create_directories(pids);
+  write_text(slow, "#!/usr/bin/env bash\necho $$ > '" + pids.string() + "/evaluator.pid'\nsleep 300 &\necho $! > '" +
+                       pids.string() + "/sleep.pid'\nwait\n");
   const fs::path dir = root / "campaign";
   const auto init = socratic_run({"init", dir.string(), "--problem", "softmax_cpu", "--scenarios",
                                   (cpu_problem() / "scenarios.json").string(), "--baseline",
                                   (cpu_problem() / "baseline.cpp").string(), "--evaluator-command",
-                                  "bash " + slow.string() + " " + root.string() + " {candidate}"});
+                                  "bash " + slow.string() + " {candidate}"});
   INFO(init.stdout_text << init.stderr_text);
   REQUIRE(init.ok());
   std::optional<int> exit_status;
@@ -217,15 +221,15 @@ TEST_CASE("socratic mcp: a client that goes away mid-evaluation leaves no proces
     handshake(c);
     const json started = call(c, 1, "evaluate", json::object());
     const std::string job = started["structuredContent"]["job"];
-    for (int i = 0; i < 200 && !fs::exists(root / "sleep.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    REQUIRE(fs::exists(root / "sleep.pid"));
+    for (int i = 0; i < 200 && !fs::exists(pids / "sleep.pid"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    REQUIRE(fs::exists(pids / "sleep.pid"));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     c.close_stdin();  // the client goes away
     exit_status = c.wait_exit(std::chrono::seconds(10));
     CHECK(exit_status == 0);
   }
-  const pid_t evaluator = std::stoi(read_text(root / "evaluator.pid"));
-  const pid_t sleeper = std::stoi(read_text(root / "sleep.pid"));
+  const pid_t evaluator = std::stoi(read_text(pids / "evaluator.pid"));
+  const pid_t sleeper = std::stoi(read_text(pids / "sleep.pid"));
   bool gone = false;
   for (int i = 0; i < 100 && !gone; ++i) {
     gone = mcp_test::process_gone(evaluator) && mcp_test::process_gone(sleeper);

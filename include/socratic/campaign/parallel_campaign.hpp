@@ -1,0 +1,487 @@
+#pragma once
+/// @file
+/// @brief ParallelCampaign: N agents at once over one campaign, coordinated through the candidate
+/// store. Each agent (any type satisfying Agent, held as an AnyAgent) has its own workspace,
+/// conversation and thread, optionally a role text and a preferred question group. When an
+/// agent ends a turn its candidate is snapshotted and proposed to the coordinator, the one
+/// writer of the store, which gates it against the incumbent (store/gate.hpp: measured
+/// interleaved with it, in one run), appends the record, answers the agent with the verdict, the
+/// store's view and a question, and asks agents for drafts when the incumbent has not moved
+/// for a while (store/drafts.hpp). Turns, usage and evaluations go through CampaignEngine (trace,
+/// budgets per agent and for the campaign); an admitted incumbent is judged against the
+/// problem's baseline with the engine's evaluator and the goal applied to that report.
+///
+/// A coordinator killed at any point and run again resumes: the store cuts a torn line, the
+/// engine resumes its trace, each agent's proposals are numbered from its records in the store,
+/// and a proposal already stored (same key) is not gated or counted again.
+///
+/// @par Example
+/// @code
+/// socratic::ParallelCampaign campaign(evaluator, measure, questions, goal, campaign_config, parallel_config);
+/// for (int i = 0; i < 4; ++i) campaign.add_agent(spec_i, socratic::AnyAgent(MyAgent{...}));
+/// socratic::ParallelResult r = campaign.run();
+/// @endcode
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "socratic/campaign/engine.hpp"
+#include "socratic/concepts.hpp"
+#include "socratic/store/candidate_store.hpp"
+#include "socratic/store/drafts.hpp"
+#include "socratic/store/gate.hpp"
+
+namespace socratic {
+
+/// @brief Any Agent, type-erased. An agent with `void on_proposal(int n)` is told the number of
+/// its next proposal before each turn (its records in the store so far, resumed ones included).
+class AnyAgent {
+ public:
+  template <Agent A>
+  explicit AnyAgent(A agent) : self_(std::make_shared<Model<A>>(std::move(agent))) {}
+  TurnResult turn(const Message& m, Tools& t) { return self_->turn(m, t); }
+  void on_proposal(int n) { self_->on_proposal(n); }
+
+ private:
+  struct Concept {
+    virtual ~Concept() = default;
+    virtual TurnResult turn(const Message&, Tools&) = 0;
+    virtual void on_proposal(int) = 0;
+  };
+  template <class A>
+  struct Model final : Concept {
+    explicit Model(A a) : agent(std::move(a)) {}
+    TurnResult turn(const Message& m, Tools& t) override { return agent.turn(m, t); }
+    void on_proposal(int n) override {
+      if constexpr (requires { agent.on_proposal(n); }) agent.on_proposal(n);
+    }
+    A agent;
+  };
+  std::shared_ptr<Concept> self_;
+};
+static_assert(Agent<AnyAgent>);
+
+/// @brief One agent of a parallel campaign.
+struct ParallelAgentSpec {
+  std::string id;
+  std::filesystem::path workspace;  ///< its own folder
+  Candidate candidate;              ///< its candidate file, inside the workspace
+  std::string role;                 ///< a role text put before its first message (empty: none)
+  std::string preferred_group;      ///< the question group it prefers for drafts (empty: any)
+  std::optional<Budget> budget;     ///< its engine budget (turns, tokens, cost, time)
+  std::optional<int> max_proposals; ///< its gated proposals at most (counted in the store)
+};
+
+/// @brief A step of one agent, for live progress.
+struct AgentProgress {
+  std::string agent;
+  std::string event;  ///< `turn_started`, `proposed`, `gated`, `draft`, `done`
+  std::string record;  ///< the record id (`gated`)
+  std::optional<GateOutcome> verdict;
+  std::string reason;
+  std::string incumbent;  ///< the incumbent's id after this step
+  int proposals = 0;      ///< this agent's records in the store
+  std::string detail;
+};
+
+/// @brief How the coordinator runs.
+struct ParallelConfig {
+  std::filesystem::path store_dir;  ///< the candidate store (default: STATE_DIR/store)
+  GateConfig gate;
+  DraftConfig drafts;
+  std::optional<int> max_proposals;  ///< gated proposals of the whole campaign (counted in the store)
+  std::uint64_t seed = 0x5eed;       ///< the gate's base seed
+  std::function<void(const AgentProgress&)> on_progress;
+  StoreOptions store;
+};
+
+/// @brief How a parallel campaign ended.
+struct ParallelResult {
+  std::string reason;  ///< `goal_met`, `proposals_spent`, `agents_done`, a budget, `cancelled`
+  std::string detail;
+  std::optional<RecordSummary> incumbent;
+  std::size_t records = 0;  ///< candidate records in the store
+  int gated_now = 0;        ///< proposals gated by this run (not counting resumed ones)
+  int drafts = 0;           ///< drafts asked by this run
+};
+
+/// @brief The coordinator. @tparam E the Evaluator that judges an incumbent against the
+/// problem's baseline (for the goal), @tparam Q a QuestionSource, @tparam G a GoalPredicate.
+template <Evaluator E, QuestionSource Q, GoalPredicate G>
+class ParallelCampaign {
+ public:
+  ParallelCampaign(E& evaluator, PairMeasure measure, Q& questions, G goal, CampaignConfig campaign,
+                   ParallelConfig config)
+      : questions_(questions),
+        goal_(goal),
+        config_(prepare(std::move(config), campaign)),
+        engine_(evaluator, questions, std::move(goal), std::move(campaign)),
+        gate_(std::move(measure), config_.gate, config_.seed),
+        store_(CandidateStore::open(config_.store_dir, config_.store)) {}
+
+  /// @brief Adds an agent (before run()). @throws error on a duplicate or empty id.
+  void add_agent(ParallelAgentSpec spec, AnyAgent agent) {
+    if (spec.id.empty()) throw error("parallel campaign: an agent needs an id");
+    for (const auto& s : slots_)
+      if (s->spec.id == spec.id) throw error("parallel campaign: two agents named \"" + spec.id + "\"");
+    if (spec.candidate.source.empty()) throw error("parallel campaign: agent \"" + spec.id + "\" has no candidate file");
+    engine_.add_agent(AgentSpec{spec.id, spec.workspace, spec.candidate, spec.budget});
+    auto slot = std::make_unique<Slot>(std::move(spec), std::move(agent));
+    slots_.push_back(std::move(slot));
+  }
+
+  CandidateStore& store() noexcept { return store_; }
+  CampaignEngine<E, Q, G>& engine() noexcept { return engine_; }
+
+  /// @brief Runs every agent on its own thread and the coordinator on this one, until the goal
+  /// holds on an incumbent, the proposals are spent, every agent is done, or a budget ends it.
+  ParallelResult run() {
+    if (slots_.empty()) throw error("parallel campaign: no agents");
+    ParallelResult out;
+    OpenResult opened = engine_.open(OpenOptions{false, "parallel"});
+    if (opened.ended) {
+      out.reason = opened.end_reason;
+      out.incumbent = store_.incumbent();
+      out.records = store_.size();
+      return out;
+    }
+    for (auto& s : slots_) s->proposals = count_of(s->spec.id);
+    std::vector<std::thread> threads;
+    for (auto& s : slots_) threads.emplace_back([this, slot = s.get(), fresh = opened.fresh] { agent_loop(*slot, fresh); });
+    coordinate(out);
+    {
+      std::lock_guard lock(queue_mutex_);
+      stopping_ = true;
+    }
+    queue_cv_.notify_all();
+    for (auto& s : slots_) s->answer_cv.notify_all();
+    for (auto& t : threads) t.join();
+    // Proposals still queued when the campaign ended are answered with the ending, not gated.
+    out.incumbent = store_.incumbent();
+    out.records = store_.size();
+    engine_.end(out.reason, out.detail);
+    return out;
+  }
+
+ private:
+  struct Proposal {
+    std::string agent;
+    PreparedEvaluation prepared;
+    Origin origin;
+    std::vector<std::string> parents;
+    std::string key;
+  };
+  struct Slot {
+    Slot(ParallelAgentSpec s, AnyAgent a) : spec(std::move(s)), agent(std::move(a)) {}
+    ParallelAgentSpec spec;
+    AnyAgent agent;
+    int proposals = 0;
+    std::optional<Message> answer;  ///< the coordinator's answer to its last proposal
+    bool done = false;
+    std::optional<DraftAssignment> draft;  ///< a draft asked of it, for its next turn
+    std::optional<Question> last_question;
+    std::string parent;  ///< the record its work started from
+    std::int64_t notes_seen = -1;  ///< the last seq of the notes it was shown
+    std::condition_variable answer_cv;
+  };
+
+  static ParallelConfig prepare(ParallelConfig c, const CampaignConfig& campaign) {
+    if (c.store_dir.empty()) c.store_dir = campaign.state_dir / "store";
+    return c;
+  }
+
+  int count_of(const std::string& agent) const {
+    int n = 0;
+    for (const auto& s : store_.summaries()) n += s.agent == agent;
+    return n;
+  }
+
+  void progress(AgentProgress p) {
+    if (!config_.on_progress) return;
+    std::lock_guard lock(progress_mutex_);
+    if (auto inc = store_.incumbent()) p.incumbent = inc->id;
+    config_.on_progress(p);
+  }
+
+  bool proposals_spent() const {
+    return config_.max_proposals && static_cast<int>(store_.size()) >= *config_.max_proposals;
+  }
+
+  // ---- an agent's thread ---------------------------------------------------------------------
+  void agent_loop(Slot& slot, bool fresh) {
+    const std::string& id = slot.spec.id;
+    Message m;
+    try {
+      m = fresh || slot.proposals == 0 ? engine_.start_message(id) : resume_message(slot);
+      if (!slot.spec.role.empty()) m.text = slot.spec.role + "\n\n" + m.text;
+      slot.last_question = m.question;
+      if (auto inc = store_.incumbent()) slot.parent = inc->id;
+      for (;;) {
+        {
+          std::lock_guard lock(queue_mutex_);
+          if (stopping_) break;
+        }
+        if (slot.spec.max_proposals && slot.proposals >= *slot.spec.max_proposals) break;
+        if (proposals_spent() || engine_.exhausted(id) || engine_.cancelled()) break;
+        slot.agent.on_proposal(slot.proposals);
+        engine_.begin_turn(id, m);
+        progress({id, "turn_started", {}, {}, {}, {}, slot.proposals, {}});
+        Tools tools = engine_.tools(id);
+        TurnResult r = slot.agent.turn(m, tools);
+        engine_.end_turn(id, r);
+        if (!r.error.empty()) {
+          progress({id, "done", {}, {}, {}, {}, slot.proposals, "agent error: " + r.error});
+          break;
+        }
+        Proposal p;
+        p.agent = id;
+        p.prepared = engine_.prepare_evaluation(id, "gate");
+        if (slot.draft) {
+          p.origin = Origin{OriginKind::draft, slot.draft->question.id, slot.draft->question.text};
+          if (!slot.draft->start_id.empty()) p.parents = {slot.draft->start_id};
+          slot.draft.reset();
+        } else {
+          const bool first = slot.proposals == 0;
+          p.origin = slot.last_question
+                         ? Origin{first ? OriginKind::start : OriginKind::question, slot.last_question->id, slot.last_question->text}
+                         : Origin{first ? OriginKind::start : OriginKind::user, {}, {}};
+          if (!slot.parent.empty() && store_.summary(slot.parent)) p.parents = {slot.parent};
+        }
+        p.key = id + "/" + std::to_string(slot.proposals) + "/" + p.prepared.candidate.content_hash;
+        progress({id, "proposed", {}, {}, {}, {}, slot.proposals, p.key});
+        std::unique_lock lock(queue_mutex_);
+        queue_.push_back(std::move(p));
+        queue_cv_.notify_all();
+        slot.answer_cv.wait(lock, [&] { return slot.answer.has_value() || stopping_; });
+        if (!slot.answer) break;
+        m = std::move(*slot.answer);
+        slot.answer.reset();
+      }
+    } catch (const std::exception& e) {
+      progress({id, "done", {}, {}, {}, {}, slot.proposals, std::string("error: ") + e.what()});
+    }
+    std::lock_guard lock(queue_mutex_);
+    slot.done = true;
+    queue_cv_.notify_all();
+  }
+
+  Message resume_message(Slot& slot) {
+    Message m;
+    m.resumed = true;
+    m.text = engine_.config().task + "\n\nThe campaign resumes. " + describe_view(store_.view());
+    (void)slot;
+    return m;
+  }
+
+  std::string describe_view(const StoreView& v) const {
+    std::string out;
+    if (v.incumbent) {
+      out += "The incumbent is " + v.incumbent->id + " (by " + v.incumbent->agent + ")";
+      const auto r = store_.record(v.incumbent->id);
+      out += ", its files at " + (store_.dir() / r.snapshot.entry).string() + ".\n";
+    } else {
+      out += "No candidate has been admitted yet.\n";
+    }
+    if (!v.recent_failures.empty()) {
+      out += "Recent refusals and failures:\n";
+      for (std::size_t i = 0; i < v.recent_failures.size() && i < 5; ++i)
+        out += "- " + v.recent_failures[i].id + " (" + v.recent_failures[i].agent + ", " +
+               std::string(to_string(v.recent_failures[i].verdict)) + "): " + v.recent_failures[i].reason + "\n";
+    }
+    for (const auto& n : v.notes) out += "Note from " + n.agent + ": " + n.text + "\n";
+    return out;
+  }
+
+  // ---- the coordinator -----------------------------------------------------------------------
+  void coordinate(ParallelResult& out) {
+    for (;;) {
+      std::optional<Proposal> next;
+      {
+        std::unique_lock lock(queue_mutex_);
+        queue_cv_.wait(lock, [&] { return !queue_.empty() || all_done_locked(); });
+        if (queue_.empty()) {
+          out.reason = proposals_spent() ? "proposals_spent" : "agents_done";
+          return;
+        }
+        next = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      Slot& slot = slot_of(next->agent);
+      Message answer;
+      const bool ended = gate_and_answer(*next, slot, answer, out);
+      {
+        std::lock_guard lock(queue_mutex_);
+        slot.answer = std::move(answer);
+      }
+      slot.answer_cv.notify_all();
+      if (ended) return;
+      if (proposals_spent()) {
+        out.reason = "proposals_spent";
+        return;
+      }
+      if (auto b = engine_.exhausted(next->agent); b && b->agent.empty()) {
+        out.reason = std::string(to_string(b->reason));
+        return;
+      }
+      if (engine_.cancelled()) {
+        out.reason = "cancelled";
+        return;
+      }
+    }
+  }
+
+  bool all_done_locked() const {
+    for (const auto& s : slots_)
+      if (!s->done) return false;
+    return true;
+  }
+  Slot& slot_of(const std::string& id) {
+    for (auto& s : slots_)
+      if (s->spec.id == id) return *s;
+    throw error("parallel campaign: no agent \"" + id + "\"");
+  }
+
+  // Gates one proposal, appends its record and composes the agent's answer; true when the
+  // campaign ends here (the goal holds on the new incumbent).
+  bool gate_and_answer(Proposal& p, Slot& slot, Message& answer, ParallelResult& out) {
+    const std::string& id = p.agent;
+    StoreRecord stored;
+    if (auto existing = store_.find_key(p.key)) {
+      stored = store_.record(existing->id);  // gated before a kill: not again
+    } else {
+      const std::optional<RecordSummary> inc = store_.incumbent();
+      std::optional<Candidate> inc_candidate;
+      if (inc) {
+        const StoreRecord r = store_.record(inc->id);
+        inc_candidate = Candidate{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
+      }
+      GateResult g;
+      try {
+        g = gate_.judge(p.prepared.candidate, inc_candidate);
+      } catch (const std::exception& e) {
+        EvalReport failed;
+        failed.candidate = p.prepared.candidate;
+        failed.expected = engine_.config().scenario_ids;
+        failed.error = std::string("evaluator failed: ") + e.what();
+        g.reports = {failed};
+        g.decision = decide(g.reports, inc.has_value(), false, config_.gate);
+      }
+      engine_.record_evaluation(p.prepared, g.reports.back());
+      StoreRecord r;
+      r.key = p.key;
+      r.parents = p.parents;
+      r.agent = id;
+      r.origin = p.origin;
+      if (!p.prepared.candidate.content_hash.empty()) {
+        try {
+          r.snapshot = store_.take_snapshot(p.prepared.candidate.judged_file());
+        } catch (const std::exception&) {
+        }
+      }
+      r.report = g.reports.back();
+      if (r.report.expected.empty()) r.report.expected = engine_.config().scenario_ids;
+      r.gate = g.record(config_.gate, inc ? inc->id : std::string());
+      stored = store_.append(std::move(r)).record;
+      ++out.gated_now;
+    }
+    slot.proposals = count_of(id);
+    engine_.record_event(id, "gated", {{"record", stored.id}, {"verdict", std::string(to_string(stored.gate.verdict))},
+                                       {"reason", stored.gate.reason}});
+    progress({id, "gated", stored.id, stored.gate.verdict, stored.gate.reason, {}, slot.proposals, {}});
+
+    // The goal, on the new incumbent against the problem's own baseline.
+    if (stored.gate.verdict == GateOutcome::admitted) {
+      const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(id, "incumbent_check", p.prepared.candidate));
+      const Verdict v = Verdict(goal_(check.report));
+      engine_.record_event(id, "verdict", {{"evaluation_index", check.index}, {"verdict", v}});
+      if (v.met) {
+        out.reason = "goal_met";
+        out.detail = "incumbent " + stored.id;
+        answer.text = "The goal holds on " + stored.id + "; the campaign ends.";
+        return true;
+      }
+    }
+
+    // The answer: verdict, view, and a question (or a draft at a plateau).
+    const StoreView view = store_.view(slot.notes_seen);
+    slot.notes_seen = view.next_seq - 1;
+    answer.text = "Your proposal " + stored.id + " was " + std::string(to_string(stored.gate.verdict)) + ": " +
+                  stored.gate.reason + "\n" + describe_view(view);
+    if (view.incumbent) slot.parent = view.incumbent->id;
+    if (plateau_reached(view.attempts_since_admission, config_.drafts) && drafted_at_ != static_cast<int>(view.candidates)) {
+      drafted_at_ = static_cast<int>(view.candidates);
+      ask_for_drafts(view, out);
+    }
+    if (slot.draft) {
+      answer.question = slot.draft->question;
+      answer.text += "\nThe incumbent has not moved for " + std::to_string(view.attempts_since_admission) +
+                     " attempts: draft a new direction. Start from " + slot.draft->start_id + " (" +
+                     std::string(to_string(slot.draft->start)) + "), restored into your candidate file.\n" +
+                     render_question(slot.draft->question);
+    } else {
+      TriggerEvent e{stored.gate.verdict == GateOutcome::failed ? Trigger::correctness_explained_away : Trigger::claimed_limit,
+                     "gate", stored.gate.reason, 10, json::object()};
+      std::optional<Question> q;
+      try {
+        q = questions_.ask(e, engine_.state());
+      } catch (const std::exception&) {
+      }
+      if (q) {
+        q->trigger = e.trigger;
+        answer.question = q;
+        answer.text += render_question(*q);
+        engine_.record_event(id, "gate_question", {{"question", *q}});
+      }
+      slot.last_question = q;
+    }
+    return false;
+  }
+
+  void ask_for_drafts(const StoreView& view, ParallelResult& out) {
+    std::vector<std::string> agents, groups;
+    for (const auto& s : slots_) {
+      if (s->done) continue;
+      if (config_.drafts.agents_per_plateau > 0 && static_cast<int>(agents.size()) >= config_.drafts.agents_per_plateau) break;
+      agents.push_back(s->spec.id);
+      groups.push_back(s->spec.preferred_group);
+    }
+    const auto plan = plan_drafts(questions_, engine_.state(), agents, groups, store_.summaries(), view.attempts_since_admission);
+    for (const auto& a : plan) {
+      Slot& s = slot_of(a.agent);
+      s.draft = a;
+      if (!a.start_id.empty()) {
+        const StoreRecord start = store_.record(a.start_id);
+        CandidateSnapshots(store_.snapshot_folder()).restore(start.snapshot.hash, s.spec.candidate.source);
+      }
+      ++out.drafts;
+      engine_.record_event(a.agent, "draft", {{"question", a.question}, {"start", std::string(to_string(a.start))},
+                                              {"start_id", a.start_id}});
+      progress({a.agent, "draft", a.start_id, {}, {}, {}, s.proposals, a.question.id});
+    }
+  }
+
+  Q& questions_;
+  G goal_;
+  ParallelConfig config_;
+  CampaignEngine<E, Q, G> engine_;
+  GateRunner gate_;
+  CandidateStore store_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::mutex queue_mutex_, progress_mutex_;
+  std::condition_variable queue_cv_;
+  std::deque<Proposal> queue_;
+  bool stopping_ = false;
+  int drafted_at_ = -1;
+};
+
+}  // namespace socratic

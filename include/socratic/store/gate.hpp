@@ -1,0 +1,330 @@
+#pragma once
+/// @file
+/// @brief The gate: whether a candidate becomes the incumbent. A pure, deterministic rule over
+/// figures measured with the candidate and the incumbent interleaved in one run (the incumbent
+/// is that run's baseline, so a scenario's `speedup` is candidate vs incumbent), never against a
+/// remembered number; and GateRunner, which asks for those runs and measures again, in another
+/// run with other placements, a gain too large to trust. The rule, its thresholds and its
+/// false-admission rate: docs/gate.md.
+///
+/// @par The rule
+/// A candidate is admitted when every measurement of it (the first and each remeasure):
+/// 1. is built, without harness error, judge change or missing scenario, correct on every
+///    scenario, and clean of banned libraries (else `failed`);
+/// 2. is not the incumbent's own bytes;
+/// 3. shows, on the goal's terms (the geometric mean of the speedups, or every scenario), a
+///    speedup G over the incumbent with G > 1 + m and a lower confidence bound L > 1, where
+///    m = max(min_gain, noise_multiple * noise) (noise: the run's measured relative spread,
+///    questions/improvement.hpp's score_noise) and L = G * exp(-z * e) (e: the standard error
+///    from the samples, core/report.hpp). Else `refused`.
+/// A first measurement with G >= suspicious_factor, or a suspicious flag on a scenario, needs
+/// `remeasures` more runs before it is admitted; each of them must pass 1-3 as well.
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "socratic/core/candidate.hpp"
+#include "socratic/core/json.hpp"
+#include "socratic/core/report.hpp"
+#include "socratic/store/store_record.hpp"
+
+namespace socratic {
+
+/// @brief On which terms a candidate must be faster.
+enum class GateTerms {
+  geomean,        ///< the geometric mean of the speedups over every scenario
+  every_scenario  ///< each scenario by itself
+};
+
+/// @brief The gate's thresholds (docs/gate.md gives their reasons and the false-admission rate).
+struct GateConfig {
+  GateTerms terms = GateTerms::geomean;
+  /// Standard errors the lower bound lies below the estimate: 3 is about 0.13 % one-sided for
+  /// normal errors (the engine's goals use 2; the gate admits for good, so it asks more).
+  double z = 3.0;
+  /// Noise widths a gain must exceed (questions/improvement.hpp's ImprovementRule uses 2).
+  double noise_multiple = 2.0;
+  /// The smallest relative gain ever admitted, whatever the noise says (1 %).
+  double min_gain = 0.01;
+  /// Noise assumed for a run that measured none.
+  double default_noise = 0.01;
+  /// A first measurement this much faster than the incumbent is measured again before it is
+  /// admitted (SuspiciousGainDetector's jump_factor).
+  double suspicious_factor = 1.5;
+  /// Scenario flags that make any gain suspicious (SuspiciousGainDetector's).
+  std::vector<std::string> suspicious_flags = {"below_roofline", "side_stream"};
+  /// How many more runs a suspicious gain needs, each one passing.
+  int remeasures = 1;
+  /// With no incumbent yet, a correct and clean candidate is admitted as the first one.
+  bool admit_first_when_correct = true;
+};
+
+inline void to_json(json& j, const GateConfig& c) {
+  j = json{{"terms", c.terms == GateTerms::geomean ? "geomean" : "every_scenario"},
+           {"z", c.z},
+           {"noise_multiple", c.noise_multiple},
+           {"min_gain", c.min_gain},
+           {"default_noise", c.default_noise},
+           {"suspicious_factor", c.suspicious_factor},
+           {"suspicious_flags", c.suspicious_flags},
+           {"remeasures", c.remeasures},
+           {"admit_first_when_correct", c.admit_first_when_correct}};
+}
+inline void from_json(const json& j, GateConfig& c) {
+  reject_unknown_fields(j, {"terms", "z", "noise_multiple", "min_gain", "default_noise", "suspicious_factor",
+                            "suspicious_flags", "remeasures", "admit_first_when_correct"}, "gate");
+  const std::string terms = optional_field<std::string>(j, "terms", "geomean", "gate");
+  if (terms == "geomean")
+    c.terms = GateTerms::geomean;
+  else if (terms == "every_scenario")
+    c.terms = GateTerms::every_scenario;
+  else
+    throw input_error({}, "gate", "field \"terms\": \"" + terms + "\" is neither geomean nor every_scenario");
+  c.z = optional_field<double>(j, "z", c.z, "gate");
+  c.noise_multiple = optional_field<double>(j, "noise_multiple", c.noise_multiple, "gate");
+  c.min_gain = optional_field<double>(j, "min_gain", c.min_gain, "gate");
+  c.default_noise = optional_field<double>(j, "default_noise", c.default_noise, "gate");
+  c.suspicious_factor = optional_field<double>(j, "suspicious_factor", c.suspicious_factor, "gate");
+  c.suspicious_flags = optional_field<std::vector<std::string>>(j, "suspicious_flags", c.suspicious_flags, "gate");
+  c.remeasures = optional_field<int>(j, "remeasures", c.remeasures, "gate");
+  c.admit_first_when_correct = optional_field<bool>(j, "admit_first_when_correct", c.admit_first_when_correct, "gate");
+  if (!(c.z >= 0) || !(c.noise_multiple >= 0) || !(c.min_gain >= 0) || !(c.default_noise >= 0))
+    throw input_error({}, "gate", "z, noise_multiple, min_gain and default_noise must be >= 0");
+  if (!(c.suspicious_factor > 1)) throw input_error({}, "gate", "field \"suspicious_factor\": must be > 1");
+  if (c.remeasures < 0) throw input_error({}, "gate", "field \"remeasures\": must be >= 0");
+}
+
+/// @brief The figures of one measurement, as the gate read them.
+struct GateMeasurement {
+  bool clean = false;         ///< rule 1 holds
+  std::string failure;        ///< why not
+  double speedup = detail::nan;      ///< G: on the gate's terms (every_scenario: the smallest)
+  double lower_bound = detail::nan;  ///< L
+  double noise = detail::nan;        ///< the run's relative spread
+  double margin = detail::nan;       ///< m
+  bool faster = false;               ///< G > 1 + m and L > 1
+  bool suspicious = false;
+  std::string suspicious_why;
+  friend bool operator==(const GateMeasurement&, const GateMeasurement&) = default;
+};
+inline void to_json(json& j, const GateMeasurement& m) {
+  j = json{{"clean", m.clean},     {"failure", m.failure}, {"speedup", m.speedup},  {"lower_bound", m.lower_bound},
+           {"noise", m.noise},     {"margin", m.margin},   {"faster", m.faster},    {"suspicious", m.suspicious},
+           {"suspicious_why", m.suspicious_why}};
+}
+
+/// @brief What the rule decided over a candidate's measurements.
+struct GateDecision {
+  GateOutcome outcome = GateOutcome::failed;
+  std::string reason;
+  /// The first measurement is a suspicious gain and fewer than `remeasures` more were given:
+  /// measure again before deciding (outcome is then `refused`, provisionally).
+  bool needs_remeasure = false;
+  std::vector<GateMeasurement> measurements;
+
+  /// @brief The figures as the store records them.
+  json figures(const GateConfig& config) const {
+    return json{{"measurements", measurements}, {"config", config}};
+  }
+  GateRecord record(const GateConfig& config, std::string incumbent) const {
+    return GateRecord{outcome, reason, std::move(incumbent), figures(config)};
+  }
+};
+
+namespace detail::gate {
+
+inline std::string percent(double x) {
+  std::ostringstream o;
+  o.precision(3);
+  o << (x - 1) * 100 << " %";
+  return o.str();
+}
+inline std::string fixed(double x, int digits = 4) {
+  std::ostringstream o;
+  o.setf(std::ios::fixed);
+  o.precision(digits);
+  o << x;
+  return o.str();
+}
+
+inline double scenario_noise(const ScenarioResult& s, double fallback) {
+  const bool c = std::isfinite(s.candidate_noise), b = std::isfinite(s.baseline_noise);
+  if (!c && !b) return fallback;
+  const double cn = c ? s.candidate_noise : 0, bn = b ? s.baseline_noise : 0;
+  return std::sqrt(cn * cn + bn * bn);
+}
+
+}  // namespace detail::gate
+
+/// @brief Reads one measurement (`report`: the candidate timed with the incumbent as baseline).
+inline GateMeasurement measure(const EvalReport& report, const GateConfig& config) {
+  using namespace detail::gate;
+  GateMeasurement m;
+  if (!report.judge_modified.empty())
+    m.failure = "the judge changed since the campaign began";
+  else if (!report.built)
+    m.failure = "did not build";
+  else if (!report.error.empty())
+    m.failure = "harness error: " + report.error;
+  else if (report.expected.empty())
+    m.failure = "no scenario was judged";
+  else if (!report.missing().empty())
+    m.failure = "scenario " + report.missing().front() + " has no result";
+  else if (!report.banned.empty())
+    m.failure = "banned library " + report.banned.front().library + " (" + report.banned.front().evidence + ")";
+  else
+    for (const auto& id : report.expected)
+      if (const ScenarioResult* s = report.find(id); !s->correct) {
+        m.failure = "wrong on scenario " + id + (s->reason.empty() ? "" : ": " + s->reason);
+        break;
+      }
+  if (!m.failure.empty()) return m;
+  m.clean = true;
+
+  double noise_sum = 0;
+  for (const auto& id : report.expected) {
+    const ScenarioResult& s = *report.find(id);
+    noise_sum += scenario_noise(s, config.default_noise);
+    for (const auto& f : config.suspicious_flags)
+      if (s.has_flag(f) && !m.suspicious) m.suspicious = true, m.suspicious_why = "scenario " + id + " is flagged " + f;
+  }
+  m.noise = noise_sum / static_cast<double>(report.expected.size());
+  m.margin = std::max(config.min_gain, config.noise_multiple * m.noise);
+  if (config.terms == GateTerms::geomean) {
+    m.speedup = report.geomean_speedup();
+    m.lower_bound = report.geomean_speedup_lower_bound(config.z);
+    m.faster = std::isfinite(m.speedup) && std::isfinite(m.lower_bound) && m.speedup > 1 + m.margin && m.lower_bound > 1;
+  } else {
+    m.faster = true;
+    for (const auto& id : report.expected) {
+      const ScenarioResult& s = *report.find(id);
+      const double margin = std::max(config.min_gain, config.noise_multiple * scenario_noise(s, config.default_noise));
+      const double lb = speedup_lower_bound(s, config.z);
+      if (!std::isfinite(m.speedup) || s.speedup < m.speedup) m.speedup = s.speedup;
+      if (!std::isfinite(m.lower_bound) || lb < m.lower_bound) m.lower_bound = lb;
+      if (!(std::isfinite(s.speedup) && s.speedup > 1 + margin && lb > 1)) m.faster = false;
+    }
+  }
+  if (std::isfinite(m.speedup) && m.speedup >= config.suspicious_factor && !m.suspicious)
+    m.suspicious = true, m.suspicious_why = "a gain of " + percent(m.speedup) + " is past the suspicious factor " + fixed(config.suspicious_factor, 2);
+  return m;
+}
+
+/// @brief The rule over a candidate's measurements (the first, then its remeasures), each
+/// against the incumbent in its own run. `has_incumbent` false: there is none yet, and the
+/// reports' baseline is the problem's. `identical_to_incumbent`: the candidate's bytes are the
+/// incumbent's. Same inputs, same decision.
+inline GateDecision decide(const std::vector<EvalReport>& reports, bool has_incumbent, bool identical_to_incumbent,
+                           const GateConfig& config) {
+  using namespace detail::gate;
+  GateDecision d;
+  if (reports.empty()) {
+    d.reason = "nothing was measured";
+    return d;
+  }
+  for (const auto& r : reports) d.measurements.push_back(measure(r, config));
+  for (std::size_t i = 0; i < d.measurements.size(); ++i)
+    if (!d.measurements[i].clean) {
+      d.outcome = GateOutcome::failed;
+      d.reason = (i == 0 ? std::string() : "remeasure " + std::to_string(i) + ": ") + d.measurements[i].failure;
+      return d;
+    }
+  const GateMeasurement& first = d.measurements.front();
+  if (!has_incumbent) {
+    d.outcome = config.admit_first_when_correct ? GateOutcome::admitted : GateOutcome::refused;
+    d.reason = config.admit_first_when_correct ? "the first correct and clean candidate: the incumbent to beat"
+                                               : "no incumbent, and the first candidate is not admitted by itself";
+    return d;
+  }
+  if (identical_to_incumbent) {
+    d.outcome = GateOutcome::refused;
+    d.reason = "the incumbent's own bytes";
+    return d;
+  }
+  for (std::size_t i = 0; i < d.measurements.size(); ++i) {
+    const GateMeasurement& m = d.measurements[i];
+    if (m.faster) continue;
+    d.outcome = GateOutcome::refused;
+    d.reason = (i == 0 ? std::string() : "remeasure " + std::to_string(i) + ": ") + "speedup over the incumbent " +
+               fixed(m.speedup) + " (lower bound " + fixed(m.lower_bound) + ") is within the noise: it needs > " +
+               fixed(1 + m.margin) + " and a lower bound > 1 (noise " + fixed(m.noise * 100, 2) + " %)";
+    return d;
+  }
+  const int asked = first.suspicious ? config.remeasures : 0;
+  if (static_cast<int>(d.measurements.size()) - 1 < asked) {
+    d.outcome = GateOutcome::refused;
+    d.needs_remeasure = true;
+    d.reason = "suspicious (" + first.suspicious_why + "): measured again before it is admitted";
+    return d;
+  }
+  d.outcome = GateOutcome::admitted;
+  d.reason = "faster than the incumbent by " + percent(first.speedup) + " (lower bound " + fixed(first.lower_bound) +
+             ", needed > " + fixed(1 + first.margin) + ")";
+  if (d.measurements.size() > 1)
+    d.reason += "; confirmed by " + std::to_string(d.measurements.size() - 1) + " more run" +
+                (d.measurements.size() > 2 ? "s" : "");
+  return d;
+}
+
+/// @brief How one gate run is asked for.
+struct GateRunRequest {
+  int attempt = 0;          ///< 0: the first run; 1, 2, ...: remeasures
+  std::uint64_t seed = 0;   ///< a different seed each run: other inputs and placements
+};
+
+/// @brief Measures `candidate` with `incumbent` as the run's baseline (none: the problem's own),
+/// interleaved in one run. For the CUDA evaluator: a CudaEvaluator whose `baseline` is the
+/// incumbent's judged file and whose runner seed is `request.seed` (eval/gate_measure.hpp).
+using PairMeasure =
+    std::function<EvalReport(const Candidate& candidate, const std::optional<Candidate>& incumbent, const GateRunRequest& request)>;
+
+/// @brief What GateRunner found: the decision and every report it decided on (the last one is
+/// the record's report).
+struct GateResult {
+  GateDecision decision;
+  std::vector<EvalReport> reports;
+  GateRecord record(const GateConfig& config, std::string incumbent_id) const {
+    return decision.record(config, std::move(incumbent_id));
+  }
+};
+
+/// @brief Runs the gate: measures, decides, and measures again while a suspicious gain asks.
+class GateRunner {
+ public:
+  GateRunner(PairMeasure measure, GateConfig config, std::uint64_t base_seed = 0x5eed)
+      : measure_(std::move(measure)), config_(std::move(config)), base_seed_(base_seed) {
+    if (!measure_) throw error("gate: no measurement function given");
+  }
+  const GateConfig& config() const noexcept { return config_; }
+
+  /// @brief Judges `candidate` against `incumbent` (none: the first). The seeds derive from
+  /// `base_seed` and the candidate's content hash, so the same candidate is measured alike.
+  GateResult judge(const Candidate& candidate, const std::optional<Candidate>& incumbent) const {
+    GateResult out;
+    const bool identical = incumbent && !candidate.content_hash.empty() && candidate.content_hash == incumbent->content_hash;
+    for (int attempt = 0;; ++attempt) {
+      out.reports.push_back(measure_(candidate, incumbent, GateRunRequest{attempt, seed_for(candidate, attempt)}));
+      out.decision = decide(out.reports, incumbent.has_value(), identical, config_);
+      if (!out.decision.needs_remeasure || attempt >= config_.remeasures) break;
+    }
+    return out;
+  }
+
+ private:
+  std::uint64_t seed_for(const Candidate& c, int attempt) const {
+    std::uint64_t h = base_seed_ ^ 0x9E3779B97F4A7C15ull;
+    for (char ch : c.content_hash) h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001B3ull;
+    return h + static_cast<std::uint64_t>(attempt) * 0x9E3779B97F4A7C15ull;
+  }
+
+  PairMeasure measure_;
+  GateConfig config_;
+  std::uint64_t base_seed_;
+};
+
+}  // namespace socratic

@@ -1,0 +1,191 @@
+// The gate with a prepared measurement whose true times and noise the test sets: a real gain is
+// admitted, a gain inside the noise is refused, the baseline against itself is never admitted,
+// wrong or banned candidates fail, a suspicious gain is measured again before it is admitted,
+// the same inputs give the same verdict; and the plateau rule of the drafts.
+#include "catch.hpp"
+
+#include "store_fixtures.hpp"
+
+using namespace socratic;
+using namespace store_fixtures;
+
+namespace {
+
+struct GateBench {
+  std::filesystem::path dir;
+  PreparedMeasure measure;
+  GateConfig config;
+  explicit GateBench(const std::string& name) {
+    dir = std::filesystem::temp_directory_path() / ("socratic-gate-test-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+  }
+  Candidate file(const std::string& name, const std::string& content) const {
+    const auto p = dir / name;
+    write_text(p, content);
+    Candidate c{p};
+    c.content_hash = detail::sha256_hex(content);
+    return c;
+  }
+  GateResult judge(const Candidate& c, const std::optional<Candidate>& inc, std::uint64_t seed = 1) const {
+    return GateRunner(measure, config, seed).judge(c, inc);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("gate: a real gain is admitted, a gain inside the noise is refused", "[gate]") {
+  GateBench b("gain");
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  SECTION("5 % faster at 1 % noise: admitted in every one of 50 runs") {
+    const Candidate faster = b.file("faster.cu", "ms 0.952\n");
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+      const GateResult g = b.judge(faster, incumbent, seed);
+      CHECK(g.decision.outcome == GateOutcome::admitted);
+      CHECK(g.reports.size() == 1);
+    }
+    const GateResult g = b.judge(faster, incumbent);
+    CHECK(g.decision.reason.find("faster than the incumbent by") != std::string::npos);
+    CHECK(g.decision.measurements[0].speedup == Approx(1.05).margin(0.01));
+  }
+  SECTION("0.5 % faster at 2 % noise: refused, with the figures that refused it") {
+    b.measure.noise = 0.02;
+    const Candidate slight = b.file("slight.cu", "ms 0.995\n");
+    int admitted = 0;
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) admitted += b.judge(slight, incumbent, seed).decision.outcome == GateOutcome::admitted;
+    CHECK(admitted == 0);
+    const GateResult g = b.judge(slight, incumbent);
+    CHECK(g.decision.outcome == GateOutcome::refused);
+    CHECK(g.decision.reason.find("within the noise") != std::string::npos);
+    CHECK(g.decision.measurements[0].margin == Approx(0.0566).margin(0.005));  // 2 x sqrt(2) x 2 %
+  }
+  SECTION("the baseline against itself (other bytes, same code) is never admitted in 500 runs") {
+    const Candidate copy = b.file("copy.cu", "ms 1.00\n// a comment: other bytes\n");
+    int admitted = 0;
+    for (std::uint64_t seed = 1; seed <= 500; ++seed) admitted += b.judge(copy, incumbent, seed).decision.outcome == GateOutcome::admitted;
+    CHECK(admitted == 0);
+  }
+  SECTION("the incumbent's own bytes are refused before any figure") {
+    const GateResult g = b.judge(incumbent, incumbent);
+    CHECK(g.decision.outcome == GateOutcome::refused);
+    CHECK(g.decision.reason == "the incumbent's own bytes");
+  }
+  SECTION("no incumbent: the first correct candidate is admitted, or not, as configured") {
+    CHECK(b.judge(b.file("first.cu", "ms 1.3\n"), std::nullopt).decision.outcome == GateOutcome::admitted);
+    b.config.admit_first_when_correct = false;
+    CHECK(b.judge(b.file("first.cu", "ms 1.3\n"), std::nullopt).decision.outcome == GateOutcome::refused);
+  }
+  SECTION("every scenario on its own: one slower scenario refuses the candidate") {
+    b.config.terms = GateTerms::every_scenario;
+    b.measure.scenarios = {"s1", "s2"};
+    const Candidate mixed = b.file("f.cu", "ms 0.9\nms_of s2 1.0\n");
+    CHECK(b.judge(mixed, incumbent).decision.outcome == GateOutcome::refused);
+    b.config.terms = GateTerms::geomean;
+    CHECK(b.judge(mixed, incumbent).decision.outcome == GateOutcome::admitted);
+  }
+}
+
+TEST_CASE("gate: wrong, banned, unbuilt candidates fail whatever their speed", "[gate]") {
+  GateBench b("fail");
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  const GateResult wrong = b.judge(b.file("w.cu", "ms 0.5\nwrong s2\n"), incumbent);
+  CHECK(wrong.decision.outcome == GateOutcome::failed);
+  CHECK(wrong.decision.reason == "wrong on scenario s2: max error 0.5 > tolerance 0.01");
+  const GateResult banned = b.judge(b.file("b.cu", "ms 0.5\nbanned cublas\n"), incumbent);
+  CHECK(banned.decision.outcome == GateOutcome::failed);
+  CHECK(banned.decision.reason.find("banned library cublas") != std::string::npos);
+  CHECK(b.judge(b.file("e.cu", "build_error\n"), incumbent).decision.reason == "did not build");
+  CHECK(decide({}, true, false, b.config).outcome == GateOutcome::failed);
+}
+
+TEST_CASE("gate: a suspicious gain is measured again before it is admitted", "[gate]") {
+  GateBench b("suspicious");
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  SECTION("twice as fast: a second run confirms it") {
+    const GateResult g = b.judge(b.file("fast.cu", "ms 0.5\n"), incumbent);
+    CHECK(g.decision.outcome == GateOutcome::admitted);
+    REQUIRE(g.reports.size() == 2);
+    CHECK(g.decision.measurements[0].suspicious);
+    CHECK(g.decision.reason.find("confirmed by 1 more run") != std::string::npos);
+  }
+  SECTION("a flagged scenario is suspicious at any gain") {
+    const GateResult g = b.judge(b.file("flag.cu", "ms 0.9\nflag s1 side_stream\n"), incumbent);
+    CHECK(g.reports.size() == 2);
+    CHECK(g.decision.measurements[0].suspicious_why == "scenario s1 is flagged side_stream");
+  }
+  SECTION("a gain the second run does not see is refused (a false elite)") {
+    int calls = 0;
+    PreparedMeasure honest = b.measure;
+    PairMeasure lucky = [&](const Candidate& c, const std::optional<Candidate>& inc, const GateRunRequest& r) {
+      EvalReport rep = honest(c, inc, r);
+      if (calls++ == 0)
+        for (auto& s : rep.scenarios) s.candidate_ms /= 2.8, s.speedup *= 2.8;  // OpenEvolve #372's 2.8x
+      return rep;
+    };
+    const GateResult g = GateRunner(lucky, b.config).judge(b.file("same.cu", "ms 1.0\n//x\n"), incumbent);
+    CHECK(g.decision.outcome == GateOutcome::refused);
+    CHECK(g.decision.reason.rfind("remeasure 1: ", 0) == 0);
+    CHECK(g.reports.size() == 2);
+  }
+  SECTION("with remeasures 0 a suspicious gain is admitted on one run") {
+    b.config.remeasures = 0;
+    CHECK(b.judge(b.file("fast.cu", "ms 0.5\n"), incumbent).reports.size() == 1);
+  }
+}
+
+TEST_CASE("gate: the same inputs give the same verdict", "[gate]") {
+  GateBench b("deterministic");
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  const Candidate c = b.file("c.cu", "ms 0.985\n");
+  const GateResult one = b.judge(c, incumbent), two = b.judge(c, incumbent);
+  CHECK(one.decision.outcome == two.decision.outcome);
+  CHECK(one.decision.reason == two.decision.reason);
+  CHECK(json(one.reports).dump() == json(two.reports).dump());
+  CHECK(decide(one.reports, true, false, b.config).reason == one.decision.reason);
+  const json figures = one.decision.figures(b.config);
+  CHECK(figures["config"]["z"] == 3.0);
+  CHECK(figures["measurements"].size() == 1);
+}
+
+TEST_CASE("gate: its configuration is checked", "[gate]") {
+  CHECK(json::parse(R"({"z": 2.5, "terms": "every_scenario"})").get<GateConfig>().z == 2.5);
+  CHECK_THROWS_WITH(json::parse(R"({"zz": 1})").get<GateConfig>(), Catch::Matchers::Contains("zz"));
+  CHECK_THROWS_WITH(json::parse(R"({"terms": "mean"})").get<GateConfig>(), Catch::Matchers::Contains("neither geomean"));
+  CHECK_THROWS_WITH(json::parse(R"({"suspicious_factor": 0.9})").get<GateConfig>(), Catch::Matchers::Contains("must be > 1"));
+  CHECK_THROWS_WITH(json::parse(R"({"remeasures": -1})").get<GateConfig>(), Catch::Matchers::Contains("remeasures"));
+  CHECK_THROWS(GateRunner(PairMeasure{}, GateConfig{}));
+}
+
+TEST_CASE("drafts: the plateau fires at each multiple of its count and only there", "[drafts]") {
+  DraftConfig c;
+  c.plateau_attempts = 4;
+  std::vector<int> fired;
+  for (int n = 0; n <= 13; ++n)
+    if (plateau_reached(n, c)) fired.push_back(n);
+  CHECK(fired == std::vector<int>{4, 8, 12});
+  c.plateau_attempts = 0;
+  CHECK_FALSE(plateau_reached(4, c));
+}
+
+TEST_CASE("drafts: distinct questions per agent, start points rotated", "[drafts]") {
+  NumberedQuestions q;
+  std::vector<RecordSummary> s(4);
+  for (int i = 0; i < 4; ++i) s[i].id = "c" + std::to_string(i), s[i].seq = i;
+  s[0].verdict = GateOutcome::admitted;
+  s[1].verdict = GateOutcome::refused;
+  s[1].scenarios["s1"] = ScenarioFigure{true, 1.1, 0.9};
+  s[2].verdict = GateOutcome::admitted;
+  s[3].verdict = GateOutcome::failed;
+  const auto plan = plan_drafts(q, CampaignState{}, {"a", "b", "c", "d"}, {"g2", "", "", ""}, s, 8);
+  REQUIRE(plan.size() == 4);
+  std::set<std::string> ids;
+  for (const auto& a : plan) {
+    ids.insert(a.question.id);
+    CHECK(a.question.trigger == Trigger::plateau);
+  }
+  CHECK(ids.size() == 4);
+  CHECK(plan[0].question.group == "g2");  // its preferred group
+  CHECK(plan[0].start_id == "c2");        // the incumbent
+  CHECK(plan[1].start_id == "c0");        // the earlier incumbent
+  CHECK(plan[2].start_id == "c1");        // correct but slower
+  CHECK(plan[3].start == DraftStart::incumbent);
+}

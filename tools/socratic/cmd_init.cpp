@@ -153,7 +153,12 @@ void write_claude_mcp_config(const fs::path& ws, const fs::path& exe, const fs::
   if (std::find(enabled.begin(), enabled.end(), "socratic") == enabled.end()) enabled.push_back("socratic");
   json& allow = settings["permissions"]["allow"];
   if (!allow.is_array()) allow = json::array();
-  if (std::find(allow.begin(), allow.end(), "mcp__socratic") == allow.end()) allow.push_back("mcp__socratic");
+  // Each tool by name: the server-wide rule (`mcp__socratic`) did not grant them to a headless
+  // `claude -p` (tests/mcp/test_real_mcp_clients.cpp).
+  for (const char* tool : {"evaluate", "result", "ask", "scan", "standing", "propose", "notes", "note"}) {
+    const std::string rule = std::string("mcp__socratic__") + tool;
+    if (std::find(allow.begin(), allow.end(), rule) == allow.end()) allow.push_back(rule);
+  }
   write_text(settings_file, settings.dump(2) + "\n");
 }
 

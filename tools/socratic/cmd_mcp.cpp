@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 #include "command.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/mcp/server.hpp"
+#include "socratic/mcp/store_tools.hpp"
 #include "socratic/mcp/tools.hpp"
 #include "socratic/version.hpp"
 
@@ -35,7 +37,7 @@ void mcp_on_signal(int sig) { mcp_stop_signal = sig; }
 
 /// What `socratic mcp` is given.
 struct McpCommandOptions {
-  std::string campaign, agent_id, max_message_bytes;
+  std::string campaign, agent_id, max_message_bytes, store;
 };
 
 std::filesystem::path mcp_find_campaign(const std::string& given) {
@@ -64,6 +66,51 @@ bool mcp_write_all(int fd, const std::string& text) {
     left -= static_cast<std::size_t>(n);
   }
   return true;
+}
+
+/// The gate's measurement for this campaign's evaluator: the candidate timed in one run with the
+/// incumbent as the run's baseline. The CUDA evaluator takes the incumbent as its baseline; an
+/// evaluator command does when it names `{baseline}`. `unavailable` says why not, otherwise.
+PairMeasure mcp_pair_measure(const CampaignFile& c, std::string& unavailable) {
+  if (c.evaluator.kind == "command") {
+    const bool takes_baseline = std::any_of(c.evaluator.command.begin(), c.evaluator.command.end(),
+                                            [](const std::string& a) { return a.find("{baseline}") != std::string::npos; });
+    if (!takes_baseline) {
+      unavailable = "the campaign's evaluator command names no {baseline}, so the gate cannot time a candidate "
+                    "against the incumbent (add {baseline} to evaluator.command: the file to time against)";
+      return {};
+    }
+    return [c](const Candidate& cand, const std::optional<Candidate>& incumbent, const GateRunRequest&) {
+      const std::filesystem::path baseline =
+          incumbent ? incumbent->judged_file() : c.evaluator.baseline.value_or(std::filesystem::path());
+      if (baseline.empty()) throw error("no incumbent yet and no evaluator.baseline to time the first candidate against");
+      CommandEvaluatorConfig config;
+      for (const auto& a : tool::detail::evaluator_argv(c))
+        config.command.push_back(tool::detail::substitute(a, "{baseline}", baseline.string()));
+      config.timeout = std::chrono::milliseconds(static_cast<long long>(c.evaluator.timeout_s * 1000));
+      config.working_dir = c.file.parent_path();
+      config.expected = campaign_scenario_ids(c);
+      config.workspace = c.workspace;
+      return CommandEvaluator(std::move(config)).evaluate(cand);
+    };
+  }
+  return [c](const Candidate& cand, const std::optional<Candidate>& incumbent, const GateRunRequest& request) {
+    if (const std::string missing = missing_cuda_gpu(); !missing.empty())
+      throw error("the CUDA evaluator needs a GPU: " + missing);
+    CudaEvaluatorConfig config;
+    config.data_dir = data_dir();
+    config.problem = c.problem;
+    config.scenarios = c.scenarios;
+    config.baseline = incumbent ? std::optional<std::filesystem::path>(incumbent->judged_file()) : c.evaluator.baseline;
+    config.arch = c.evaluator.arch.value_or("");
+    config.cache_dir = c.state_dir / "build-cache";
+    if (c.evaluator.extra.contains("k")) config.k = c.evaluator.extra["k"].get<double>();
+    if (c.evaluator.extra.contains("nvcc_flags"))
+      config.nvcc_flags = c.evaluator.extra["nvcc_flags"].get<std::vector<std::string>>();
+    config.ban_scan = default_ban_scan();
+    config.runner.seed = request.seed;
+    return CudaEvaluator(std::move(config)).evaluate(cand);
+  };
 }
 
 int mcp_command(const McpCommandOptions& o) {
@@ -96,7 +143,30 @@ int mcp_command(const McpCommandOptions& o) {
                       "): `evaluate` starts an evaluation and returns a job id, `result` gives its per-scenario "
                       "table and the goal's verdict, `ask` gives the next question for a trigger, `standing` "
                       "says where the campaign stands. Goal: " + describe_goal(goal) + ".";
-  mcp::Server server(info, tools.definitions(), limits);
+  std::vector<mcp::ToolDefinition> definitions = tools.definitions();
+  std::unique_ptr<mcp::StoreTools> store_tools;
+  if (!o.store.empty()) {
+    mcp::StoreToolsConfig s;
+    s.store_dir = std::filesystem::absolute(o.store).lexically_normal();
+    s.agent = options.agent;
+    s.workspace = c.workspace;
+    s.candidate = c.candidate;
+    s.measure = mcp_pair_measure(c, s.measure_unavailable);
+    s.snapshot = [&tools, agent = options.agent](const Candidate& cand) {
+      return tools.with_engine([&](auto& e) { return e.prepare_evaluation(agent, "gate", cand).candidate; });
+    };
+    s.record_evaluation = [&tools, agent = options.agent](const Candidate& cand, const EvalReport& report) {
+      return tools.with_engine([&](auto& e) {
+        PreparedEvaluation p{agent, "gate", e.state().turn, cand};
+        const int index = e.record_evaluation(p, report).index;
+        e.sync();
+        return index;
+      });
+    };
+    store_tools = std::make_unique<mcp::StoreTools>(std::move(s), tools.jobs());
+    for (auto& d : store_tools->definitions()) definitions.push_back(std::move(d));
+  }
+  mcp::Server server(info, std::move(definitions), limits);
   server.log = mcp_log;
   server.on_tool_call = [&](const std::string& tool, const json& args, const mcp::ToolResult& r,
                             const mcp::CallContext& ctx) { tools.record_call(tool, args, r, ctx); };
@@ -174,12 +244,17 @@ command_run mcp_setup(CLI::App& app) {
       "(the goal's verdict, the incumbent, the best per scenario). Protocols 2025-11-25 (initialize,\n"
       "then notifications/initialized; older clients negotiated down) and 2026-07-28 (no handshake:\n"
       "_meta in each request; server/discover). Every call is recorded in the campaign's trace.\n"
+      "With --store DIR (a campaign's candidate store, docs/store.md): propose (gate a candidate against\n"
+      "the incumbent and store it), notes (the incumbent, the best per scenario, the agents' notes), note.\n"
       "`socratic init ... --agent claude-code|codex` writes the client's MCP configuration. The campaign\n"
       "file is --campaign, else $SOCRATIC_CAMPAIGN, else campaign.json here or in a folder above.\n"
       "Exit: 0 when the client goes away, 2 when the campaign cannot be loaded.\n");
   app.add_option("-c,--campaign", o->campaign, "the campaign file")->type_name("FILE");
   app.add_option("--agent-id", o->agent_id, "the agent id the calls are recorded with (default: the campaign's)")
       ->type_name("ID");
+  app.add_option("--store", o->store,
+                 "the campaign's candidate store (docs/store.md): adds propose, notes and note")
+      ->type_name("DIR");
   app.add_option("--max-message-bytes", o->max_message_bytes, "the largest message read (default 1048576)")
       ->type_name("N");
   return [o] { return mcp_command(*o); };

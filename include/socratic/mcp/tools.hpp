@@ -304,6 +304,18 @@ class CampaignTools {
       return out;
     }
     const json& res = r->result;
+    if (r->request.value("kind", std::string()) == "propose") {  // store_tools.hpp
+      out.text = detail::cut("Proposal (job " + r->id + "): record " + res.value("record", std::string()) + " " +
+                                 res.value("verdict", std::string()) + ": " + res.value("reason", std::string()) + "\n" +
+                                 res.value("summary", std::string()),
+                             options_.max_text_chars);
+      json structured = res;
+      structured.erase("summary");
+      structured["job"] = r->id;
+      structured["status"] = r->status;
+      out.structured = structured;
+      return out;
+    }
     const Verdict v = res.value("verdict", json::object()).get<Verdict>();
     out.text = "Evaluation " + std::to_string(res.value("evaluation_index", -1)) + " (job " + r->id + "): " +
                detail::verdict_text(v) + "\n" + res.value("summary", std::string()) +

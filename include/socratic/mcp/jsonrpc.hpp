@@ -61,7 +61,8 @@ struct Fault {
   json data = nullptr;
 };
 
-using Message = std::variant<Request, Notification, Response, Fault>;
+/// @brief A line as read: one of the four (named apart from socratic::Message, an agent's message).
+using IncomingMessage = std::variant<Request, Notification, Response, Fault>;
 
 /// @brief A result response.
 inline json make_result(const json& id, json result) {
@@ -85,7 +86,7 @@ inline json make_notification(const std::string& method, json params = json::obj
 
 /// @brief Reads one line as a JSON-RPC 2.0 message. `max_bytes` caps the line; a batch (an
 /// array) is refused: MCP's stdio transport has had none since 2025-06-18.
-inline Message parse_message(std::string_view line, std::size_t max_bytes = default_max_message_bytes) {
+inline IncomingMessage parse_message(std::string_view line, std::size_t max_bytes = default_max_message_bytes) {
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
   if (line.size() > max_bytes)
     return Fault{nullptr, error_code::invalid_request,

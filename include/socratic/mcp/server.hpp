@@ -107,7 +107,7 @@ class Server {
   std::optional<json> handle_line(std::string_view line) { return handle(parse_message(line, limits_.max_message_bytes)); }
 
   /// @brief Handles one parsed message; returns the message to send back, if any.
-  std::optional<json> handle(const Message& message) {
+  std::optional<json> handle(const IncomingMessage& message) {
     if (const auto* f = std::get_if<Fault>(&message)) {
       say("refused a message: " + f->message);
       return make_error(*f);

@@ -201,7 +201,7 @@ TEST_CASE("socratic mcp: bad input gets errors and the connection goes on", "[mc
 TEST_CASE("socratic mcp: a client that goes away mid-evaluation leaves no process and a recorded job",
           "[mcp][stdio][orphans]") {
   const fs::path root = fresh_dir("mcp_gone");
-  const fs::path slow = root / "slow_evaluator.sh";
+  const fs::path slow = root / "judge" / "slow_evaluator.sh";  // its folder is the judge's: nothing else there
   // The evaluator starts a child of its own (as a compiler or a benchmark would) and hangs.
   // (The folder is named in the script, not passed: an argument naming a folder makes it the judge's.)
   const fs::path pids = root / "pids";

@@ -310,7 +310,6 @@ class CampaignTools {
                                  res.value("summary", std::string()),
                              options_.max_text_chars);
       json structured = res;
-      structured.erase("summary");
       structured["job"] = r->id;
       structured["status"] = r->status;
       out.structured = structured;
@@ -322,8 +321,9 @@ class CampaignTools {
                (res.value("report_file", std::string()).empty() ? std::string()
                                                               : "\nFull report: " + res.value("report_file", std::string()));
     out.text = detail::cut(out.text, options_.max_text_chars);
+    // The table stays in the structured content too: a client may hand the model that alone
+    // (Claude Code does), not the text.
     json structured = res;
-    structured.erase("summary");
     structured["job"] = r->id;
     structured["status"] = r->status;
     out.structured = structured;

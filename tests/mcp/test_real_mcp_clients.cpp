@@ -44,10 +44,17 @@ std::vector<std::string> tool_outputs(const json& body) {
   return out;
 }
 
-/// The name the client gave Socratic's tool `tool` (Claude Code: mcp__socratic__TOOL), if listed.
-std::string listed_tool(const json& body, const std::string& tool) {
+/// The name the client gave Socratic's tool `tool` (Claude Code: mcp__socratic__TOOL), if listed;
+/// `ns` is set when the client lists it inside a Responses namespace (Codex: mcp__socratic).
+std::string listed_tool(const json& body, const std::string& tool, std::string* ns = nullptr) {
   if (!body.contains("tools")) return {};
   for (const auto& t : body["tools"]) {
+    if (t.value("type", "") == "namespace" && t.value("name", "").find("socratic") != std::string::npos)
+      for (const auto& inner : t.value("tools", json::array()))
+        if (inner.value("name", "") == tool) {
+          if (ns) *ns = t["name"];
+          return tool;
+        }
     const std::string name = t.value("name", "");
     if (name.find("socratic") != std::string::npos && name.size() >= tool.size() &&
         name.compare(name.size() - tool.size(), tool.size(), tool) == 0)
@@ -95,18 +102,19 @@ struct McpScript {
     std::string tool;
     json input;
     const json text = step(body, tool, input);
-    std::string name = tool.empty() ? std::string() : listed_tool(body, tool);
+    std::string ns;
+    std::string name = tool.empty() ? std::string() : listed_tool(body, tool, &ns);
     if (!tool.empty() && name.empty()) {  // the client did not list our tools: say so and stop
       const std::string say = "The socratic MCP tools are not listed.";
       return codex ? scripted::responses_stream(json::array({scripted::responses_text(say, k)}), k)
                    : scripted::anthropic_stream(json::array({{{"type", "text"}, {"text", say}}}), model, k);
     }
-    if (!name.empty()) tool_names_seen.push_back(name);
-    if (codex)
-      return scripted::responses_stream(
-          json::array({name.empty() ? scripted::responses_text(text.get<std::string>(), k)
-                                    : scripted::responses_call(name, input, k)}),
-          k);
+    if (!name.empty()) tool_names_seen.push_back(ns.empty() ? name : ns + "." + name);
+    if (codex) {
+      json item = name.empty() ? scripted::responses_text(text.get<std::string>(), k) : scripted::responses_call(name, input, k);
+      if (!ns.empty()) item["namespace"] = ns;  // a call of a namespaced function names its namespace
+      return scripted::responses_stream(json::array({item}), k);
+    }
     const json blocks = name.empty() ? json::array({{{"type", "text"}, {"text", text}}})
                                      : json::array({{{"type", "tool_use"},
                                                      {"id", "toolu_" + std::to_string(k)},
@@ -223,7 +231,10 @@ TEST_CASE("real Codex calls socratic mcp's tools from the project's .codex/confi
   for (const auto& req : server.requests()) {
     const json body = req.json_or_null();
     if (body.is_object() && body.contains("tools"))
-      for (const auto& t : body["tools"]) listed += t.value("name", t.value("type", std::string("?"))) + " ";
+      for (const auto& t : body["tools"]) {
+        const std::string name = t.value("name", t.value("type", std::string("?")));
+        listed += name.find("socratic") != std::string::npos ? t.dump() + " " : name + " ";
+      }
     if (!listed.empty()) break;
   }
   INFO("codex " << run.describe() << "\ntools listed: " << listed << "\nstderr: " << run.stderr_text.substr(0, 4000)

@@ -275,3 +275,66 @@ TEST_CASE("socratic init --agent writes the client's MCP configuration beside th
   REQUIRE(init_cpu_campaign(codex, "codex", R"({"all_correct":{}})", {"--force"}).ok());
   CHECK(count_of(read_text(workspace_of(codex) / ".codex" / "config.toml"), "[mcp_servers.socratic]") == 1);
 }
+
+TEST_CASE("socratic mcp --store: propose through the gate, notes between agents, over pipes", "[mcp][stdio][store]") {
+  const fs::path root = fresh_dir("mcp_store");
+  const fs::path dir = root / "campaign";
+  const std::string pair = (source_dir() / "tests" / "mcp" / "evaluate_pair.sh").string();
+  const auto init = socratic_run({"init", dir.string(), "--problem", "softmax_cpu", "--scenarios",
+                                  (cpu_problem() / "scenarios.json").string(), "--baseline",
+                                  (cpu_problem() / "baseline.cpp").string(), "--evaluator-command",
+                                  "bash " + pair + " {candidate} {baseline} {scenarios}"});
+  INFO(init.stdout_text << init.stderr_text);
+  REQUIRE(init.ok());
+  json campaign = json::parse(read_text(dir / "campaign.json"));
+  campaign["evaluator"]["baseline"] = (cpu_problem() / "baseline.cpp").string();  // the first proposal's
+  write_text(dir / "campaign.json", campaign.dump(2));
+  write_text(workspace_of(dir) / "fixed.cpp", read_text(cpu_problem() / "fast_fixed.cpp"));
+  write_text(workspace_of(dir) / "bug.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
+  const fs::path store = root / "store";
+
+  {
+    PipeClient a(mcp_argv(dir / "campaign.json", {"--store", store.string(), "--agent-id", "a1"}), root / "a1.err");
+    handshake(a);
+    CHECK(a.request(1, "tools/list")["result"]["tools"].size() == 8);
+    int id = 1;
+    const json admitted = wait_for(a, id, call(a, ++id, "propose", {{"candidate", "fixed.cpp"}})["structuredContent"]["job"]);
+    INFO(admitted.dump(2));
+    CHECK(admitted["structuredContent"]["verdict"] == "admitted");
+    CHECK(admitted["structuredContent"]["record"] == "c0");
+    CHECK(text_of(admitted).find("r128_c4097") != std::string::npos);
+    CHECK_FALSE(call(a, ++id, "note", {{"text", "the tail loop matters at odd widths"}})["isError"]);
+    a.close_stdin();
+    CHECK(a.wait_exit(std::chrono::seconds(10)) == 0);
+  }
+  PipeClient b(mcp_argv(dir / "campaign.json", {"--store", store.string(), "--agent-id", "a2"}), root / "a2.err");
+  handshake(b);
+  int id = 1;
+  const json seen = call(b, ++id, "notes", json::object());
+  INFO(text_of(seen));
+  CHECK(seen["structuredContent"]["incumbent"]["id"] == "c0");
+  CHECK(seen["structuredContent"]["incumbent"]["agent"] == "a1");
+  CHECK(seen["structuredContent"]["notes"][0]["text"] == "the tail loop matters at odd widths");
+  const json failed = wait_for(b, id, call(b, ++id, "propose", {{"candidate", "bug.cpp"}, {"parents", {"c0"}}})["structuredContent"]["job"]);
+  CHECK(failed["structuredContent"]["verdict"] == "failed");
+  b.close_stdin();
+  CHECK(b.wait_exit(std::chrono::seconds(10)) == 0);
+  // The campaign's trace holds both gate measurements, each with its agent.
+  const auto evaluations = events_of(trace_of(dir), "evaluation");
+  REQUIRE(evaluations.size() == 2);
+  CHECK(evaluations[0]["record"]["origin"] == "gate");
+  CHECK(evaluations[0]["agent"] == "a1");
+  CHECK(evaluations[1]["agent"] == "a2");
+}
+
+TEST_CASE("socratic mcp --store: propose says why when the evaluator cannot time against an incumbent", "[mcp][stdio][store]") {
+  const fs::path dir = cpu_campaign("mcp_store_no_baseline");
+  write_text(workspace_of(dir) / "candidate.cpp", read_text(cpu_problem() / "fast_fixed.cpp"));
+  PipeClient c(mcp_argv(dir / "campaign.json", {"--store", (dir / "store").string()}), dir / "server.err");
+  handshake(c);
+  const json r = call(c, 1, "propose", json::object());
+  CHECK(r["isError"] == true);
+  CHECK(text_of(r).find("names no {baseline}") != std::string::npos);
+  c.close_stdin();
+  CHECK(c.wait_exit(std::chrono::seconds(10)) == 0);
+}

@@ -85,8 +85,7 @@ PairMeasure mcp_pair_measure(const CampaignFile& c, std::string& unavailable) {
           incumbent ? incumbent->judged_file() : c.evaluator.baseline.value_or(std::filesystem::path());
       if (baseline.empty()) throw error("no incumbent yet and no evaluator.baseline to time the first candidate against");
       CommandEvaluatorConfig config;
-      for (const auto& a : tool::detail::evaluator_argv(c))
-        config.command.push_back(tool::detail::substitute(a, "{baseline}", baseline.string()));
+      config.command = tool::detail::evaluator_argv(c, baseline);
       config.timeout = std::chrono::milliseconds(static_cast<long long>(c.evaluator.timeout_s * 1000));
       config.working_dir = c.file.parent_path();
       config.expected = campaign_scenario_ids(c);

@@ -48,11 +48,15 @@ inline std::string substitute(std::string arg, const std::string& key, const std
 }
 
 /// The evaluator command's argv with the campaign's paths substituted (`{candidate}` is left for
-/// the evaluator, which knows the candidate).
-inline std::vector<std::string> evaluator_argv(const CampaignFile& c) {
+/// the evaluator, which knows the candidate). `{baseline}`: the campaign's evaluator.baseline when
+/// set; `baseline` instead (the gate's incumbent, socratic mcp's propose) when given.
+inline std::vector<std::string> evaluator_argv(const CampaignFile& c, const std::optional<std::filesystem::path>& baseline = {}) {
   std::vector<std::string> argv;
-  for (const auto& a : c.evaluator.command)
+  const std::optional<std::filesystem::path> against = baseline ? baseline : c.evaluator.baseline;
+  for (std::string a : c.evaluator.command) {
+    if (against) a = substitute(a, "{baseline}", against->string());
     argv.push_back(substitute(substitute(a, "{scenarios}", c.scenarios.string()), "{workspace}", c.workspace.string()));
+  }
   return argv;
 }
 

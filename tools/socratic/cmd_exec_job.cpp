@@ -17,16 +17,14 @@ Executors (the local GPU pool, Slurm job scripts) run this; people use `socratic
 Exit code: 0 the outcome is written, 2 bad arguments or job, 3 the result could not be written.
 )";
 
-int run_exec_job(const std::vector<std::string>& args) {
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << exec_job_usage;
-      return socratic::tool::exit_ok;
-    }
-  return socratic::exec::exec_worker_main(args);
+// The worker parses its own arguments (exec/worker.hpp): CLI11 hands them over untouched.
+socratic::tool::command_run exec_job_setup(CLI::App& app) {
+  app.footer(exec_job_usage);
+  app.prefix_command();
+  return [&app] { return socratic::exec::exec_worker_main(app.remaining()); };
 }
 
 const socratic::tool::command_registration exec_job_registration(
-    "exec-job", "run one phase of one evaluation job (the executors' worker)", run_exec_job);
+    "exec-job", "run one phase of one evaluation job (the executors' worker)", "Internal", exec_job_setup);
 
 }  // namespace

@@ -121,7 +121,7 @@ inline std::string lineage_label(const LineageNode& n) {
   h += "<span class=\"who\">" + escape(n.agent.empty() ? std::string("?") : n.agent) + "</span> ";
   h += "<span class=\"verdict " + escape(n.verdict) + "\">" + escape(n.verdict.empty() ? "?" : n.verdict) + "</span>";
   if (n.draft()) h += " <span class=\"draft\">draft</span>";
-  if (std::isfinite(n.speedup()))
+  if (std::isfinite(n.speedup()) && n.verdict != "failed")  // a wrong candidate's time is no speedup
     h += " " + num(n.speedup()) + "x over " + (n.incumbent.empty() ? std::string("the baseline") : escape(n.incumbent));
   if (n.parents.size() > 1) {
     std::string also;
@@ -129,7 +129,10 @@ inline std::string lineage_label(const LineageNode& n) {
     h += " <span class=\"also\">also from " + escape(also) + "</span>";
   }
   if (!n.question_text.empty())
-    h += "<div class=\"after\">after " + escape(n.origin == "question" ? std::string("the question") : n.origin) +
+    h += "<div class=\"after\">after " +
+         escape(n.origin == "question" ? std::string("the question")
+                : n.origin == "start"  ? std::string("the start question")
+                                       : n.origin) +
          (n.question_id.empty() ? "" : " <code>" + escape(n.question_id) + "</code>") + ": &#8220;" +
          escape(excerpt(n.question_text, 200)) + "&#8221;</div>";
   else if (!n.origin.empty() && n.origin != "question")

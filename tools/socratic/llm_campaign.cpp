@@ -68,7 +68,7 @@ AnyAgent make_llm_agent(const CampaignFile& v, const AgentBoundary& boundary, co
 int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
   const std::vector<std::string> ids = campaign_scenario_ids(c);
   AnyEvaluator evaluator = make_evaluator(c, ids);
-  serialise_evaluations(evaluator);
+  const std::shared_ptr<std::mutex> one_at_a_time = serialise_evaluations(evaluator);
   ToolQuestionSource questions = make_question_source(c);
   CampaignConfig config = campaign_config(c, ids);
   // Each agent's own budget is its entry's; the campaign's is the file's `budget`.
@@ -78,7 +78,7 @@ int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
   ParallelConfig pc;
   pc.max_proposals = c.agents.max_proposals;
   pc.on_progress = [progress](const AgentProgress& p) { (*progress)(p); };
-  ParallelCampaign campaign(evaluator, evaluator_pair_measure(evaluator), questions, goals::goal_from_spec(c.goal_spec),
+  ParallelCampaign campaign(evaluator, campaign_pair_measure(evaluator, one_at_a_time), questions, goals::goal_from_spec(c.goal_spec),
                             std::move(config), pc);
   const fs::path store_dir = campaign.store().dir();
 

@@ -24,6 +24,7 @@
 #include "socratic/campaign/parallel_campaign.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
+#include "socratic/store/cuda_gate.hpp"
 
 namespace socratic::tool {
 
@@ -151,12 +152,30 @@ inline PairMeasure evaluator_pair_measure(AnyEvaluator& evaluator) {
 /// Makes the evaluator's calls one at a time whoever calls it (the agents' `evaluate` tools
 /// through the engine, the gate on the coordinator's thread): two timings at once on one machine
 /// would disturb each other.
-inline void serialise_evaluations(AnyEvaluator& evaluator) {
+inline std::shared_ptr<std::mutex> serialise_evaluations(AnyEvaluator& evaluator) {
   auto mutex = std::make_shared<std::mutex>();
   evaluator.fn = [inner = std::move(evaluator.fn), mutex](const Candidate& c) {
     std::lock_guard lock(*mutex);
     return inner(c);
   };
+  return mutex;
+}
+
+/// The gate's measurement for the campaign's evaluator: the CUDA evaluator in this process times
+/// candidate and incumbent interleaved in one run (store/cuda_gate.hpp); any other (a command,
+/// an executor's jobs) measures the two one after the other (evaluator_pair_measure). Both take
+/// `mutex`, the evaluations' one at a time.
+inline PairMeasure campaign_pair_measure(AnyEvaluator& evaluator, std::shared_ptr<std::mutex> mutex) {
+  if (evaluator.cuda_config) {
+    PairMeasure cuda = cuda_pair_measure(*evaluator.cuda_config);
+    return [cuda, mutex](const Candidate& c, const std::optional<Candidate>& inc, const GateRunRequest& req) {
+      if (const std::string missing = missing_cuda_gpu(); !missing.empty())
+        throw error("the CUDA evaluator needs a GPU: " + missing);
+      std::lock_guard lock(*mutex);
+      return cuda(c, inc, req);
+    };
+  }
+  return evaluator_pair_measure(evaluator);  // its calls go through the serialised fn
 }
 
 /// Live progress of every agent: on a terminal one line per agent, rewritten in place; else a

@@ -35,6 +35,9 @@ struct AnyEvaluator {
   std::string description;
   std::vector<std::filesystem::path> judge;
   std::vector<std::filesystem::path> hidden;
+  /// Kind cuda, evaluated in this process: the evaluator's settings (the parallel run's gate times
+  /// a candidate against the incumbent with them, interleaved in one run: store/cuda_gate.hpp).
+  std::optional<CudaEvaluatorConfig> cuda_config;
   EvalReport evaluate(const Candidate& c) { return fn(c); }
 };
 static_assert(Evaluator<AnyEvaluator>);
@@ -187,6 +190,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     if (std::none_of(m.folders.begin(), m.folders.end(), [&](const std::string& d) { return file.rfind(d + "/", 0) == 0; }))
       out.judge.push_back(file);
   out.hidden.push_back(data_dir() / "kernels" / "harness");
+  if (!c.executor) out.cuda_config = evaluator->config();
   if (c.executor) {
     // Validated and the judge recorded here; each job's worker checks against that record.
     const CudaEvaluatorConfig& v = evaluator->config();

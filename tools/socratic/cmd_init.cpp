@@ -37,6 +37,7 @@ struct InitCommandOptions {
   std::vector<std::string> kinds;
   CLI::Option* kinds_option = nullptr;
   std::string backend, model, base_url, api_key_env, api_key_file;
+  std::string agents, agents_kind = "llm";  ///< --agents N: an agents section (docs/parallel.md)
   bool force = false, has_reference = false;
 };
 
@@ -321,6 +322,24 @@ int init_command(const InitCommandOptions& o) {
   }
   if (!o.api_key_file.empty()) c.agent.api_key_file = fs::absolute(o.api_key_file).lexically_normal();
 
+  if (!o.agents.empty()) {
+    const int n = static_cast<int>(parse_whole_number("--agents", o.agents, 1));
+    if (n > 64) throw usage_error("--agents takes at most 64 agents, not " + std::to_string(n));
+    if (o.agents_kind != "llm" && o.agents_kind != "claude-code" && o.agents_kind != "codex")
+      throw usage_error("--agents-kind must be llm, claude-code or codex, not \"" + o.agents_kind + "\"");
+    c.agents.present = true;
+    c.agents.folder = fs::absolute(dir).lexically_normal() / "agents";
+    for (int i = 1; i <= n; ++i) {
+      AgentEntry a;
+      a.id = "agent-" + std::to_string(i);
+      a.kind = o.agents_kind;
+      a.workspace = c.agents.folder / a.id;
+      c.agents.agents.push_back(std::move(a));
+    }
+  } else if (o.agents_kind != "llm") {
+    throw usage_error("--agents-kind needs --agents N");
+  }
+
   fs::create_directories(c.state_dir / "candidates");
   if (!fs::exists(c.candidate) || o.force) write_text(c.candidate, baseline_text);
   write_text(campaign_path, campaign_file_json(c, dir).dump(2) + "\n");
@@ -441,6 +460,10 @@ command_run init_setup(CLI::App& app) {
   app.add_option("--api-key-file", o->api_key_file, "a file holding the key instead")
       ->type_name("FILE")
       ->group("The model (socratic run, socratic agent)");
+  app.add_option("--agents", o->agents,
+                 "write an agents section: N agents in parallel on one store for `socratic run` (docs/parallel.md)")
+      ->type_name("N");
+  app.add_option("--agents-kind", o->agents_kind, "their kind: llm (default), claude-code or codex")->type_name("KIND");
   app.add_flag("-f,--force", o->force, "write a new campaign over an existing one");
   return [o] { return init_command(*o); };
 }

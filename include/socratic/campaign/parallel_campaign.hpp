@@ -141,6 +141,9 @@ class ParallelCampaign {
   }
 
   CandidateStore& store() noexcept { return store_; }
+  /// @brief Leaves a note of `agent`'s for the others (safe from any thread: the store's lock
+  /// keeps one writer); the others see it in their next answer.
+  StoreNote note(const std::string& agent, const std::string& text) { return store_.note(agent, text); }
   CampaignEngine<E, Q, G>& engine() noexcept { return engine_; }
 
   /// @brief Runs every agent on its own thread and the coordinator on this one, until the goal

@@ -100,12 +100,14 @@ class BankQuestionSource {
   const std::vector<SelectionRecord>& history() const noexcept { return history_; }
 
   /// @brief The entries eligible for `trigger` in `state`: serving it, fitting the GPU's
-  /// architecture and the problem's kinds, and needing a reference only when one exists.
+  /// architecture and the problem's kinds, and needing a reference only when one exists. Entries
+  /// tagged `search-only` speak of parents, inspirations and islands: only the evolutionary
+  /// search asks them (evolve/mutation.hpp).
   std::vector<const BankEntry*> pool(Trigger trigger, const CampaignState& state) const {
     std::vector<const BankEntry*> out;
     for (const auto& e : bank_.entries)
       if (e.serves(trigger) && e.fits_arch(state.arch) && (!e.requires_reference || state.has_reference) &&
-          (!options_.problem_kinds || e.fits_kinds(*options_.problem_kinds)))
+          (!options_.problem_kinds || e.fits_kinds(*options_.problem_kinds)) && !e.has_tag("search-only"))
         out.push_back(&e);
     return out;
   }

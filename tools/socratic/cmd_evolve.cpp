@@ -63,7 +63,7 @@ EvolveCampaign read_evolve_campaign(const fs::path& file) {
                               "islands", "capacity", "generations", "children_per_island", "crossover_rate",
                               "inspirations", "migration_interval", "migrants", "seed", "max_evaluations",
                               "max_seconds", "operator", "near_duplicate", "bandit_file", "credit", "explore",
-                              "gate"},
+                              "parallel", "gate"},
                           f, "evolution");
     auto& k = c.config;
     k.campaign_id = optional_field<std::string>(e, "campaign_id", file.stem().string(), "evolution");
@@ -84,6 +84,7 @@ EvolveCampaign read_evolve_campaign(const fs::path& file) {
     k.max_evaluations = optional_field<int>(e, "max_evaluations", 0, "evolution");
     k.max_seconds = optional_field<double>(e, "max_seconds", 0, "evolution");
     k.near_duplicate = optional_field<double>(e, "near_duplicate", 0.97, "evolution");
+    k.parallel = optional_field<int>(e, "parallel", 1, "evolution");
     k.bandit.explore = optional_field<double>(e, "explore", 0.05, "evolution");
     const std::string op = optional_field<std::string>(e, "operator", "question", "evolution");
     if (op == "question") k.operator_kind = MutationKind::question;

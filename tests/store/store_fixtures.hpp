@@ -77,10 +77,18 @@ struct PreparedMeasure {
   double baseline_ms = 1.0;
   std::chrono::milliseconds delay{0};
   std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
+  /// Nanoseconds spent inside the measurement (the simulated executor's busy time).
+  std::shared_ptr<std::atomic<long long>> busy_ns = std::make_shared<std::atomic<long long>>(0);
 
   EvalReport operator()(const Candidate& c, const std::optional<Candidate>& incumbent, const GateRunRequest& req) const {
     ++*calls;
+    const auto started = std::chrono::steady_clock::now();
     if (delay.count() > 0) std::this_thread::sleep_for(delay);
+    struct Busy {
+      std::chrono::steady_clock::time_point started;
+      std::atomic<long long>& total;
+      ~Busy() { total += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count(); }
+    } busy{started, *busy_ns};
     const Behaviour cand = parse_behaviour(read_file_bytes(c.judged_file()));
     const std::optional<Behaviour> inc = incumbent ? std::optional<Behaviour>(parse_behaviour(read_file_bytes(incumbent->judged_file()))) : std::nullopt;
     EvalReport r;

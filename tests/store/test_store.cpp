@@ -141,13 +141,13 @@ TEST_CASE("store: the index is brought up to the log, or rebuilt from it", "[sto
     store.note("a1", "a note");
     all = store.summaries();
   }
-  const auto index = dir / "store.index.jsonl";
+  const auto index = dir / "store.index";
   SECTION("a lost tail of the index (killed between the log and the index)") {
     const std::string text = read_file_bytes(index);
     std::size_t cut = text.size() - 1;
     for (int lines = 0; lines < 3; --cut)
       if (text[cut - 1] == '\n') ++lines;
-    write_text(index, text.substr(0, cut + 1) + "{\"t\":\"c\",\"se");  // and a torn index line
+    write_text(index, text.substr(0, cut + 1) + "c\t5\t12");  // and a torn index line
     auto store = CandidateStore::open(dir);
     CHECK_FALSE(store.opened().index_rebuilt);
     CHECK(store.opened().from_log == 3);
@@ -156,7 +156,7 @@ TEST_CASE("store: the index is brought up to the log, or rebuilt from it", "[sto
   }
   SECTION("an index that disagrees with the log") {
     std::string text = read_file_bytes(index);
-    text.replace(text.find("\"off\":0"), 7, "\"off\":9");
+    text.replace(text.find("c\t0\t0\t"), 6, "c\t0\t9\t");
     write_text(index, text);
     auto store = CandidateStore::open(dir);
     CHECK(store.opened().index_rebuilt);
@@ -213,7 +213,7 @@ TEST_CASE("store: bad input is refused, naming what and where", "[store]") {
     CHECK(store.size() == 3);  // the refused appends left nothing behind
   }
   // A corrupt line in the middle of the log (not the last): an error naming the record and byte.
-  std::filesystem::remove(dir / "store.index.jsonl");
+  std::filesystem::remove(dir / "store.index");
   std::string log = read_file_bytes(dir / "store.jsonl");
   const auto second = log.find('\n') + 1;
   log[second] = '#';

@@ -304,7 +304,7 @@ class CampaignEngine {
   /// @brief Closes the turn of `agent`: counts the usage it reported but did not report live,
   /// keeps its last words for the detectors and writes `turn_ended` (plus `extra`).
   void end_turn(std::string_view agent, const TurnResult& result, json extra = json::object()) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     const Usage unreported = unreported_usage(turn_usage_[std::string(agent)], result.usage);
     add_spending_locked(agent, unreported);
     state_.last_agent_message = result.final_message;
@@ -314,7 +314,10 @@ class CampaignEngine {
     extra["unreported_usage"] = unreported;
     extra["spent"] = state_.spent;
     emit_locked(agent, "turn_ended", std::move(extra));
-    trace_->sync();
+    // fsync outside the lock: the other agents' steps need not wait for this agent's disk.
+    TraceWriter* trace = trace_.get();
+    lock.unlock();
+    trace->sync();
   }
 
   /// @brief The tools lent to `agent` for its turn: workspace, candidate, the evaluate tool, and

@@ -156,6 +156,10 @@ class ParallelCampaign {
       return out;
     }
     for (auto& s : slots_) s->proposals = count_of(s->spec.id);
+    // What the question source sees: the campaign's identity and the questions asked, without
+    // the evaluations (a copy of those per proposal would grow with the campaign).
+    question_state_ = engine_.state();
+    question_state_.evaluations.clear();
     std::vector<std::thread> threads;
     for (auto& s : slots_) threads.emplace_back([this, slot = s.get(), fresh = opened.fresh] { agent_loop(*slot, fresh); });
     coordinate(out);
@@ -200,11 +204,7 @@ class ParallelCampaign {
     return c;
   }
 
-  int count_of(const std::string& agent) const {
-    int n = 0;
-    for (const auto& s : store_.summaries()) n += s.agent == agent;
-    return n;
-  }
+  int count_of(const std::string& agent) const { return store_.records_of(agent); }
 
   void progress(AgentProgress p) {
     if (!config_.on_progress) return;
@@ -433,13 +433,14 @@ class ParallelCampaign {
                      "gate", stored.gate.reason, 10, json::object()};
       std::optional<Question> q;
       try {
-        q = questions_.ask(e, engine_.state());
+        q = questions_.ask(e, question_state_);
       } catch (const std::exception&) {
       }
       if (q) {
         q->trigger = e.trigger;
         answer.question = q;
         answer.text += render_question(*q);
+        question_state_.asked.push_back(AskedQuestion{*q, 0, -1, engine_.elapsed()});
         engine_.record_event(id, "gate_question", {{"question", *q}});
       }
       slot.last_question = q;
@@ -455,7 +456,8 @@ class ParallelCampaign {
       agents.push_back(s->spec.id);
       groups.push_back(s->spec.preferred_group);
     }
-    const auto plan = plan_drafts(questions_, engine_.state(), agents, groups, store_.summaries(), view.attempts_since_admission);
+    const auto plan = plan_drafts(questions_, question_state_, agents, groups, store_.summaries(), view.attempts_since_admission);
+    for (const auto& a : plan) question_state_.asked.push_back(AskedQuestion{a.question, 0, -1, engine_.elapsed()});
     for (const auto& a : plan) {
       Slot& s = slot_of(a.agent);
       s.draft = a;
@@ -482,6 +484,7 @@ class ParallelCampaign {
   std::deque<Proposal> queue_;
   bool stopping_ = false;
   int drafted_at_ = -1;
+  CampaignState question_state_;
 };
 
 }  // namespace socratic

@@ -2,7 +2,7 @@
 /// @file
 /// @brief CandidateStore: the candidates of a campaign, shared by all of its agents. Append-only
 /// JSONL (`DIR/store.jsonl`, one record per line, fdatasync per record) with an index beside it
-/// (`DIR/store.index.jsonl`: each record's place and summary) so that a large store opens
+/// (`DIR/store.index`: each record's place and summary, tab-separated) so that a large store opens
 /// without reading its reports; one writer, held by an exclusive lock (`DIR/store.lock`); the
 /// judged bytes of every candidate content-addressed under `DIR/candidates/`. A writer killed at
 /// any point leaves at most a torn last line, which the next open cuts off with a warning; the
@@ -40,6 +40,7 @@
 #include "socratic/campaign/trace.hpp"
 #include "socratic/core/candidate_files.hpp"
 #include "socratic/store/detail/store_file.hpp"
+#include "socratic/store/detail/store_index.hpp"
 #include "socratic/store/store_record.hpp"
 
 namespace socratic {
@@ -102,17 +103,17 @@ class CandidateStore {
 
   CandidateStore(CandidateStore&& o) noexcept
       : dir_(std::move(o.dir_)), options_(std::move(o.options_)), opened_(std::move(o.opened_)),
-        lock_(std::move(o.lock_)), log_(std::move(o.log_)), index_(std::move(o.index_)),
-        log_size_(o.log_size_), next_seq_(o.next_seq_), summaries_(std::move(o.summaries_)),
+        lock_(std::move(o.lock_)), log_(std::move(o.log_)), index_(std::move(o.index_)), log_size_(o.log_size_),
+        line_length_(o.line_length_), next_seq_(o.next_seq_), summaries_(std::move(o.summaries_)),
         places_(std::move(o.places_)), by_id_(std::move(o.by_id_)), by_key_(std::move(o.by_key_)),
-        notes_(std::move(o.notes_)), incumbent_(o.incumbent_), best_(std::move(o.best_)),
-        failures_(std::move(o.failures_)) {}
+        per_agent_(std::move(o.per_agent_)), notes_(std::move(o.notes_)), incumbent_(o.incumbent_),
+        best_(std::move(o.best_)), failures_(std::move(o.failures_)) {}
   CandidateStore(const CandidateStore&) = delete;
   CandidateStore& operator=(const CandidateStore&) = delete;
 
   const std::filesystem::path& dir() const noexcept { return dir_; }
   std::filesystem::path log_path() const { return dir_ / "store.jsonl"; }
-  std::filesystem::path index_path() const { return dir_ / "store.index.jsonl"; }
+  std::filesystem::path index_path() const { return dir_ / "store.index"; }
   std::filesystem::path lock_path() const { return dir_ / "store.lock"; }
   std::filesystem::path snapshot_folder() const { return dir_ / "candidates"; }
   const StoreOpenReport& opened() const noexcept { return opened_; }
@@ -213,6 +214,12 @@ class CandidateStore {
   std::size_t size() const {
     std::shared_lock lock(mutex_);
     return summaries_.size();
+  }
+  /// @brief How many candidate records `agent` has in the store.
+  int records_of(const std::string& agent) const {
+    std::shared_lock lock(mutex_);
+    auto it = per_agent_.find(agent);
+    return it == per_agent_.end() ? 0 : it->second;
   }
   /// @brief The summary of record `id`; nullopt when there is none.
   std::optional<RecordSummary> summary(const std::string& id) const {
@@ -343,37 +350,31 @@ class CandidateStore {
     }
     std::string data;
     try {
-      data = read_file_bytes(index_path());
+      detail::store_file::Fd fd = detail::store_file::open_or_throw(index_path(), O_RDONLY, "store index");
+      const auto size = detail::store_file::file_size(fd.get(), index_path());
+      data = detail::store_file::read_range(fd.get(), 0, static_cast<std::size_t>(size), index_path());
     } catch (const std::exception&) {
       note_rebuild("the index cannot be read");
       return 0;
     }
+    reserve(static_cast<std::size_t>(std::count(data.begin(), data.end(), '\n')));
     std::uintmax_t end = 0;
     std::size_t pos = 0, valid = 0;
     bool bad = false;
     while (pos < data.size()) {
       const std::size_t nl = data.find('\n', pos);
       if (nl == std::string::npos) break;  // torn index line: the log has the record
-      json e;
       try {
-        e = json::parse(std::string_view(data).substr(pos, nl - pos));
-        const std::uintmax_t off = e.at("off").get<std::uintmax_t>();
-        const std::size_t len = e.at("len").get<std::size_t>();
-        const std::int64_t seq = e.at("seq").get<std::int64_t>();
-        if (off != end || off + len > log_size_ || seq != next_seq_) {
+        detail::store_index::Entry e = detail::store_index::parse_line(std::string_view(data).substr(pos, nl - pos));
+        if (e.offset != end || e.offset + e.length > log_size_ || e.seq != next_seq_) {
           bad = true;
           break;
         }
-        const std::string t = e.at("t").get<std::string>();
-        if (t == "c")
-          add_summary_locked(e.at("s").get<RecordSummary>(), off, len);
-        else if (t == "n")
-          add_note_locked(e.at("n").get<StoreNote>(), off, len);
-        else {
-          bad = true;
-          break;
-        }
-        end = off + len;
+        if (e.is_note)
+          add_note_locked(std::move(e.note), e.offset, e.length);
+        else
+          add_summary_locked(std::move(e.summary), e.offset, e.length);
+        end = e.offset + e.length;
       } catch (const std::exception&) {
         bad = true;
         break;
@@ -404,12 +405,20 @@ class CandidateStore {
     std::filesystem::remove(index_path(), ec);
   }
 
+  void reserve(std::size_t records) {
+    summaries_.reserve(records);
+    places_.reserve(records);
+    by_id_.reserve(records);
+    by_key_.reserve(records);
+  }
+
   void clear_memory() {
     next_seq_ = 0;
     summaries_.clear();
     places_.clear();
     by_id_.clear();
     by_key_.clear();
+    per_agent_.clear();
     notes_.clear();
     incumbent_ = -1;
     best_.clear();
@@ -460,9 +469,10 @@ class CandidateStore {
 
   void add_summary_locked(RecordSummary s, std::uintmax_t offset, std::size_t length) {
     const std::size_t i = summaries_.size();
-    if (index_) write_index_line(json{{"t", "c"}, {"seq", s.seq}, {"off", offset}, {"len", length}, {"s", s}});
+    if (index_) write_index_line(detail::store_index::candidate_line(s, offset, length));
     by_id_[s.id] = i;
     if (!s.key.empty()) by_key_[s.key] = i;
+    ++per_agent_[s.agent];
     if (s.verdict == GateOutcome::admitted) incumbent_ = static_cast<std::int64_t>(i);
     if (s.verdict != GateOutcome::admitted) {
       failures_.push_back(i);
@@ -479,14 +489,13 @@ class CandidateStore {
   }
 
   void add_note_locked(StoreNote n, std::uintmax_t offset, std::size_t length) {
-    if (index_) write_index_line(json{{"t", "n"}, {"seq", n.seq}, {"off", offset}, {"len", length}, {"n", n}});
+    if (index_) write_index_line(detail::store_index::note_line(n, offset, length));
     next_seq_ = n.seq + 1;
     notes_.push_back(std::move(n));
   }
 
   // The index is not synced: a lost index line is found again in the log at the next open.
-  void write_index_line(const json& entry) {
-    const std::string line = entry.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  void write_index_line(const std::string& line) {
     detail::store_file::append_all(index_.get(), line, detail::store_file::file_size(index_.get(), index_path()),
                                    index_path(), false);
   }
@@ -524,6 +533,7 @@ class CandidateStore {
   std::vector<RecordSummary> summaries_;
   std::vector<Place> places_;
   std::unordered_map<std::string, std::size_t> by_id_, by_key_;
+  std::unordered_map<std::string, int> per_agent_;
   std::vector<StoreNote> notes_;
   std::int64_t incumbent_ = -1;
   std::map<std::string, ScenarioBest> best_;

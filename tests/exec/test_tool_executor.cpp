@@ -25,6 +25,7 @@ ToolRun run_socratic(const std::vector<std::string>& args, const fs::path& data)
   ProcessOptions o;
   o.environment = scrubbed_environment();
   o.environment->push_back("SOCRATIC_DATA_DIR=" + data.string());
+  o.environment->push_back("SOCRATIC_SKIP_GPU_CHECK=1");  // the fake runner needs no GPU
   o.timeout = std::chrono::minutes(2);
   const ProcessResult r = run_process(argv, o);
   return {r.exit_code, r.stdout_text, r.stderr_text};

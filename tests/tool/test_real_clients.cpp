@@ -7,6 +7,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <sstream>
+#include <set>
 
 #include "loopback_server.hpp"
 #include "model_streams.hpp"
@@ -506,6 +509,125 @@ TEST_CASE("real Codex: the start question reaches the session through AGENTS.md"
   CHECK(run.exit_code == 0);
   CHECK(first_turn_holds(server.requests(), "Question (start): " + question));
   CHECK(read_text(ws / "candidate.cpp") == script.fix);  // the block object with its systemMessage still works
+}
+
+/// Two Claude Code agents of one parallel campaign, told apart by their role texts: agent A writes
+/// the fixed candidate, agent B the buggy one and tries to look at the campaign's state (the
+/// store, the trace, the campaign file) and at agent A's workspace; each proposes once.
+struct TwoRolesScript {
+  fs::path campaign_dir;
+  std::string bug = read_text(cpu_problem() / "fast_tail_bug.cpp");
+  std::string fix = read_text(cpu_problem() / "fast_fixed.cpp");
+  std::atomic<int> n{0};
+  ScriptedReply operator()(const RecordedRequest& req) {
+    const int k = ++n;
+    const json body = req.json_or_null();
+    if (req.method != "POST" || !body.is_object()) return ScriptedReply::json_reply(404, json::object());
+    const std::string model = body.value("model", "claude-test");
+    const json& messages = body.value("messages", json::array());
+    json blocks;
+    if (!body.contains("tools") || body["tools"].empty()) {
+      blocks = json::array({{{"type", "text"}, {"text", "Softmax candidate"}}});
+    } else if (scripted::last_is_tool_result(messages)) {
+      blocks = json::array({{{"type", "text"}, {"text", "Written; my proposal is ready."}}});
+    } else {
+      bool role_a = false;
+      for (const auto& t : scripted::user_texts(messages)) role_a = role_a || t.find("ROLE-A") != std::string::npos;
+      std::string command = "cat > candidate.cpp <<'SOCRATIC_EOF'\n" + (role_a ? fix : bug) + "SOCRATIC_EOF\n";
+      if (!role_a) {
+        const std::string d = campaign_dir.string();
+        command += "(ls -A " + d + "/state/store; cat " + d + "/state/trace.jsonl " + d + "/campaign.json; ls -A " + d +
+                   "/agents/agent-a) > seen.txt 2>&1; true\n";
+      }
+      blocks = json::array({{{"type", "tool_use"},
+                             {"id", "toolu_" + std::to_string(k)},
+                             {"name", "Bash"},
+                             {"input", {{"command", command}, {"description", "Write the candidate"}}}}});
+    }
+    return scripted::anthropic_stream(blocks, model, k);
+  }
+};
+
+TEST_CASE("socratic run: two real Claude Code agents in parallel, sandboxed, on one store",
+          "[tool][real-cli][claude][parallel]") {
+  TwoRolesScript script;
+  ScriptedServer server([&](const RecordedRequest& r) { return script(r); });
+  const fs::path root = fresh_dir("parallel_claude");
+  const fs::path dir = root / "ws";
+  script.campaign_dir = dir;
+  // A goal no candidate meets: the campaign ends when both agents have proposed once.
+  REQUIRE(init_cpu_campaign(dir, "none", R"({"every_scenario_speedup_at_least": 1000})").ok());
+  json c = json::parse(read_text(dir / "campaign.json"));
+  c["agent"]["base_url"] = server.url();
+  c["agent"]["api_key_env"] = "SOCRATIC_TEST_AGENT_KEY";
+  c["agent"]["max_turns_per_cli_call"] = 8;
+  c["budget"]["turns"] = 6;
+  c["agents"] = {{"count", 2},
+                 {"kind", "claude-code"},
+                 {"roles",
+                  {{{"id", "agent-a"}, {"role", "ROLE-A: you handle the remainder columns."}, {"max_proposals", 1},
+                    {"program", (g_cli_bin / "claude").string()}},
+                   {{"id", "agent-b"}, {"role", "ROLE-B: you try unrolling."}, {"max_proposals", 1},
+                    {"program", (g_cli_bin / "claude").string()}}}}};
+  write_text(dir / "campaign.json", c.dump(2));
+  fs::create_directories(root / "home");
+  const ProcessResult r = socratic_run(
+      {"run", (dir / "campaign.json").string()}, "",
+      {"HOME=" + (root / "home").string(), "SOCRATIC_TEST_AGENT_KEY=loopback-agent-key-456", "DISABLE_TELEMETRY=1",
+       "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"});
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 1);  // ended without the goal
+  CHECK(r.stdout_text.find("campaign ended: agents_done") != std::string::npos);
+  CHECK(r.stdout_text.find("2 candidates in the store") != std::string::npos);
+  // Plain progress lines (not a terminal), one per step, named by agent.
+  CHECK(r.stderr_text.find("[agent-a] ") != std::string::npos);
+  CHECK(r.stderr_text.find("[agent-b] ") != std::string::npos);
+
+  // Each agent worked in its own workspace, under the campaign folder, apart from the state.
+  CHECK(read_text(dir / "agents" / "agent-a" / "candidate.cpp") == script.fix);
+  CHECK(read_text(dir / "agents" / "agent-b" / "candidate.cpp") == script.bug);
+  // Inside its sandbox agent B saw none of the state, the campaign file or agent A's workspace.
+  const std::string seen = read_text(dir / "agents" / "agent-b" / "seen.txt");
+  INFO("agent B saw: " << seen);
+  CHECK(seen.find("store.jsonl") == std::string::npos);
+  CHECK(seen.find("campaign_started") == std::string::npos);
+  CHECK(seen.find("\"evaluator\"") == std::string::npos);
+  CHECK(seen.find("candidate.cpp") == std::string::npos);
+  CHECK(fs::exists(dir / "state" / "store" / "store.jsonl"));  // they are there, outside
+
+  // Both proposals landed in the one store, gated: the fixed one admitted, the buggy one failed.
+  const fs::path store = dir / "state" / "store" / "store.jsonl";
+  REQUIRE(fs::exists(store));
+  std::map<std::string, std::string> verdict_of;
+  std::istringstream lines(read_text(store));
+  for (std::string text; std::getline(lines, text);)
+    if (const json line = json::parse(text); line.value("type", "") == "candidate") verdict_of[line.value("agent", "")] = line["gate"].value("verdict", "");
+  CHECK(verdict_of.size() == 2);
+  CHECK(verdict_of["agent-a"] == "admitted");
+  CHECK(verdict_of["agent-b"] == "failed");
+
+  // The trace records both agents' turns and gates.
+  std::set<std::string> turn_agents, gated_agents;
+  for (const auto& e : events_of(trace_of(dir), "turn_started")) turn_agents.insert(e.value("agent", ""));
+  for (const auto& e : events_of(trace_of(dir), "gated")) gated_agents.insert(e.value("agent", ""));
+  CHECK(turn_agents == std::set<std::string>{"agent-a", "agent-b"});
+  CHECK(gated_agents == std::set<std::string>{"agent-a", "agent-b"});
+  // Two separate Claude Code sessions, with their roles; the key reached the CLIs, never the trace.
+  CHECK(texts_sent_after(server.requests(), "ROLE-A").size() >= 1);
+  CHECK(texts_sent_after(server.requests(), "ROLE-B").size() >= 1);
+  bool key_seen = false;
+  for (const auto& req : server.requests()) key_seen = key_seen || req.api_key() == "loopback-agent-key-456";
+  CHECK(key_seen);
+  CHECK(read_text(trace_of(dir)).find("loopback-agent-key-456") == std::string::npos);
+  CHECK(read_text(store).find("loopback-agent-key-456") == std::string::npos);
+
+  // The report draws the lineage from that store.
+  const ProcessResult rep = socratic_run({"report", dir.string(), "-o", (root / "report.html").string()});
+  INFO(rep.stderr_text);
+  REQUIRE(rep.exit_code == 0);
+  const std::string html = read_text(root / "report.html");
+  CHECK(html.find("data-agent=\"agent-a\" data-verdict=\"admitted\"") != std::string::npos);
+  CHECK(html.find("data-agent=\"agent-b\" data-verdict=\"failed\"") != std::string::npos);
 }
 
 int main(int argc, char* argv[]) {

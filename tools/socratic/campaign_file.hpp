@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "agents_section.hpp"
 #include "executor_settings.hpp"
 #include "socratic/core/budget.hpp"
 #include "socratic/core/error.hpp"
@@ -92,6 +93,7 @@ struct CampaignFile {
   EvaluatorSettings evaluator;
   AgentSettings agent;
   ExecutorSettings executor;  ///< where evaluations run; none: in this process
+  AgentsSettings agents;      ///< several agents on one store (docs/parallel.md); absent: one
   int max_consecutive_blocks = 8;
   std::string description;  ///< free text for people; kept as written
 
@@ -137,7 +139,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     detail::reject_unknown(j, "campaign",
                            {"schema_version", "problem", "scenarios", "workspace", "candidate", "state_dir",
                             "task", "campaign_id", "arch", "goal", "budget", "questions", "evaluator",
-                            "executor", "agent", "hook", "description"});
+                            "executor", "agent", "agents", "hook", "description"});
     c.problem = required<std::string>(j, "problem", "campaign");
     c.scenarios = detail::resolve(base, required<std::string>(j, "scenarios", "campaign"));
     c.workspace = detail::resolve(base, optional_field<std::string>(j, "workspace", ".", "campaign"));
@@ -242,6 +244,13 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     if (c.agent.connect_timeout_s <= 0 || c.agent.read_timeout_s <= 0 || c.agent.total_timeout_s <= 0)
       throw input_error({}, "agent.http", "timeouts must be positive");
 
+    if (j.contains("agents") && !j["agents"].is_null())
+      c.agents = parse_agents_section(j["agents"], base, c.workspace, c.state_dir,
+                                      [](const json& o, const std::string& where,
+                                         std::initializer_list<std::string_view> known) {
+                                        detail::reject_unknown(o, where, known);
+                                      });
+
     const json h = optional_field<json>(j, "hook", json::object(), "campaign");
     if (!h.is_object()) throw input_error({}, "hook", "expected an object");
     detail::reject_unknown(h, "hook", {"max_consecutive_blocks"});
@@ -310,6 +319,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   if (!c.campaign_id.empty()) out["campaign_id"] = c.campaign_id;
   if (!c.description.empty()) out["description"] = c.description;
   if (c.executor) out["executor"] = executor_section_json(c.executor);
+  if (c.agents.present) out["agents"] = agents_section_json(c.agents, base);
   return out;
 }
 

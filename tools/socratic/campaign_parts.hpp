@@ -35,6 +35,9 @@ struct AnyEvaluator {
   std::string description;
   std::vector<std::filesystem::path> judge;
   std::vector<std::filesystem::path> hidden;
+  /// Kind cuda, evaluated in this process: the evaluator's settings (the parallel run's gate times
+  /// a candidate against the incumbent with them, interleaved in one run: store/cuda_gate.hpp).
+  std::optional<CudaEvaluatorConfig> cuda_config;
   EvalReport evaluate(const Candidate& c) { return fn(c); }
 };
 static_assert(Evaluator<AnyEvaluator>);
@@ -48,11 +51,15 @@ inline std::string substitute(std::string arg, const std::string& key, const std
 }
 
 /// The evaluator command's argv with the campaign's paths substituted (`{candidate}` is left for
-/// the evaluator, which knows the candidate).
-inline std::vector<std::string> evaluator_argv(const CampaignFile& c) {
+/// the evaluator, which knows the candidate). `{baseline}`: the campaign's evaluator.baseline when
+/// set; `baseline` instead (the gate's incumbent, socratic mcp's propose) when given.
+inline std::vector<std::string> evaluator_argv(const CampaignFile& c, const std::optional<std::filesystem::path>& baseline = {}) {
   std::vector<std::string> argv;
-  for (const auto& a : c.evaluator.command)
+  const std::optional<std::filesystem::path> against = baseline ? baseline : c.evaluator.baseline;
+  for (std::string a : c.evaluator.command) {
+    if (against) a = substitute(a, "{baseline}", against->string());
     argv.push_back(substitute(substitute(a, "{scenarios}", c.scenarios.string()), "{workspace}", c.workspace.string()));
+  }
   return argv;
 }
 
@@ -183,6 +190,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     if (std::none_of(m.folders.begin(), m.folders.end(), [&](const std::string& d) { return file.rfind(d + "/", 0) == 0; }))
       out.judge.push_back(file);
   out.hidden.push_back(data_dir() / "kernels" / "harness");
+  if (!c.executor) out.cuda_config = evaluator->config();
   if (c.executor) {
     // Validated and the judge recorded here; each job's worker checks against that record.
     const CudaEvaluatorConfig& v = evaluator->config();

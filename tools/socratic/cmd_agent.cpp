@@ -6,8 +6,7 @@
 #include <vector>
 
 #include "campaign_runner.hpp"
-#include "socratic/agents/cli_agent.hpp"
-#include "socratic/core/redact.hpp"
+#include "cli_parts.hpp"
 
 namespace {
 
@@ -23,29 +22,8 @@ int agent_command(const AgentCommandOptions& o) {
   if (cli != "claude" && cli != "codex") throw usage_error("--cli must be claude or codex, not \"" + cli + "\"");
   const CampaignFile c = load_campaign_file(o.campaign);
 
-  CliAgentOptions options;
-  options.kind = cli == "claude" ? CliKind::claude_code : CliKind::codex;
-  options.program = o.program;
-  options.max_turns = c.agent.max_turns_per_cli_call;
-  options.timeout = std::chrono::seconds(static_cast<long long>(c.agent.cli_timeout_s));
-  options.model = c.agent.model;
-  options.extra_args = c.agent.cli_extra_args;
-  const std::string key_var = !c.agent.api_key_env.empty() ? c.agent.api_key_env
-                              : cli == "claude"            ? "ANTHROPIC_API_KEY"
-                                                           : "OPENAI_API_KEY";
-  const std::string default_key_var = cli == "claude" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-  if (c.agent.base_url) options.environment[cli == "claude" ? "ANTHROPIC_BASE_URL" : "OPENAI_BASE_URL"] = *c.agent.base_url;
-  if (c.agent.api_key_file) {
-    std::string key = socratic::read_file_bytes(*c.agent.api_key_file);
-    while (!key.empty() && (key.back() == '\n' || key.back() == '\r' || key.back() == ' ')) key.pop_back();
-    register_secret(key);
-    options.environment[default_key_var] = key;
-  } else if (const char* v = std::getenv(key_var.c_str()); v && *v) {
-    register_secret(v);
-    options.environment[default_key_var] = v;
-  }
-  for (const char* pass : {"ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY", "CODEX_API_KEY"})
-    options.pass_secrets.push_back(pass);
+  const CliAgentOptions options =
+      cli_agent_options(c.agent, cli == "claude" ? CliKind::claude_code : CliKind::codex, o.program);
   CliAgent agent(options);
   return print_result(run_campaign_file(agent, c));
 }

@@ -17,22 +17,23 @@ Executors (the local GPU pool, Slurm job scripts) run this; people use `socratic
 Exit code: 0 the outcome is written, 2 bad arguments or job, 3 the result could not be written.
 )";
 
-int run_exec_job(const std::vector<std::string>& args) {
-  for (const auto& a : args)
-    if (a == "--help" || a == "-h") {
-      std::cout << exec_job_usage;
-      return socratic::tool::exit_ok;
-    }
-  return socratic::exec::exec_worker_main(args);
+socratic::tool::command_run exec_job_setup(CLI::App& app) {
+  // The worker parses its own arguments (socratic/exec/worker.hpp): everything after the command.
+  app.prefix_command();
+  app.set_help_flag();
+  return [&app] {
+    const std::vector<std::string> args = app.remaining();
+    for (const auto& a : args)
+      if (a == "--help" || a == "-h") {
+        std::cout << exec_job_usage;
+        return socratic::tool::exit_ok;
+      }
+    return socratic::exec::exec_worker_main(args);
+  };
 }
 
-// The worker parses its own arguments (exec_worker_main): CLI11 hands them over untouched.
+// Group "": an internal command, not listed in `socratic --help`.
 const socratic::tool::command_registration exec_job_registration(
-    "exec-job", "run one phase of one evaluation job (the executors' worker)", "Judging a kernel",
-    [](CLI::App& app) -> socratic::tool::command_run {
-      app.prefix_command();
-      app.set_help_flag();
-      return [&app] { return run_exec_job(app.remaining()); };
-    });
+    "exec-job", "run one phase of one evaluation job (the executors' worker)", "", exec_job_setup);
 
 }  // namespace

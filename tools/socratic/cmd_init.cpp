@@ -37,6 +37,7 @@ struct InitCommandOptions {
   std::vector<std::string> kinds;
   CLI::Option* kinds_option = nullptr;
   std::string backend, model, base_url, api_key_env, api_key_file;
+  std::string agents, agents_kind = "llm";  ///< --agents N: an agents section (docs/parallel.md)
   bool force = false, has_reference = false;
 };
 
@@ -132,6 +133,60 @@ void write_hook_config(const fs::path& file, const std::string& command, int tim
       if (std::find(deny.begin(), deny.end(), rule) == deny.end()) deny.push_back(rule);
   }
   write_text(file, settings.dump(2) + "\n");
+}
+
+/// Claude Code's project MCP configuration (.mcp.json: mcpServers.socratic = `socratic mcp
+/// --campaign FILE`), and in its settings the server enabled (project servers otherwise wait for
+/// the user's approval) with its tools allowed: they are the judge's, and change no file of the agent's.
+void write_claude_mcp_config(const fs::path& ws, const fs::path& exe, const fs::path& campaign) {
+  const fs::path file = ws / ".mcp.json";
+  json config = fs::exists(file) ? read_json_file(file) : json::object();
+  if (!config.is_object()) throw input_error(file.string(), {}, "expected a JSON object");
+  config["mcpServers"]["socratic"] = json{{"type", "stdio"},
+                                          {"command", exe.string()},
+                                          {"args", json::array({"mcp", "--campaign", campaign.string()})}};
+  write_text(file, config.dump(2) + "\n");
+  const fs::path settings_file = ws / ".claude" / "settings.json";
+  json settings = fs::exists(settings_file) ? read_json_file(settings_file) : json::object();
+  if (!settings.is_object()) throw input_error(settings_file.string(), {}, "expected a JSON object");
+  json& enabled = settings["enabledMcpjsonServers"];
+  if (!enabled.is_array()) enabled = json::array();
+  if (std::find(enabled.begin(), enabled.end(), "socratic") == enabled.end()) enabled.push_back("socratic");
+  json& allow = settings["permissions"]["allow"];
+  if (!allow.is_array()) allow = json::array();
+  // Each tool by name: the server-wide rule (`mcp__socratic`) did not grant them to a headless
+  // `claude -p` (tests/mcp/test_real_mcp_clients.cpp).
+  for (const char* tool : {"evaluate", "result", "ask", "scan", "standing", "propose", "notes", "note"}) {
+    const std::string rule = std::string("mcp__socratic__") + tool;
+    if (std::find(allow.begin(), allow.end(), rule) == allow.end()) allow.push_back(rule);
+  }
+  write_text(settings_file, settings.dump(2) + "\n");
+}
+
+/// A TOML basic string.
+std::string toml_string(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out.push_back('\\');
+    out.push_back(ch);
+  }
+  return out + "\"";
+}
+
+/// Codex's project configuration (.codex/config.toml, beside the hook's .codex/hooks.json): the
+/// table [mcp_servers.socratic]; an earlier one of ours is replaced, the rest of the file kept.
+void write_codex_mcp_config(const fs::path& ws, const fs::path& exe, const fs::path& campaign) {
+  const fs::path file = ws / ".codex" / "config.toml";
+  const std::string header = "[mcp_servers.socratic]";
+  std::string text = fs::exists(file) ? read_text(file) : std::string();
+  if (const auto at = text.find(header); at != std::string::npos) {
+    auto next = text.find("\n[", at + header.size());
+    text.erase(at, next == std::string::npos ? std::string::npos : next + 1 - at);
+  }
+  if (!text.empty() && text.back() != '\n') text += "\n";
+  text += header + "\ncommand = " + toml_string(exe.string()) + "\nargs = [" + toml_string("mcp") + ", " +
+          toml_string("--campaign") + ", " + toml_string(campaign.string()) + "]\n";
+  write_text(file, text);
 }
 
 /// The start question, asked once per campaign when the workspace is made for a coding agent
@@ -267,6 +322,24 @@ int init_command(const InitCommandOptions& o) {
   }
   if (!o.api_key_file.empty()) c.agent.api_key_file = fs::absolute(o.api_key_file).lexically_normal();
 
+  if (!o.agents.empty()) {
+    const int n = static_cast<int>(parse_whole_number("--agents", o.agents, 1));
+    if (n > 64) throw usage_error("--agents takes at most 64 agents, not " + std::to_string(n));
+    if (o.agents_kind != "llm" && o.agents_kind != "claude-code" && o.agents_kind != "codex")
+      throw usage_error("--agents-kind must be llm, claude-code or codex, not \"" + o.agents_kind + "\"");
+    c.agents.present = true;
+    c.agents.folder = fs::absolute(dir).lexically_normal() / "agents";
+    for (int i = 1; i <= n; ++i) {
+      AgentEntry a;
+      a.id = "agent-" + std::to_string(i);
+      a.kind = o.agents_kind;
+      a.workspace = c.agents.folder / a.id;
+      c.agents.agents.push_back(std::move(a));
+    }
+  } else if (o.agents_kind != "llm") {
+    throw usage_error("--agents-kind needs --agents N");
+  }
+
   fs::create_directories(c.state_dir / "candidates");
   if (!fs::exists(c.candidate) || o.force) write_text(c.candidate, baseline_text);
   write_text(campaign_path, campaign_file_json(c, dir).dump(2) + "\n");
@@ -299,10 +372,16 @@ int init_command(const InitCommandOptions& o) {
     const fs::path ws = c.workspace;
     const fs::path hooks = claude ? ws / ".claude" / "settings.json" : ws / ".codex" / "hooks.json";
     write_hook_config(hooks, command, timeout, claude, campaign_path, c.state_dir);
+    const fs::path mcp_config = claude ? ws / ".mcp.json" : ws / ".codex" / "config.toml";
+    if (claude)
+      write_claude_mcp_config(ws, self_executable(), campaign_path);
+    else
+      write_codex_mcp_config(ws, self_executable(), campaign_path);
     const std::optional<Question> start = record_start_question(c);
     const fs::path instructions = ws / (claude ? "CLAUDE.md" : "AGENTS.md");
     write_instructions(instructions, c, set, start);
     std::cout << "  hook        " << hooks.string() << " (Stop -> socratic hook stop)\n"
+              << "  mcp         " << mcp_config.string() << " (the server socratic: socratic mcp)\n"
               << "  brief       " << instructions.string() << " (the task, how stops are judged"
               << (start ? ", the start question " + start->id : std::string()) << ")\n"
               << gpu_note;
@@ -335,7 +414,8 @@ command_run init_setup(CLI::App& app) {
       "--baseline); the state lies outside the workspace, where the agent's tools cannot reach it.\n"
       "With --agent, writes the agent's hook configuration and brief in the workspace\n"
       "(.claude/settings.json and CLAUDE.md, or .codex/hooks.json and AGENTS.md) so that every stop\n"
-      "runs `socratic hook stop`. Without --evaluator-command the CUDA evaluator judges candidates;\n"
+      "runs `socratic hook stop`, and the client's MCP configuration (.mcp.json, or .codex/config.toml)\n"
+      "for `socratic mcp`: the judge and the questions as tools. Without --evaluator-command the CUDA evaluator judges candidates;\n"
       "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
       "The default goal: every scenario correct, at least as fast as the baseline, no banned library.\n");
   app.add_option("DIR", o->dir, "the workspace folder (created)")->type_name("")->required();
@@ -380,6 +460,10 @@ command_run init_setup(CLI::App& app) {
   app.add_option("--api-key-file", o->api_key_file, "a file holding the key instead")
       ->type_name("FILE")
       ->group("The model (socratic run, socratic agent)");
+  app.add_option("--agents", o->agents,
+                 "write an agents section: N agents in parallel on one store for `socratic run` (docs/parallel.md)")
+      ->type_name("N");
+  app.add_option("--agents-kind", o->agents_kind, "their kind: llm (default), claude-code or codex")->type_name("KIND");
   app.add_flag("-f,--force", o->force, "write a new campaign over an existing one");
   return [o] { return init_command(*o); };
 }

@@ -16,7 +16,7 @@ using namespace socratic;
 using namespace socratic::tool;
 
 struct ReportCommandOptions {
-  std::string trace, output, title, scenarios, anchors, anchor_id, campaign;
+  std::string trace, output, title, scenarios, anchors, anchor_id, campaign, store;
 };
 
 namespace fs = std::filesystem;
@@ -41,6 +41,13 @@ std::optional<CampaignFile> campaign_of(const ReportCommandOptions& o) {
   return std::nullopt;
 }
 
+/// The candidate store beside a trace (a parallel campaign keeps it in its state folder).
+std::optional<fs::path> store_beside(const fs::path& trace) {
+  for (const fs::path& f : {trace.parent_path() / "store" / "store.jsonl", trace.parent_path() / "store.jsonl"})
+    if (fs::is_regular_file(f)) return f;
+  return std::nullopt;
+}
+
 int report_command(const ReportCommandOptions& o) {
   const fs::path trace = trace_in(o.trace);
   fs::path out = o.output;
@@ -52,6 +59,11 @@ int report_command(const ReportCommandOptions& o) {
   else if (!o.anchor_id.empty()) throw usage_error("--anchor-id needs --anchors FILE");
   const TraceContents contents = read_trace(trace);
   complete_report_options(options, contents.events, campaign_of(o));
+  fs::path store = o.store;
+  if (!store.empty() && fs::is_directory(store)) store /= "store.jsonl";
+  if (!store.empty() && !fs::is_regular_file(store)) throw input_error(store.string(), {}, "no such store file");
+  if (store.empty()) store = store_beside(trace).value_or(fs::path());
+  if (!store.empty()) options.lineage = read_store_lineage(store);
   write_html_report(trace, out, options);
   std::cout << fs::absolute(out).string() << "\n";
   return exit_ok;
@@ -65,7 +77,9 @@ command_run report_setup(CLI::App& app) {
       "stops and the failures; the best evaluation scenario by scenario (parameters, times, noise,\n"
       "TFLOP/s, roofline fraction, anchors such as cuDNN and FlashAttention-2 when known); a\n"
       "scenario-by-evaluation matrix; the questions and what followed them, credited by the rule of\n"
-      "`socratic bank credit`; the budgets spent.\n");
+      "`socratic bank credit`; the budgets spent. A campaign of several agents (an `agents` section)\n"
+      "adds, from its candidate store, the lineage tree (who made what from what, after which question,\n"
+      "the gate's verdict, drafts marked) and the incumbent's history.\n");
   app.add_option("TRACE", o->trace, "the campaign trace, or a folder holding it (a workspace, a state folder)")
       ->type_name("")
       ->required();
@@ -78,6 +92,8 @@ command_run report_setup(CLI::App& app) {
       ->type_name("SET");
   app.add_option("--anchors", o->anchors, "best known TFLOP/s per scenario (default: the campaign's, or "
                                         "scenarios/anchors/SET.json)")
+      ->type_name("FILE");
+  app.add_option("--store", o->store, "the candidate store (default: store/store.jsonl beside the trace)")
       ->type_name("FILE");
   app.add_option("--anchor-id", o->anchor_id, "id template for row-shaped anchor files")->type_name("TEMPLATE");
   return [o] { return report_command(*o); };

@@ -5,6 +5,7 @@
 
 #include "campaign_runner.hpp"
 #include "llm_parts.hpp"
+#include "parallel_run.hpp"
 
 namespace socratic::tool {
 
@@ -31,6 +32,93 @@ CampaignResult run_llm_campaign(const CampaignFile& c, const std::string& where)
     }
     return run_campaign_file(agent, c, evaluator);
   });
+}
+
+namespace {
+
+/// The in-process LLM agent the settings of `v` (one agent's view of the campaign file) describe.
+AnyAgent make_llm_agent(const CampaignFile& v, const AgentBoundary& boundary, const std::string& where) {
+  const AgentSettings& a = v.agent;
+  const std::string backend = chosen_backend(a, where);
+  const std::string model = a.model.empty() && backend == "replay" ? std::string("replay") : a.model;
+  if (model.empty()) throw error(where + ": agent.model is empty: name the model the backend should use");
+  if (backend == "anthropic") {
+    AnthropicOptions o;
+    if (a.base_url) o.base_url = *a.base_url;
+    o.api_key = campaign_key(a, "ANTHROPIC_API_KEY");
+    o.stream = true;
+    transport_options(o, a);
+    return AnyAgent(LlmAgent<AnthropicBackend>(AnthropicBackend(o), agent_options(v, model, backend, o.prices, boundary)));
+  }
+  if (backend == "openai") {
+    OpenAiOptions o;
+    if (a.base_url) o.base_url = *a.base_url;
+    o.api_key = campaign_key(a, "OPENAI_API_KEY");
+    o.stream = true;
+    transport_options(o, a);
+    return AnyAgent(LlmAgent<OpenAiBackend>(OpenAiBackend(o), agent_options(v, model, backend, o.prices, boundary)));
+  }
+  if (!a.replay_trace) throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
+  return AnyAgent(LlmAgent<ReplayBackend>(ReplayBackend::from_trace(*a.replay_trace),
+                                          agent_options(v, model, backend, PriceTable::from_environment(), boundary)));
+}
+
+}  // namespace
+
+int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
+  const std::vector<std::string> ids = campaign_scenario_ids(c);
+  AnyEvaluator evaluator = make_evaluator(c, ids);
+  const std::shared_ptr<std::mutex> one_at_a_time = serialise_evaluations(evaluator);
+  ToolQuestionSource questions = make_question_source(c);
+  CampaignConfig config = campaign_config(c, ids);
+  // Each agent's own budget is its entry's; the campaign's is the file's `budget`.
+  std::vector<std::string> agent_ids;
+  for (const auto& a : c.agents.agents) agent_ids.push_back(a.id);
+  auto progress = std::make_shared<AgentsProgress>(agent_ids);
+  ParallelConfig pc;
+  pc.max_proposals = c.agents.max_proposals;
+  pc.on_progress = [progress](const AgentProgress& p) { (*progress)(p); };
+  ParallelCampaign campaign(evaluator, campaign_pair_measure(evaluator, one_at_a_time), questions, goals::goal_from_spec(c.goal_spec),
+                            std::move(config), pc);
+  const fs::path store_dir = campaign.store().dir();
+
+  bool unsandboxed_said = false;
+  for (const auto& a : c.agents.agents) {
+    ParallelAgentSpec spec;
+    spec.id = a.id;
+    spec.workspace = a.workspace;
+    spec.candidate.source = prepare_agent_workspace(c, a);
+    spec.role = a.role;
+    spec.preferred_group = a.question_group;
+    spec.budget = a.budget;
+    spec.max_proposals = a.max_proposals;
+    const std::string who = where + " (agent " + a.id + ")";
+    if (c.agent.sandbox == "none" && !unsandboxed_said) {
+      std::cerr << where << ": agent.sandbox is \"none\": the agents run without an OS sandbox and can reach whatever "
+                           "you can (the store and the trace included)\n";
+      unsandboxed_said = true;
+    }
+    if (a.kind == "llm") {
+      const CampaignFile v = agent_view_of(c, a);
+      AgentBoundary boundary{evaluator.judge, agent_hidden_paths(c, evaluator, a)};
+      AnyAgent agent = make_llm_agent(v, boundary, who);
+      if (c.agent.sandbox != "none") {
+        ShellSandboxOptions box = sandbox_options(c.agent);
+        if (const std::string problem = shell_sandbox_problem(box, {a.workspace, {}, boundary.hidden}); !problem.empty())
+          throw error(who + ": the agent's shell cannot be sandboxed here: " + problem +
+                      ". To run without an OS sandbox, set agent.sandbox to \"none\" in " + c.file.string());
+      }
+      campaign.add_agent(std::move(spec), std::move(agent));
+    } else if (a.kind == "replay") {
+      campaign.add_agent(std::move(spec), AnyAgent(make_replay_agent(a)));
+    } else {
+      campaign.add_agent(std::move(spec), AnyAgent(make_cli_agent(c, a, evaluator)));
+    }
+  }
+  std::cerr << where << ": " << c.agents.agents.size() << " agents on one store (" << store_dir.string() << "), trace "
+            << c.trace_path().string() << "\n";
+  const ParallelResult r = campaign.run();
+  return print_parallel_result(r, c.trace_path(), store_dir / "store.jsonl");
 }
 
 }  // namespace socratic::tool

@@ -15,4 +15,8 @@ std::string llm_backend_name(const AgentSettings& agent, const std::string& wher
 /// Runs (or resumes) the campaign `c` with the reference LLM agent its settings describe.
 CampaignResult run_llm_campaign(const CampaignFile& c, const std::string& where);
 
+/// Runs (or resumes) the campaign of `c`'s `agents` section: its agents in parallel on one
+/// candidate store (docs/parallel.md). Prints the progress and the end; returns the exit code.
+int run_parallel_campaign(const CampaignFile& c, const std::string& where);
+
 }  // namespace socratic::tool

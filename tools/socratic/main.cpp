@@ -31,6 +31,12 @@ int main(int argc, char** argv) {
       sub->group(group);
       runners[name] = info.setup(*sub);
     }
+  for (const auto& [name, info] : commands())  // group "": internal commands, not listed in --help
+    if (info.group.empty()) {
+      CLI::App* sub = app.add_subcommand(name, info.summary);
+      sub->group("");
+      runners[name] = info.setup(*sub);
+    }
   app.footer("Run `socratic COMMAND --help` for a command's options. Exit codes, for every command: 0 success,\n"
              "1 \"the answer is no\" (a finding, a failed check, a goal not met), 2 an error.\n");  // after: inherited
 

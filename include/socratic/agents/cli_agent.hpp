@@ -42,6 +42,9 @@ struct CliAgentOptions {
   /// Secret variables passed through from this process (the scrubbed environment drops them),
   /// e.g. ANTHROPIC_API_KEY. Their values never reach the trace (the trace redacts them).
   std::vector<std::string> pass_secrets;
+  /// The argv the CLI runs under, e.g. bubblewrap's (shell_sandbox.hpp: bubblewrap_argv with an
+  /// empty command ends in `--`): the CLI then sees only what the sandbox lets through. Empty: none.
+  std::vector<std::string> launcher;
 };
 
 /// @brief What one CLI call printed, parsed.
@@ -197,7 +200,9 @@ class CliAgent {
     po.timeout = options_.timeout;
     po.max_output_bytes = 16 << 20;
     po.environment = child_environment();
-    const std::vector<std::string> argv = command_line(message.text);
+    std::vector<std::string> argv = options_.launcher;
+    const std::vector<std::string> cli = command_line(message.text);
+    argv.insert(argv.end(), cli.begin(), cli.end());
     const ProcessResult run = run_process(argv, po);
     tools.record({{"kind", "cli_call"},
                   {"program", options_.program},

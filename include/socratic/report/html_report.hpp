@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "socratic/report/detail/report_model.hpp"
 #include "socratic/report/detail/svg.hpp"
 #include "socratic/report/detail/timeline.hpp"
+#include "socratic/report/lineage.hpp"
 
 namespace socratic {
 
@@ -44,6 +46,9 @@ struct HtmlReportOptions {
   json goal = nullptr;
   /// How the baseline is named in units ("speedup over baseline.cu").
   std::string baseline = "the baseline";
+  /// The campaign's candidate store (report/lineage.hpp), when it has one: the lineage tree and
+  /// the incumbent's history are drawn from it. Empty: a campaign of one agent without a store.
+  std::vector<LineageNode> lineage;
 };
 
 /// @brief The report's HTML for these trace events (as read by read_trace).
@@ -87,6 +92,11 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
   for (const auto& s : m.stops)
     data["stops"].push_back({{"evaluation_index", s.evaluation_index}, {"allowed", s.allowed}, {"kind", s.kind}});
   data["spent"] = st.spent;
+  if (!options.lineage.empty()) {
+    data["lineage"] = lineage_json(options.lineage);
+    data["incumbents"] = json::array();
+    for (const auto& n : incumbent_history(options.lineage)) data["incumbents"].push_back(n.id);
+  }
 
   std::string h;
   const std::string title =
@@ -111,6 +121,13 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
        "svg .no-scores{font-size:14px;fill:#b42318}svg .lane{fill:#6e7781}svg .cell-value{font-size:10px;fill:#1d2430}"
        "svg .cell-value.fail{fill:#fff}svg.plot{display:block;max-width:100%;height:auto}"
        ".legend span{display:inline-block;margin-right:16px;font-size:12px}"
+       "ul.tree,ul.tree ul{list-style:none;margin:0;padding-left:22px;border-left:1px solid #d5dae3}"
+       "ul.tree{padding-left:4px;border:0;font-size:13px}ul.tree li{margin:4px 0}"
+       ".cand{font-weight:600;font-family:ui-monospace,monospace}.who{color:#445}"
+       ".verdict{font-size:11px;padding:0 5px;border-radius:3px;background:#eef0f4}"
+       ".verdict.admitted{background:#dafbe1;color:#1a7f37;font-weight:600}.verdict.failed{background:#ffebe9;color:#b42318}"
+       ".draft{font-size:11px;padding:0 5px;border-radius:3px;background:#fff8c5;color:#7d4e00}"
+       ".after{color:#445;font-style:italic;font-size:12px}.why{color:#6e7781;font-size:12px}.also{color:#6e7781}"
        "</style></head><body>\n";
   h += "<h1>" + escape(title) + "</h1>\n";
   for (const auto& n : options.notes) h += "<p class=\"note\">" + escape(n) + "</p>\n";
@@ -173,6 +190,24 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
          "</td></tr>\n";
   }
   h += "</table>\n";
+
+  // ---- the store: lineage and incumbents ----------------------------------------------------------
+  if (!options.lineage.empty()) {
+    std::set<std::string> agents;
+    int admitted = 0, drafts = 0;
+    for (const auto& n : options.lineage) {
+      agents.insert(n.agent);
+      admitted += n.admitted();
+      drafts += n.draft();
+    }
+    h += "<h2>Lineage of the candidates</h2>\n<p class=\"note\">" + std::to_string(options.lineage.size()) +
+         " candidates from " + std::to_string(agents.size()) + " agents in the store; " + std::to_string(admitted) +
+         " admitted by the gate, " + std::to_string(drafts) +
+         " drafts. Each candidate stands under the one it was made from, with the question or direction that led "
+         "to it and the gate's verdict.</p>\n" +
+         lineage_tree_html(options.lineage);
+    h += "<h2>The incumbent's history</h2>\n" + incumbent_history_html(options.lineage);
+  }
 
   // ---- budgets ------------------------------------------------------------------------------------
   h += "<h2>Budgets</h2>\n<table class=\"grid\" id=\"budgets\"><tr><th>budget</th><th>spent</th><th>limit</th></tr>\n";

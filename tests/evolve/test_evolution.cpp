@@ -3,7 +3,9 @@
 // questions that gain, duplicates are not evaluated, an interrupted run resumes to the same end.
 #include "support.hpp"
 
+#include <atomic>
 #include <sstream>
+#include <thread>
 
 #include "socratic/core/files.hpp"
 #include "socratic/evolve/evolution.hpp"
@@ -203,4 +205,29 @@ TEST_CASE("the plain operator asks no question and records its children as mutat
   auto store = CandidateStore::open(dir / "run" / "store", read_only);
   for (const auto& s : store.summaries())
     if (s.key != "start") CHECK(s.origin == OriginKind::mutation);
+}
+
+TEST_CASE("slots run in parallel batches give the search that runs them one by one", "[evolve][driver][parallel]") {
+  const auto dir = etest::temp_dir("parallel");
+  const Bank bank = load_bank(std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank");
+  const auto start = start_file(dir);
+  const EvolutionResult one = Evolution(small_config(), bank, dir / "one", start, scripted_agent, synthetic_measure).run();
+  EvolutionConfig c = small_config();
+  c.parallel = 4;
+  std::atomic<int> in_flight{0}, most{0};
+  auto slow_agent = [&](const std::filesystem::path& ws, const std::string& m, const MutationTask& t) {
+    const int now = ++in_flight;
+    for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    AgentTurn turn = scripted_agent(ws, m, t);
+    --in_flight;
+    return turn;
+  };
+  const EvolutionResult four = Evolution(c, bank, dir / "four", start, slow_agent, synthetic_measure).run();
+  CHECK(most.load() > 1);  // turns did overlap
+  CHECK(four.evaluations == one.evaluations);
+  CHECK(four.duplicates == one.duplicates);
+  CHECK(four.admitted == one.admitted);
+  CHECK(four.best_fitness == Approx(one.best_fitness));
 }

@@ -136,3 +136,47 @@ TEST_CASE("the ablation runs question and plain mutations on the same budget as 
   for (const auto& rec : records_of(ab / "question" / "store"))
     if (rec.key != "start") CHECK((rec.origin.kind == OriginKind::question || rec.origin.kind == OriginKind::crossover));
 }
+
+TEST_CASE("a finished run merges its questions' pulls into the bank's credit table, once", "[evolve][tool][credit]") {
+  const auto dir = etest::temp_dir("tool-credit");
+  json c = read_json_file(campaign);
+  const auto cpu = campaign.parent_path();
+  c["evolution"]["start"] = (cpu / "start.cpp").string();
+  c["evolution"]["generations"] = 1;
+  c["evolution"]["credit"] = (dir / "credit.json").string();
+  c["measure"]["command"] = json::array({"bash", (cpu / "pair_evaluate.sh").string(), "{candidate}", "{baseline}",
+                                         (cpu / "../../tool/cpu_problem/scenarios.json").string()});
+  c["measure"]["baseline"] = (cpu / "start.cpp").string();
+  c["agent"]["command"] = json::array({"bash", (cpu / "scripted_agent.sh").string()});
+  c["bank"] = (cpu / "../../../question_bank").string();
+  const auto file = etest::write_file(dir / "campaign.json", c.dump(2));
+  ProcessOptions o;
+  o.timeout = std::chrono::minutes(5);
+  const ProcessResult r = run_process({SOCRATIC_TOOL_PATH, "evolve", file.string(), "--state", (dir / "state").string()}, o);
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  const json credit = read_json_file(dir / "credit.json");
+  CHECK(credit["campaigns"] == json::array({"softmax-cpu-evolution"}));
+  int asked = 0;
+  for (const auto& [id, q] : credit["questions"].items()) asked += q["asked"].get<int>();
+  CHECK(asked == 2 * 2);  // one generation: 2 islands x 2 children, each asked one question
+  // Asked again, the finished run adds nothing.
+  REQUIRE(run_process({SOCRATIC_TOOL_PATH, "evolve", file.string(), "--state", (dir / "state").string()}, o).exit_code == 0);
+  CHECK(read_json_file(dir / "credit.json") == credit);
+}
+
+TEST_CASE("a campaign file's mistakes name the file, the section and the field", "[evolve][tool]") {
+  const auto dir = etest::temp_dir("tool-bad");
+  json c = read_json_file(campaign);
+  c["evolution"]["islnds"] = 3;
+  const auto file = etest::write_file(dir / "campaign.json", c.dump(2));
+  const ProcessResult r = run_process({SOCRATIC_TOOL_PATH, "evolve", file.string()});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.stderr_text, E_CONTAINS("campaign.json") && E_CONTAINS("evolution") && E_CONTAINS("islnds"));
+  c = read_json_file(campaign);
+  c["evolution"]["operator"] = "faster";
+  etest::write_file(file, c.dump(2));
+  const ProcessResult r2 = run_process({SOCRATIC_TOOL_PATH, "evolve", file.string()});
+  CHECK(r2.exit_code == 2);
+  CHECK_THAT(r2.stderr_text, E_CONTAINS("\"operator\": \"faster\" is not question or plain"));
+}

@@ -37,13 +37,13 @@ struct EvolveCampaign {
   std::chrono::milliseconds agent_timeout{std::chrono::minutes(30)};
 };
 
-fs::path resolve(const fs::path& base, const std::string& p) {
+fs::path evolve_resolve(const fs::path& base, const std::string& p) {
   if (p.empty()) return {};
   const fs::path x(p);
   return x.is_absolute() ? x : base / x;
 }
 
-std::vector<std::string> command_of(const json& j, const std::string& file, const char* where) {
+std::vector<std::string> evolve_command_of(const json& j, const std::string& file, const char* where) {
   const auto cmd = required<std::vector<std::string>>(j, "command", where);
   if (cmd.empty()) throw input_error(file, where, "field \"command\": empty");
   return cmd;
@@ -56,18 +56,18 @@ EvolveCampaign read_evolve_campaign(const fs::path& file) {
   EvolveCampaign c;
   try {
     reject_unknown_fields(j, {"schema_version", "evolution", "measure", "agent", "bank", "state"}, f);
-    c.bank = resolve(base, optional_field<std::string>(j, "bank", ""));
-    c.state = resolve(base, optional_field<std::string>(j, "state", "state"));
+    c.bank = evolve_resolve(base, optional_field<std::string>(j, "bank", ""));
+    c.state = evolve_resolve(base, optional_field<std::string>(j, "state", "state"));
     const json& e = j.contains("evolution") ? j["evolution"] : json::object();
     reject_unknown_fields(e, {"campaign_id", "start", "candidate_file", "problem_kinds", "arch", "has_reference",
                               "islands", "capacity", "generations", "children_per_island", "crossover_rate",
                               "inspirations", "migration_interval", "migrants", "seed", "max_evaluations",
                               "max_seconds", "operator", "near_duplicate", "bandit_file", "credit", "explore",
-                              "gate"},
+                              "parallel", "gate"},
                           f, "evolution");
     auto& k = c.config;
     k.campaign_id = optional_field<std::string>(e, "campaign_id", file.stem().string(), "evolution");
-    c.start = resolve(base, required<std::string>(e, "start", "evolution"));
+    c.start = evolve_resolve(base, required<std::string>(e, "start", "evolution"));
     k.candidate_file = optional_field<std::string>(e, "candidate_file", c.start.filename().string(), "evolution");
     k.problem_kinds = optional_field<std::vector<std::string>>(e, "problem_kinds", {}, "evolution");
     k.arch = optional_field<std::string>(e, "arch", "", "evolution");
@@ -84,6 +84,7 @@ EvolveCampaign read_evolve_campaign(const fs::path& file) {
     k.max_evaluations = optional_field<int>(e, "max_evaluations", 0, "evolution");
     k.max_seconds = optional_field<double>(e, "max_seconds", 0, "evolution");
     k.near_duplicate = optional_field<double>(e, "near_duplicate", 0.97, "evolution");
+    k.parallel = optional_field<int>(e, "parallel", 1, "evolution");
     k.bandit.explore = optional_field<double>(e, "explore", 0.05, "evolution");
     const std::string op = optional_field<std::string>(e, "operator", "question", "evolution");
     if (op == "question") k.operator_kind = MutationKind::question;
@@ -92,22 +93,22 @@ EvolveCampaign read_evolve_campaign(const fs::path& file) {
     if (k.population.islands < 1 || k.population.capacity < 1 || k.children_per_island < 1 || k.generations < 0)
       throw input_error(f, "evolution", "islands, capacity and children_per_island must be >= 1, generations >= 0");
     if (e.contains("gate")) k.gate = e["gate"].get<GateConfig>();
-    c.bandit_file = resolve(base, optional_field<std::string>(e, "bandit_file", "", "evolution"));
-    c.credit = resolve(base, optional_field<std::string>(e, "credit", "", "evolution"));
+    c.bandit_file = evolve_resolve(base, optional_field<std::string>(e, "bandit_file", "", "evolution"));
+    c.credit = evolve_resolve(base, optional_field<std::string>(e, "credit", "", "evolution"));
 
     if (!j.contains("measure")) throw input_error(f, {}, "field \"measure\": missing (the pair evaluator's command)");
     const json& m = j["measure"];
     reject_unknown_fields(m, {"command", "baseline", "timeout_s"}, f, "measure");
-    c.measure_command = command_of(m, f, "measure");
+    c.measure_command = evolve_command_of(m, f, "measure");
     for (auto& a : c.measure_command)
       if (a.find('{') == std::string::npos && fs::exists(base / a)) a = (base / a).string();
-    c.measure_baseline = resolve(base, required<std::string>(m, "baseline", "measure"));
+    c.measure_baseline = evolve_resolve(base, required<std::string>(m, "baseline", "measure"));
     c.measure_timeout = std::chrono::milliseconds(static_cast<long long>(1000 * optional_field<double>(m, "timeout_s", 1800, "measure")));
 
     if (!j.contains("agent")) throw input_error(f, {}, "field \"agent\": missing (the mutation agent's command)");
     const json& a = j["agent"];
     reject_unknown_fields(a, {"command", "timeout_s"}, f, "agent");
-    c.agent_command = command_of(a, f, "agent");
+    c.agent_command = evolve_command_of(a, f, "agent");
     for (auto& x : c.agent_command)
       if (x.find('{') == std::string::npos && fs::exists(base / x)) x = (base / x).string();
     c.agent_timeout = std::chrono::milliseconds(static_cast<long long>(1000 * optional_field<double>(a, "timeout_s", 1800, "agent")));
@@ -121,19 +122,19 @@ EvolveCampaign read_evolve_campaign(const fs::path& file) {
   return c;
 }
 
-std::string substitute(std::string arg, const std::string& from, const std::string& to) {
+std::string evolve_substitute(std::string arg, const std::string& from, const std::string& to) {
   for (std::size_t p = arg.find(from); p != std::string::npos; p = arg.find(from, p + to.size())) arg.replace(p, from.size(), to);
   return arg;
 }
 
 /// The pair measurement: the measure command with the candidate and the run's baseline (the
 /// incumbent, or the problem's baseline); its stdout's last line is an EvalReport.
-PairMeasure command_measure(const EvolveCampaign& c) {
+PairMeasure evolve_command_measure(const EvolveCampaign& c) {
   return [c](const Candidate& cand, const std::optional<Candidate>& incumbent, const GateRunRequest& req) {
     std::vector<std::string> argv;
     const std::string base = incumbent ? incumbent->judged_file().string() : c.measure_baseline.string();
     for (const auto& a : c.measure_command)
-      argv.push_back(substitute(substitute(substitute(a, "{candidate}", cand.judged_file().string()), "{baseline}", base),
+      argv.push_back(evolve_substitute(evolve_substitute(evolve_substitute(a, "{candidate}", cand.judged_file().string()), "{baseline}", base),
                                 "{seed}", std::to_string(req.seed)));
     ProcessOptions po;
     po.timeout = c.measure_timeout;
@@ -158,11 +159,11 @@ PairMeasure command_measure(const EvolveCampaign& c) {
 }
 
 /// The mutation agent: the agent command run in the workspace, TASK.md's text on its stdin.
-MutationAgent command_agent(const EvolveCampaign& c) {
+MutationAgent evolve_command_agent(const EvolveCampaign& c) {
   return [c](const fs::path& ws, const std::string& message, const MutationTask&) {
     std::vector<std::string> argv;
     for (const auto& a : c.agent_command)
-      argv.push_back(substitute(substitute(a, "{workspace}", ws.string()), "{task}", (ws / "TASK.md").string()));
+      argv.push_back(evolve_substitute(evolve_substitute(a, "{workspace}", ws.string()), "{task}", (ws / "TASK.md").string()));
     ProcessOptions po;
     po.working_dir = ws;
     po.stdin_data = message;
@@ -176,8 +177,8 @@ MutationAgent command_agent(const EvolveCampaign& c) {
   };
 }
 
-json run_one(const EvolveCampaign& c, const Bank& bank, const fs::path& dir, CreditTable* credit) {
-  Evolution evo(c.config, bank, dir, c.start, command_agent(c), command_measure(c), c.bandit_file);
+json evolve_run_one(const EvolveCampaign& c, const Bank& bank, const fs::path& dir, CreditTable* credit) {
+  Evolution evo(c.config, bank, dir, c.start, evolve_command_agent(c), evolve_command_measure(c), c.bandit_file);
   evo.set_credit(credit);
   const EvolutionResult r = evo.run();
   const json state = read_json_file(dir / "evolution-state.json");
@@ -198,7 +199,7 @@ int run_evolve(const EvolveOptions& o) {
     std::optional<CreditTable> credit;
     if (!c.credit.empty()) credit = fs::exists(c.credit) ? CreditTable::load(c.credit) : CreditTable{};
     if (!o.ablation) {
-      const json st = run_one(c, bank, c.state, credit ? &*credit : nullptr);
+      const json st = evolve_run_one(c, bank, c.state, credit ? &*credit : nullptr);
       return st.value("finished", false) ? socratic::tool::exit_ok : socratic::tool::exit_findings;
     }
     // The ablation: the same budget, seed and start; question mutations against plain ones.
@@ -210,8 +211,8 @@ int run_evolve(const EvolveOptions& o) {
     p.config.campaign_id = c.config.campaign_id + "-ablation-plain";
     q.bandit_file.clear(), p.bandit_file.clear();
     const fs::path dir = c.state / "ablation";
-    const json sq = run_one(q, bank, dir / "question", nullptr);
-    const json sp = run_one(p, bank, dir / "plain", nullptr);
+    const json sq = evolve_run_one(q, bank, dir / "question", nullptr);
+    const json sp = evolve_run_one(p, bank, dir / "plain", nullptr);
     write_file_atomically(dir / "ablation.md", ablation_markdown(sq, sp));
     write_json_atomically(dir / "ablation.json", {{"question", sq}, {"plain", sp}});
     std::cout << "ablation: " << (dir / "ablation.md").string() << "\n";

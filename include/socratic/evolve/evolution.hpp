@@ -23,6 +23,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "socratic/core/error.hpp"
@@ -55,6 +56,9 @@ struct EvolutionConfig {
   std::string arch;
   bool has_reference = false;
   double near_duplicate = 0.97;
+  /// Slots whose agent turns, and then whose measurements, run at once (threads); the measure
+  /// and agent functions must then be safe to call concurrently. 1: one slot after another.
+  int parallel = 1;
   GateConfig gate;
   BanditConfig bandit;
 };
@@ -137,8 +141,9 @@ class Evolution {
     QuestionBandit& mine = out.campaign_bandit;
     mine.config = config_.bandit;
 
-    auto over_budget = [&](std::string& why) {
-      if (config_.max_evaluations > 0 && static_cast<int>(store.size()) >= config_.max_evaluations) return why = "max_evaluations", true;
+    auto over_budget = [&](std::string& why, int planned = 0) {
+      if (config_.max_evaluations > 0 && static_cast<int>(store.size()) + planned >= config_.max_evaluations)
+        return why = "max_evaluations", true;
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (config_.max_seconds > 0 && s >= config_.max_seconds) return why = "max_seconds", true;
       return false;
@@ -185,38 +190,60 @@ class Evolution {
       std::vector<Member> children;
       std::vector<Pull> pulls;
       bool stopped = false;
-      for (int i = 0; i < pop.islands() && !stopped; ++i) {
-        for (int k = 0; k < config_.children_per_island; ++k) {
+      triggers_at_start_ = last_trigger_;  // a slot's question depends on the generation's start only
+      std::vector<std::pair<int, int>> slots;
+      for (int i = 0; i < pop.islands(); ++i)
+        for (int k = 0; k < config_.children_per_island; ++k) slots.push_back({i, k});
+      // Slots in batches of `parallel`: the agent turns of a batch run at once, then the novelty
+      // filter screens them in slot order, then their measurements run at once, then the records
+      // are appended in slot order (so a batch of 1 is the sequential search).
+      const std::size_t batch = static_cast<std::size_t>(std::max(1, config_.parallel));
+      for (std::size_t b0 = 0; b0 < slots.size() && !stopped; b0 += batch) {
+        std::vector<Slot> work;
+        for (std::size_t b = b0; b < std::min(slots.size(), b0 + batch); ++b) {
+          const auto [i, k] = slots[b];
           const std::string key = "g" + std::to_string(g) + ".i" + std::to_string(i) + ".k" + std::to_string(k);
-          std::optional<StoreRecord> rec;
           if (auto s = store.find_key(key)) {
-            rec = store.record(s->id);
+            Slot done;
+            done.island = i;
+            done.record = store.record(s->id);
+            remember(store, *done.record);  // the batch's later slots are screened against it
+            work.push_back(std::move(done));
           } else if (auto j = journal_.find(key); j != journal_.end()) {
             const json& e = j->second;
             const std::string q = e.value("question_id", "");
             if (e["type"] == "duplicate") ++gs.duplicates;
             else ++gs.agent_failures;
             if (!q.empty()) pulls.push_back({q, false, 0, {}});
-            continue;
           } else {
-            if (over_budget(out.stopped_by)) {
+            const int planned = static_cast<int>(std::count_if(work.begin(), work.end(), [](const Slot& x) { return x.fresh; }));
+            if (over_budget(out.stopped_by, planned)) {
               stopped = true;
               break;
             }
-            rec = make_child(store, pop, chooser, g, i, k, key, gs, pulls);
-            if (!rec) continue;
+            if (auto slot = prepare_slot(pop, chooser, g, i, k, key)) work.push_back(std::move(*slot));
           }
+        }
+        run_in_parallel(work, [&](Slot& x) { x.turn = agent_(x.workspace, x.message, x.task); });
+        for (auto& x : work)
+          if (x.fresh) screen(store, x, gs, pulls);
+        run_in_parallel(work, [&](Slot& x) {
+          if (x.evaluate) measure_slot(store, x);
+        });
+        for (auto& x : work) {
+          if (x.fresh && !x.evaluate) continue;
+          if (x.fresh) x.record = store.append(std::move(*x.record)).record;
+          const StoreRecord& rec = *x.record;
           ++gs.evaluated;
-          Member m = member_of(*rec, i, g + 1);
-          remember(store, *rec);
-          const bool admitted = rec->gate.verdict == GateOutcome::admitted;
+          Member m = member_of(rec, x.island, g + 1);
+          remember(store, rec);
+          const bool admitted = rec.gate.verdict == GateOutcome::admitted;
           if (admitted) ++gs.admitted;
-          if (!rec->origin.question_id.empty()) {
-            out.question_of[rec->id] = rec->origin.question_id;
-            pulls.push_back({rec->origin.question_id, admitted, admitted ? gain_of(*rec) : 0,
-                             config_.campaign_id + "#" + rec->id});
+          if (!rec.origin.question_id.empty()) {
+            out.question_of[rec.id] = rec.origin.question_id;
+            pulls.push_back({rec.origin.question_id, admitted, admitted ? gain_of(rec) : 0, config_.campaign_id + "#" + rec.id});
           }
-          last_trigger_[rec->parents.front()] = trigger_after(*rec);
+          last_trigger_[rec.parents.front()] = trigger_after(rec);
           if (valid_score(m.fitness) || std::any_of(m.scenario_scores.begin(), m.scenario_scores.end(), valid_score))
             children.push_back(std::move(m));
         }
@@ -342,15 +369,57 @@ class Evolution {
     return v;
   }
 
-  std::optional<StoreRecord> make_child(CandidateStore& store, const Population& pop, const QuestionBandit& chooser,
-                                        int g, int i, int k, const std::string& key, GenerationSummary& gs,
-                                        std::vector<Pull>& pulls) {
+  /// One child slot on its way through a batch.
+  struct Slot {
+    int island = 0;
+    bool fresh = false;     ///< made in this run (not replayed)
+    bool evaluate = false;  ///< passed the screen: to be measured
+    std::string key;
+    MutationTask task;
+    std::string parent_id, second_id;
+    std::filesystem::path workspace;
+    std::string message;
+    AgentTurn turn;
+    std::optional<StoreRecord> record;  ///< replayed, or being made
+  };
+
+  template <class F>
+  void run_in_parallel(std::vector<Slot>& work, F f) const {
+    if (config_.parallel <= 1 || work.size() <= 1) {
+      for (auto& x : work)
+        if (x.fresh) f(x);
+      return;
+    }
+    std::vector<std::thread> threads;
+    std::vector<std::exception_ptr> errors(work.size());
+    for (std::size_t n = 0; n < work.size(); ++n)
+      if (work[n].fresh)
+        threads.emplace_back([&, n] {
+          try {
+            f(work[n]);
+          } catch (...) {
+            errors[n] = std::current_exception();
+          }
+        });
+    for (auto& t : threads) t.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+
+  /// The slot's draws (parent, crossover, inspirations, question) and its workspace.
+  std::optional<Slot> prepare_slot(const Population& pop, const QuestionBandit& chooser, int g, int i, int k,
+                                   const std::string& key) {
     std::seed_seq seq{static_cast<std::uint32_t>(config_.seed), static_cast<std::uint32_t>(config_.seed >> 32),
                       static_cast<std::uint32_t>(g), static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(k)};
     std::mt19937_64 rng(seq);
     const Member* parent = pop.sample_parent(i, rng);
     if (!parent) return std::nullopt;
-    MutationTask task;
+    Slot x;
+    x.island = i;
+    x.fresh = true;
+    x.key = key;
+    x.parent_id = parent->id;
+    MutationTask& task = x.task;
     task.kind = config_.operator_kind;
     task.parent = view_of(parent->id);
     const Member* second = nullptr;
@@ -360,7 +429,7 @@ class Evolution {
         const Member* s = pop.sample_parent(i, rng);
         if (s && s->code_hash != parent->code_hash) second = s;
       }
-      if (second) task.kind = MutationKind::crossover, task.second_parent = view_of(second->id);
+      if (second) task.kind = MutationKind::crossover, task.second_parent = view_of(second->id), x.second_id = second->id;
     }
     for (const Member* m : pop.inspirations(*parent, config_.inspirations + (second ? 1 : 0)))
       if ((!second || m->code_hash != second->code_hash) && task.inspirations.size() < config_.inspirations)
@@ -370,8 +439,8 @@ class Evolution {
       task.question_text = plain_instruction;
     } else {
       Situation s;
-      const auto lt = last_trigger_.find(parent->id);
-      s.trigger = lt == last_trigger_.end() ? Trigger::start : lt->second;
+      const auto lt = triggers_at_start_.find(parent->id);
+      s.trigger = lt == triggers_at_start_.end() ? Trigger::start : lt->second;
       s.weakest_scenarios = task.weakest_scenarios;
       s.problem_kinds = config_.problem_kinds;
       s.arch = config_.arch;
@@ -381,53 +450,64 @@ class Evolution {
       task.question_id = q->id;
       task.question_text = q->text;
     }
-    const auto ws = dir_ / "workspaces" / key;
-    const std::string message = write_mutation_workspace(ws, task, config_.candidate_file);
-    const AgentTurn turn = agent_(ws, message, task);
-    const auto child_file = ws / config_.candidate_file;
-    if (!turn.ok || !std::filesystem::exists(child_file)) {
-      append_journal({{"type", "agent_failed"}, {"key", key}, {"question_id", task.question_id},
-                      {"why", turn.ok ? "the agent left no " + config_.candidate_file : turn.message}});
+    x.workspace = dir_ / "workspaces" / key;
+    x.message = write_mutation_workspace(x.workspace, task, config_.candidate_file);
+    return x;
+  }
+
+  /// After the agent's turn, in slot order: a failed turn or a duplicate is journalled (not
+  /// evaluated); a new child is snapshotted and marked for measurement.
+  void screen(CandidateStore& store, Slot& x, GenerationSummary& gs, std::vector<Pull>& pulls) {
+    const auto child_file = x.workspace / config_.candidate_file;
+    if (!x.turn.ok || !std::filesystem::exists(child_file)) {
+      append_journal({{"type", "agent_failed"}, {"key", x.key}, {"question_id", x.task.question_id},
+                      {"why", x.turn.ok ? "the agent left no " + config_.candidate_file : x.turn.message}});
       ++gs.agent_failures;
-      if (!task.question_id.empty()) pulls.push_back({task.question_id, false, 0, {}});
-      return std::nullopt;
+      if (!x.task.question_id.empty()) pulls.push_back({x.task.question_id, false, 0, {}});
+      return;
     }
     const std::string child_src = read_file_bytes(child_file);
     const NoveltyVerdict nv = novelty_.check(child_src);
     if (!nv.novel) {
-      append_journal({{"type", "duplicate"}, {"key", key}, {"question_id", task.question_id}, {"of", nv.similar_to},
+      append_journal({{"type", "duplicate"}, {"key", x.key}, {"question_id", x.task.question_id}, {"of", nv.similar_to},
                       {"identical", nv.identical}, {"similarity", nv.similarity}});
       ++gs.duplicates;
-      if (!task.question_id.empty()) pulls.push_back({task.question_id, false, 0, {}});
-      return std::nullopt;
+      if (!x.task.question_id.empty()) pulls.push_back({x.task.question_id, false, 0, {}});
+      return;
     }
+    novelty_.add(x.key, child_src);  // a later slot of the batch making the same code is a duplicate
     StoreRecord r;
-    r.key = key;
-    r.agent = "island-" + std::to_string(i);
-    r.parents = {parent->id};
-    if (second) r.parents.push_back(second->id);
-    r.origin.kind = task.kind == MutationKind::question ? OriginKind::question
-                    : task.kind == MutationKind::crossover ? OriginKind::crossover
-                                                           : OriginKind::mutation;
-    r.origin.question_id = task.question_id;
-    r.origin.question_text = task.question_text;
+    r.key = x.key;
+    r.agent = "island-" + std::to_string(x.island);
+    r.parents = {x.parent_id};
+    if (!x.second_id.empty()) r.parents.push_back(x.second_id);
+    r.origin.kind = x.task.kind == MutationKind::question    ? OriginKind::question
+                    : x.task.kind == MutationKind::crossover ? OriginKind::crossover
+                                                             : OriginKind::mutation;
+    r.origin.question_id = x.task.question_id;
+    r.origin.question_text = x.task.question_text;
     r.snapshot = store.take_snapshot(child_file);
-    const Candidate child = candidate_of(store, r.snapshot, child_file);
+    x.record = std::move(r);
+    x.evaluate = true;
+  }
+
+  /// The child against the problem's baseline, then the gate against its parent.
+  void measure_slot(const CandidateStore& store, Slot& x) const {
+    StoreRecord& r = *x.record;
+    const Candidate child = candidate_of(store, r.snapshot, x.workspace / config_.candidate_file);
     r.report = measure_(child, std::nullopt, GateRunRequest{0, config_.seed});
     if (r.report.expected.empty()) r.report.expected = scenario_ids_;
     if (!r.report.all_correct()) {
       const GateMeasurement m = measure(r.report, config_.gate);
       r.gate.verdict = GateOutcome::failed;
       r.gate.reason = m.failure.empty() ? "not correct against the problem's baseline" : m.failure;
-      r.gate.incumbent = parent->id;
-    } else {
-      const StoreRecord pr = store.record(parent->id);
-      const Candidate pc = candidate_of(store, pr.snapshot, store.dir() / pr.snapshot.entry);
-      GateRunner gate(measure_, config_.gate, config_.seed);
-      const GateResult gr = gate.judge(child, pc);
-      r.gate = gr.record(config_.gate, parent->id);
+      r.gate.incumbent = x.parent_id;
+      return;
     }
-    return store.append(std::move(r)).record;
+    const StoreRecord pr = store.record(x.parent_id);
+    const Candidate pc = candidate_of(store, pr.snapshot, store.dir() / pr.snapshot.entry);
+    GateRunner gate(measure_, config_.gate, config_.seed);
+    r.gate = gate.judge(child, pc).record(config_.gate, x.parent_id);
   }
 
   void fill_summary(GenerationSummary& gs, const Population& pop) const {
@@ -504,6 +584,7 @@ class Evolution {
   std::map<std::string, std::string> sources_;
   std::map<std::string, EvalReport> reports_;
   std::map<std::string, Trigger> last_trigger_;
+  std::map<std::string, Trigger> triggers_at_start_;
   std::map<std::string, json> journal_;
   std::set<int> journal_generations_;
 };

@@ -5,6 +5,7 @@
 #include "catch.hpp"
 
 #include "store_fixtures.hpp"
+#include "socratic/store/executor_gate.hpp"
 
 using namespace socratic;
 using namespace store_fixtures;
@@ -188,4 +189,45 @@ TEST_CASE("drafts: distinct questions per agent, start points rotated", "[drafts
   CHECK(plan[1].start_id == "c0");        // the earlier incumbent
   CHECK(plan[2].start_id == "c1");        // correct but slower
   CHECK(plan[3].start == DraftStart::incumbent);
+}
+
+namespace {
+// An executor that runs each job at once with the prepared measurement, reading the incumbent
+// from the job's baseline, as a GPU pool would run the CUDA evaluator.
+struct PreparedExecutor {
+  PreparedMeasure measure;
+  std::vector<exec::EvalJob> jobs;
+  std::map<std::string, EvalReport> done;
+  std::string submit(const exec::EvalJob& job) {
+    jobs.push_back(job);
+    const std::string id = "job" + std::to_string(jobs.size());
+    Candidate c{job.candidate.origin};
+    std::optional<Candidate> inc;
+    if (job.evaluator.cuda.baseline) inc = Candidate{*job.evaluator.cuda.baseline};
+    done[id] = measure(c, inc, GateRunRequest{0, job.seed.value_or(0)});
+    return id;
+  }
+  exec::JobStatus poll(const std::string& id) { return {id, exec::JobState::completed, "done", 1, "gpu 0"}; }
+  bool cancel(const std::string&) { return true; }
+  std::optional<EvalReport> collect(const std::string& id) { return done.at(id); }
+};
+static_assert(exec::Executor<PreparedExecutor>);
+}  // namespace
+
+TEST_CASE("gate: through the executor, the incumbent is each job's baseline and the seed is the gate's", "[gate][exec]") {
+  GateBench b("executor");
+  write_text(b.dir / "set.json", R"({"schema_version": 1, "name": "toy", "problem": "toy", "scenarios": [{"id": "s1"}, {"id": "s2"}, {"id": "s3"}]})");
+  PreparedExecutor executor;
+  exec::JobTemplate tmpl;
+  tmpl.problem = "toy";
+  tmpl.scenarios = b.dir / "set.json";
+  const PairMeasure measure = executor_pair_measure(executor, tmpl);
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n"), faster = b.file("faster.cu", "ms 0.9\n");
+  const GateResult g = GateRunner(measure, b.config, 7).judge(faster, incumbent);
+  CHECK(g.decision.outcome == GateOutcome::admitted);
+  REQUIRE(executor.jobs.size() == 1);
+  CHECK(executor.jobs[0].evaluator.cuda.baseline == incumbent.source);
+  CHECK(executor.jobs[0].seed.has_value());
+  const GateResult same = GateRunner(measure, b.config, 7).judge(b.file("copy.cu", "ms 1.00\n// other bytes\n"), incumbent);
+  CHECK(same.decision.outcome == GateOutcome::refused);
 }

@@ -51,6 +51,7 @@ TEST_CASE("parallel: proposals of several agents are gated into one store", "[pa
     if (p.event == "gated") ++gated_per_agent[p.agent];
   };
   ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, never_met, campaign_in(root), config);
+  campaign.note("a3", "tiling by 128 was slower on s2");
   std::vector<std::shared_ptr<std::vector<Message>>> inboxes;
   for (int a = 0; a < 4; ++a) {
     ProposingAgent agent;
@@ -83,6 +84,8 @@ TEST_CASE("parallel: proposals of several agents are gated into one store", "[pa
   CHECK(inboxes[0]->front().text.rfind("You work on memory traffic.", 0) == 0);
   CHECK(inboxes[1]->size() == 3);
   CHECK((*inboxes[1])[1].text.find("Your proposal c") != std::string::npos);
+  CHECK((*inboxes[1])[1].text.find("Note from a3: tiling by 128 was slower on s2") != std::string::npos);
+  CHECK((*inboxes[1])[2].text.find("Note from a3") == std::string::npos);  // shown once
   // The engine's trace holds every gate, per agent.
   const auto trace = read_trace(root / "state" / "trace.jsonl").events;
   int gated_events = 0;

@@ -27,7 +27,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
-#include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -141,6 +141,9 @@ class ParallelCampaign {
   }
 
   CandidateStore& store() noexcept { return store_; }
+  /// @brief Leaves a note of `agent`'s for the others (safe from any thread: the store's lock
+  /// keeps one writer); the others see it in their next answer.
+  StoreNote note(const std::string& agent, const std::string& text) { return store_.note(agent, text); }
   CampaignEngine<E, Q, G>& engine() noexcept { return engine_; }
 
   /// @brief Runs every agent on its own thread and the coordinator on this one, until the goal
@@ -422,6 +425,21 @@ class ParallelCampaign {
       drafted_at_ = static_cast<int>(view.candidates);
       ask_for_drafts(view, out);
     }
+    std::optional<DraftAssignment> draft;
+    {
+      std::lock_guard lock(queue_mutex_);
+      if (auto it = pending_drafts_.find(id); it != pending_drafts_.end()) {
+        draft = std::move(it->second);
+        pending_drafts_.erase(it);
+      }
+    }
+    if (draft) {
+      if (!draft->start_id.empty()) {
+        const StoreRecord start = store_.record(draft->start_id);
+        CandidateSnapshots(store_.snapshot_folder()).restore(start.snapshot.hash, slot.spec.candidate.source);
+      }
+      slot.draft = std::move(draft);
+    }
     if (slot.draft) {
       answer.question = slot.draft->question;
       answer.text += "\nThe incumbent has not moved for " + std::to_string(view.attempts_since_admission) +
@@ -450,6 +468,7 @@ class ParallelCampaign {
 
   void ask_for_drafts(const StoreView& view, ParallelResult& out) {
     std::vector<std::string> agents, groups;
+    std::lock_guard lock(queue_mutex_);
     for (const auto& s : slots_) {
       if (s->done) continue;
       if (config_.drafts.agents_per_plateau > 0 && static_cast<int>(agents.size()) >= config_.drafts.agents_per_plateau) break;
@@ -459,16 +478,12 @@ class ParallelCampaign {
     const auto plan = plan_drafts(questions_, question_state_, agents, groups, store_.summaries(), view.attempts_since_admission);
     for (const auto& a : plan) question_state_.asked.push_back(AskedQuestion{a.question, 0, -1, engine_.elapsed()});
     for (const auto& a : plan) {
-      Slot& s = slot_of(a.agent);
-      s.draft = a;
-      if (!a.start_id.empty()) {
-        const StoreRecord start = store_.record(a.start_id);
-        CandidateSnapshots(store_.snapshot_folder()).restore(start.snapshot.hash, s.spec.candidate.source);
-      }
+      // Given with the agent's next answer, when it waits and does not touch its files.
+      pending_drafts_[a.agent] = a;
       ++out.drafts;
       engine_.record_event(a.agent, "draft", {{"question", a.question}, {"start", std::string(to_string(a.start))},
                                               {"start_id", a.start_id}});
-      progress({a.agent, "draft", a.start_id, {}, {}, {}, s.proposals, a.question.id});
+      progress({a.agent, "draft", a.start_id, {}, {}, {}, count_of(a.agent), a.question.id});
     }
   }
 
@@ -485,6 +500,7 @@ class ParallelCampaign {
   bool stopping_ = false;
   int drafted_at_ = -1;
   CampaignState question_state_;
+  std::map<std::string, DraftAssignment, std::less<>> pending_drafts_;
 };
 
 }  // namespace socratic

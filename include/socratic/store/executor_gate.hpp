@@ -1,0 +1,35 @@
+#pragma once
+/// @file
+/// @brief The gate's measurement through the executor (exec/, a local GPU pool or Slurm): each
+/// gate run is a job of the template whose evaluator's baseline is the incumbent's judged file
+/// (the store's content-addressed copy, so its path names its bytes) and whose seed is the
+/// gate's. On a cluster the store's folder must be on storage the nodes read.
+
+#include <chrono>
+#include <optional>
+
+#include "socratic/exec/executor_evaluator.hpp"
+#include "socratic/store/gate.hpp"
+
+namespace socratic {
+
+/// @brief A PairMeasure that submits each run to `executor` (which must outlive it) and waits.
+template <exec::Executor X>
+PairMeasure executor_pair_measure(X& executor, exec::JobTemplate tmpl,
+                                  std::chrono::milliseconds timeout = std::chrono::hours(24)) {
+  return [&executor, tmpl = std::move(tmpl), timeout](const Candidate& candidate, const std::optional<Candidate>& incumbent,
+                                                      const GateRunRequest& request) {
+    exec::JobTemplate t = tmpl;
+    if (incumbent) {
+      if (t.evaluator.kind == "command")
+        t.evaluator.command.baseline = incumbent->judged_file();
+      else
+        t.evaluator.cuda.baseline = incumbent->judged_file();
+    }
+    t.seed = request.seed;
+    exec::ExecutorEvaluator<X> evaluator(executor, std::move(t), {}, timeout);
+    return evaluator.evaluate(candidate);
+  };
+}
+
+}  // namespace socratic

@@ -8,7 +8,7 @@
 // Prints one line per trial and a summary; writes the figures as JSON to --out. Exit 0 when both
 // hold, 1 when not, 77 (skipped) without a CUDA device or nvcc.
 //
-// Usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--out FILE] [--data DIR] [--cache DIR]
+// Usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--max-ms 250] [--out FILE] [--data DIR] [--cache DIR]
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -124,6 +124,7 @@ Candidate file_candidate(const fs::path& p) {
 int main(int argc, char** argv) {
   int trials = 20;
   double slowdown = 0.06;
+  double max_ms = 250;  // timing per scenario and side: keeps 40 gate runs to a few minutes
   fs::path out_file, data = SOCRATIC_SOURCE_DIR, cache;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -137,10 +138,11 @@ int main(int argc, char** argv) {
     if (a == "--trials") trials = std::stoi(value());
     else if (a == "--slowdown") slowdown = std::stod(value());
     else if (a == "--out") out_file = value();
+    else if (a == "--max-ms") max_ms = std::stod(value());
     else if (a == "--data") data = value();
     else if (a == "--cache") cache = value();
     else {
-      std::cerr << "usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--out FILE] [--data DIR] [--cache DIR]\n";
+      std::cerr << "usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--max-ms 250] [--out FILE] [--data DIR] [--cache DIR]\n";
       return 2;
     }
   }
@@ -171,10 +173,10 @@ int main(int argc, char** argv) {
     config.nvcc = nvcc;
     if (!cache.empty()) config.cache_dir = cache;
     config.ban_scan = default_ban_scan();
-    config.runner.max_ms_per_scenario = 600;
+    config.runner.max_ms_per_scenario = static_cast<int>(max_ms);
     GateConfig gate_config;  // the defaults, as campaigns use them
 
-    json results{{"trials", trials}, {"slowdown", slowdown}, {"scenarios", config.only_scenarios},
+    json results{{"trials", trials}, {"slowdown", slowdown}, {"max_ms_per_scenario", max_ms}, {"scenarios", config.only_scenarios},
                  {"gate", gate_config}};
     auto run = [&](const char* name, const fs::path& cand, const fs::path& inc) {
       std::vector<Trial> list;

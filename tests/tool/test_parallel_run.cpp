@@ -77,3 +77,49 @@ TEST_CASE("socratic run: two replay agents in parallel on one store", "[tool][pa
   CHECK(html.find("4 candidates from 2 agents in the store") != std::string::npos);
   CHECK(count_of(html, "<li data-candidate=") == 4);
 }
+
+TEST_CASE("socratic run: agents whose model calls all fail end agent_error; fixed, the campaign continues", "[tool][parallel]") {
+  const fs::path dir = fresh_dir("parallel_agent_error") / "campaign";
+  REQUIRE(init_cpu_campaign(dir, "none", R"({"every_scenario_speedup_at_least": 1000})").ok());
+  json c = json::parse(read_text(dir / "campaign.json"));
+  // A model server that is not there (nothing listens on port 1): each call fails after its one retry.
+  c["agent"] = {{"backend", "anthropic"},
+                {"model", "claude-test"},
+                {"base_url", "http://127.0.0.1:1"},
+                {"api_key_env", "SOCRATIC_TEST_PARALLEL_KEY"},
+                {"sandbox", "none"},
+                {"retry", {{"max_retries", 1}, {"max_time_s", 5}, {"initial_delay_s", 0.1}, {"max_delay_s", 0.1}}}};
+  c["agents"] = {{"kind", "llm"},
+                 {"roles", {{{"id", "r1"}, {"max_proposals", 2}}, {{"id", "r2"}, {"max_proposals", 2}}}}};
+  write_text(dir / "campaign.json", c.dump(2));
+  const std::vector<std::string> env = {"SOCRATIC_TEST_PARALLEL_KEY=sk-test-not-a-real-key"};
+
+  const ProcessResult failed = socratic_run({"run", (dir / "campaign.json").string()}, {}, env);
+  INFO(failed.stdout_text << failed.stderr_text);
+  REQUIRE(failed.exit_code == 1);
+  CHECK(failed.stdout_text.find("campaign ended: agent_error (") != std::string::npos);
+  CHECK(failed.stdout_text.find("r1: ") != std::string::npos);
+  CHECK(failed.stdout_text.find("; r2: ") != std::string::npos);
+  CHECK(failed.stdout_text.find("not the campaign's end: fix the fault") != std::string::npos);
+  CHECK(failed.stdout_text.find("sk-test-not-a-real-key") == std::string::npos);
+  const std::size_t turns_before = events_of(trace_of(dir), "turn_started").size();
+  CHECK(turns_before == 2);
+
+  // The fault fixed (here: the agents replay a recorded campaign): the same store and trace continue.
+  const std::string recording = (source_dir() / "demo" / "softmax-cpu").string();
+  c["agents"] = {{"kind", "replay"},
+                 {"roles",
+                  {{{"id", "r1"}, {"recording", recording}, {"max_proposals", 2}},
+                   {{"id", "r2"}, {"recording", recording}, {"max_proposals", 2}}}}};
+  write_text(dir / "campaign.json", c.dump(2));
+  const ProcessResult resumed = socratic_run({"run", (dir / "campaign.json").string()}, {}, env);
+  INFO(resumed.stdout_text << resumed.stderr_text);
+  CHECK(resumed.stdout_text.find("campaign ended: agents_done; 4 candidates in the store, 4 gated in this run") !=
+        std::string::npos);
+  const auto continued = events_of(trace_of(dir), "campaign_continued");
+  REQUIRE(continued.size() == 1);
+  CHECK(continued[0].value("previous_reason", "") == "agent_error");
+  CHECK(events_of(trace_of(dir), "campaign_started").size() == 1);
+  CHECK(events_of(trace_of(dir), "turn_started").size() > turns_before);
+  CHECK(store_candidates(dir / "state" / "store" / "store.jsonl").size() == 4);
+}

@@ -531,6 +531,19 @@ class CampaignEngine {
     std::lock_guard lock(mutex_);
     emit_locked(agent, type, std::move(payload));
   }
+  /// @brief Records a question a driver asked `agent` itself (e.g. a parallel coordinator's
+  /// question after a gate, or a draft at a plateau) as the engine records its own: a `question`
+  /// event with the AskedQuestion (the agent's turn, the evaluation it followed), in the state's
+  /// questions, so the report and the credit rule see it. @returns what was recorded.
+  AskedQuestion record_question(std::string_view agent, const Question& question, int after_evaluation) {
+    std::lock_guard lock(mutex_);
+    update_clock();
+    AskedQuestion asked{question, turn_of(agent), after_evaluation, state_.elapsed_s};
+    state_.asked.push_back(asked);
+    emit_locked(agent, "question", {{"asked", asked}});
+    progress_locked("question", agent, {});
+    return asked;
+  }
   /// @brief Forces the trace to disk.
   void sync() {
     std::lock_guard lock(mutex_);

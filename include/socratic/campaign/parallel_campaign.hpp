@@ -107,8 +107,11 @@ struct ParallelConfig {
 
 /// @brief How a parallel campaign ended.
 struct ParallelResult {
-  std::string reason;  ///< `goal_met`, `proposals_spent`, `agents_done`, a budget, `cancelled`
-  std::string detail;
+  /// `goal_met`, `proposals_spent`, `agents_done`, a budget, `cancelled`, or `agent_error` when
+  /// an agent's work was cut by an error (a model call that failed after its retries, a CLI that
+  /// could not start): like the engine's, that ending continues when run again.
+  std::string reason;
+  std::string detail;  ///< for `agent_error`, each failed agent's error (`id: error; ...`)
   std::optional<RecordSummary> incumbent;
   std::size_t records = 0;  ///< candidate records in the store
   int gated_now = 0;        ///< proposals gated by this run (not counting resumed ones)
@@ -195,6 +198,7 @@ class ParallelCampaign {
     int proposals = 0;
     std::optional<Message> answer;  ///< the coordinator's answer to its last proposal
     bool done = false;
+    std::string error;  ///< why its work was cut (empty: it ended normally)
     std::optional<DraftAssignment> draft;  ///< a draft asked of it, for its next turn
     std::optional<Question> last_question;
     std::string parent;  ///< the record its work started from
@@ -208,6 +212,11 @@ class ParallelCampaign {
   }
 
   int count_of(const std::string& agent) const { return store_.records_of(agent); }
+  /// The index of `agent`'s last gate evaluation in this run (-1: none yet): what its question followed.
+  int evaluation_of(const std::string& agent) const {
+    auto it = last_evaluation_.find(agent);
+    return it == last_evaluation_.end() ? -1 : it->second;
+  }
 
   void progress(AgentProgress p) {
     if (!config_.on_progress) return;
@@ -243,6 +252,10 @@ class ParallelCampaign {
         TurnResult r = slot.agent.turn(m, tools);
         engine_.end_turn(id, r);
         if (!r.error.empty()) {
+          {
+            std::lock_guard lock(queue_mutex_);
+            slot.error = r.error;
+          }
           progress({id, "done", {}, {}, {}, {}, slot.proposals, "agent error: " + r.error});
           break;
         }
@@ -271,6 +284,10 @@ class ParallelCampaign {
         slot.answer.reset();
       }
     } catch (const std::exception& e) {
+      {
+        std::lock_guard lock(queue_mutex_);
+        slot.error = e.what();
+      }
       progress({id, "done", {}, {}, {}, {}, slot.proposals, std::string("error: ") + e.what()});
     }
     std::lock_guard lock(queue_mutex_);
@@ -314,6 +331,17 @@ class ParallelCampaign {
         queue_cv_.wait(lock, [&] { return !queue_.empty() || all_done_locked(); });
         if (queue_.empty()) {
           out.reason = proposals_spent() ? "proposals_spent" : "agents_done";
+          // An agent cut by an error has not finished its work: the campaign ends as the
+          // engine's does on a failed model call, continuable once the fault is fixed.
+          if (!proposals_spent()) {
+            std::string failed;
+            for (const auto& s : slots_)
+              if (!s->error.empty()) failed += (failed.empty() ? "" : "; ") + s->spec.id + ": " + s->error;
+            if (!failed.empty()) {
+              out.reason = std::string(to_string(StopReason::agent_error));
+              out.detail = failed;
+            }
+          }
           return;
         }
         next = std::move(queue_.front());
@@ -379,7 +407,7 @@ class ParallelCampaign {
         g.reports = {failed};
         g.decision = decide(g.reports, inc.has_value(), false, config_.gate);
       }
-      engine_.record_evaluation(p.prepared, g.reports.back());
+      last_evaluation_[id] = engine_.record_evaluation(p.prepared, g.reports.back()).index;
       StoreRecord r;
       r.key = p.key;
       r.parents = p.parents;
@@ -458,8 +486,7 @@ class ParallelCampaign {
         q->trigger = e.trigger;
         answer.question = q;
         answer.text += render_question(*q);
-        question_state_.asked.push_back(AskedQuestion{*q, 0, -1, engine_.elapsed()});
-        engine_.record_event(id, "gate_question", {{"question", *q}});
+        question_state_.asked.push_back(engine_.record_question(id, *q, evaluation_of(id)));
       }
       slot.last_question = q;
     }
@@ -476,8 +503,8 @@ class ParallelCampaign {
       groups.push_back(s->spec.preferred_group);
     }
     const auto plan = plan_drafts(questions_, question_state_, agents, groups, store_.summaries(), view.attempts_since_admission);
-    for (const auto& a : plan) question_state_.asked.push_back(AskedQuestion{a.question, 0, -1, engine_.elapsed()});
     for (const auto& a : plan) {
+      question_state_.asked.push_back(engine_.record_question(a.agent, a.question, evaluation_of(a.agent)));
       // Given with the agent's next answer, when it waits and does not touch its files.
       pending_drafts_[a.agent] = a;
       ++out.drafts;
@@ -501,6 +528,7 @@ class ParallelCampaign {
   int drafted_at_ = -1;
   CampaignState question_state_;
   std::map<std::string, DraftAssignment, std::less<>> pending_drafts_;
+  std::map<std::string, int, std::less<>> last_evaluation_;  ///< the coordinator's thread only
 };
 
 }  // namespace socratic

@@ -180,9 +180,10 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
     } else {
       followed = "<span class=\"within\">no gain</span> within " + std::to_string(options.gain_window) + " evaluations";
     }
-    const std::string after = a.after_evaluation < 0 ? std::string("start") : "eval " + std::to_string(a.after_evaluation);
+    std::string after = a.after_evaluation < 0 ? std::string("start") : "eval " + std::to_string(a.after_evaluation);
+    if (m.several_agents) after += ", to " + escape(q.agent);
     h += "<tr data-question-id=\"" + escape(a.question.id) + "\" data-credited=\"" +
-         (q.credit.credited ? "true" : "false") + "\"><td>Q" + std::to_string(qi + 1) + "</td><td class=\"text\">" + after +
+         (q.credit.credited ? "true" : "false") + "\" data-agent=\"" + escape(q.agent) + "\"><td>Q" + std::to_string(qi + 1) + "</td><td class=\"text\">" + after +
          "</td><td class=\"trig text\">" + std::string(to_string(a.question.trigger)) + "</td><td class=\"text\">" +
          escape(a.question.text) + "</td><td class=\"text\">" + escape(a.question.evidence) + "</td><td class=\"text\">" +
          followed + "</td><td class=\"text words\">" +

@@ -43,11 +43,13 @@ struct QuestionView {
   double best_in_window = std::nan("");        ///< the highest score within the window, noise or not
   const EvaluationRecord* reference = nullptr; ///< the best evaluation when it was asked
   std::string words_after;                     ///< the agent's words at the first turn end after it
+  std::string agent;                           ///< the agent it was asked (its `question` event's)
 };
 
 struct ReportModel {
   TraceSummary summary;
   std::vector<EvaluationView> evaluations;
+  bool several_agents = false;  ///< questions went to more than one agent (a parallel campaign)
   std::vector<QuestionView> questions;
   std::vector<StopView> stops;
   bool hook_driven = false;   ///< judged by `socratic hook stop` (an external agent)
@@ -142,13 +144,16 @@ inline ReportModel build_model(const std::vector<json>& events, const CreditRule
       if (e.index > q.asked->after_evaluation && e.index <= q.asked->after_evaluation + rule.window_evaluations &&
           std::isfinite(e.score()) && !(e.score() <= q.best_in_window))
         q.best_in_window = e.score();
+    if (qi < question_event.size()) q.agent = events[question_event[qi]].value("agent", std::string());
+    // The words of the agent it was asked: in a parallel campaign another's turn may end first.
     if (qi < question_event.size())
       for (std::size_t t : turn_end_event)
-        if (t > question_event[qi]) {
+        if (t > question_event[qi] && events[t].value("agent", std::string()) == q.agent) {
           const json& r = events[t].value("result", json::object());
           q.words_after = r.is_object() ? r.value("final_message", std::string()) : std::string();
           break;
         }
+    if (!m.questions.empty() && m.questions.front().agent != q.agent) m.several_agents = true;
     m.questions.push_back(q);
   }
 

@@ -1,0 +1,152 @@
+// The parallel coordinator's endings and questions as the engine's: agents that all fail on a
+// model call end the campaign `agent_error` (continuable), and a second run once the fault is
+// fixed continues with the history and the store; the coordinator's questions after a gate and
+// its drafts at a plateau are `question` events with the agent, listed in the HTML report.
+#include "catch.hpp"
+
+#include <atomic>
+
+#include "socratic/report/html_report.hpp"
+#include "store_fixtures.hpp"
+
+using namespace socratic;
+using namespace store_fixtures;
+
+namespace {
+
+std::filesystem::path followup_root(const std::string& name) {
+  auto d = std::filesystem::temp_directory_path() / ("socratic-parallel-followups-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  return d;
+}
+
+ParallelAgentSpec followup_spec(const std::filesystem::path& root, const std::string& id, int max_proposals) {
+  ParallelAgentSpec s;
+  s.id = id;
+  s.workspace = root / id;
+  s.candidate.source = root / id / "kernel.cu";
+  s.max_proposals = max_proposals;
+  return s;
+}
+
+/// A ProposingAgent whose model call fails while `broken` holds (a revoked key, a server down):
+/// the turn ends with the error, as LlmAgent's does after its retries.
+struct FlakyAgent {
+  ProposingAgent inner;
+  std::shared_ptr<std::atomic<bool>> broken;
+  void on_proposal(int n) { inner.on_proposal(n); }
+  TurnResult turn(const Message& m, Tools& tools) {
+    if (*broken) {
+      TurnResult out;
+      out.error = "model call failed after 3 attempts: HTTP 401 (invalid key)";
+      return out;
+    }
+    return inner.turn(m, tools);
+  }
+};
+static_assert(Agent<FlakyAgent>);
+
+std::vector<json> events_of_type(const std::filesystem::path& trace, const std::string& type) {
+  std::vector<json> out;
+  for (const auto& e : read_trace(trace).events)
+    if (e.value("type", "") == type) out.push_back(e);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("parallel: every agent failing on its model call ends agent_error; fixed, it continues", "[parallel][resume]") {
+  const auto root = followup_root("agent-error");
+  auto broken = std::make_shared<std::atomic<bool>>(true);
+  auto run_once = [&] {
+    PreparedMeasure measure;
+    BaselineEvaluator evaluator{measure};
+    NumberedQuestions questions;
+    ParallelConfig config;
+    config.drafts.plateau_attempts = 0;
+    ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, never_met, campaign_in(root), config);
+    for (const char* id : {"a", "b"}) {
+      FlakyAgent agent{ProposingAgent{}, broken};
+      agent.inner.contents = {std::string("ms 0.9\n// ") + id + "\n", std::string("ms 0.8\n// ") + id + "\n"};
+      campaign.add_agent(followup_spec(root, id, 2), AnyAgent(std::move(agent)));
+    }
+    ParallelResult r = campaign.run();
+    return std::make_pair(r, campaign.store().size());
+  };
+
+  const auto [failed, records_after_failure] = run_once();
+  CHECK(failed.reason == "agent_error");
+  CHECK(CampaignEngine<BaselineEvaluator, NumberedQuestions, decltype(&never_met)>::continuable(failed.reason));
+  CHECK(failed.detail.find("a: model call failed after 3 attempts: HTTP 401") != std::string::npos);
+  CHECK(failed.detail.find("b: model call failed after 3 attempts: HTTP 401") != std::string::npos);
+  CHECK(records_after_failure == 0);
+  const auto trace = root / "state" / "trace.jsonl";
+  const auto turns_before = events_of_type(trace, "turn_started").size();
+  CHECK(turns_before == 2);
+
+  // The key is fixed: the same store and trace, the campaign continues where it was.
+  *broken = false;
+  const auto [resumed, records] = run_once();
+  CHECK(resumed.reason == "agents_done");
+  CHECK(records == 4);
+  CHECK(resumed.gated_now == 4);
+  const auto continued = events_of_type(trace, "campaign_continued");
+  REQUIRE(continued.size() == 1);
+  CHECK(continued[0].value("previous_reason", "") == "agent_error");
+  CHECK(continued[0].value("previous_detail", "").find("HTTP 401") != std::string::npos);
+  CHECK(events_of_type(trace, "campaign_started").size() == 1);  // one campaign, its history kept
+  CHECK(events_of_type(trace, "turn_started").size() == turns_before + 4);
+  const auto ended = events_of_type(trace, "campaign_ended");
+  REQUIRE(ended.size() == 2);
+  CHECK(ended[0].value("reason", "") == "agent_error");
+  CHECK(ended[1].value("reason", "") == "agents_done");
+
+  // Ended normally now: a third run does nothing again.
+  const auto [again, records_again] = run_once();
+  CHECK(records_again == 4);
+  CHECK(again.gated_now == 0);
+}
+
+TEST_CASE("parallel: the coordinator's questions and drafts are question events the report lists", "[parallel][drafts]") {
+  const auto root = followup_root("questions");
+  PreparedMeasure measure;
+  BaselineEvaluator evaluator{measure};
+  NumberedQuestions questions;
+  ParallelConfig config;
+  config.drafts.plateau_attempts = 3;
+  ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, never_met, campaign_in(root), config);
+  // A improves once, then neither moves: a plateau after three attempts, drafts asked of both.
+  ProposingAgent a, b;
+  a.contents = {"ms 0.9\n// a\n", "ms 0.9\n// a1\n", "ms 0.9\n// a2\n", "ms 0.9\n// a3\n"};
+  b.contents = {"ms 1.1\n// b\n", "ms 1.1\n// b1\n", "ms 1.1\n// b2\n", "ms 1.1\n// b3\n"};
+  a.think = b.think = std::chrono::milliseconds(5);
+  campaign.add_agent(followup_spec(root, "A", 4), AnyAgent(std::move(a)));
+  campaign.add_agent(followup_spec(root, "B", 4), AnyAgent(std::move(b)));
+  const ParallelResult r = campaign.run();
+  CHECK(r.records == 8);
+  REQUIRE(r.drafts >= 1);
+
+  const auto trace = root / "state" / "trace.jsonl";
+  int to_b_after_gate = 0, drafts_to_b = 0;
+  for (const auto& e : events_of_type(trace, "question")) {
+    REQUIRE(e.contains("asked"));
+    const AskedQuestion asked = e["asked"].get<AskedQuestion>();
+    if (e.value("agent", "") != "B") continue;
+    if (asked.question.trigger == Trigger::plateau) {
+      ++drafts_to_b;
+      CHECK(asked.after_evaluation >= 0);
+    } else if (asked.after_evaluation >= 0) {
+      ++to_b_after_gate;
+    }
+  }
+  CHECK(to_b_after_gate >= 1);
+  CHECK(drafts_to_b >= 1);
+  const auto summary = summarize_trace(read_trace(trace).events);
+  CHECK(summary.state.asked.size() == events_of_type(trace, "question").size());
+
+  const std::string html = html_report(read_trace(trace).events);
+  CHECK(html.find("data-question-id=\"plateau.") != std::string::npos);
+  CHECK(html.find("data-agent=\"B\"") != std::string::npos);
+  CHECK(html.find(", to B</td><td class=\"trig text\">plateau") != std::string::npos);
+  CHECK(html.find(", to A</td>") != std::string::npos);
+}

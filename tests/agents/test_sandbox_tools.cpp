@@ -377,9 +377,30 @@ TEST_CASE("tools: the campaign's own files are refused wherever they lie, inside
 TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][tools][sandbox][secrets]") {
   require_bubblewrap();
   Layout l;
-  // Outside /tmp (the sandbox has its own, empty /tmp): the judge, a key file, other files.
+  // Outside the folders the sandbox replaces with empty ones (/tmp, /var/tmp, /run, the home):
+  // the judge, a key file, other files. The build folder, unless it is under one of those (a
+  // fresh clone in /tmp); then a folder of the machine's own.
   struct Probe {
-    fs::path path = fs::path(SOCRATIC_BINARY_DIR) / ("sandbox_probe_" + std::to_string(::getpid()));
+    static bool replaced_in_sandbox(const fs::path& p) {
+      const char* home = std::getenv("HOME");
+      for (const std::string root : {std::string("/tmp"), std::string("/var/tmp"), std::string("/run"),
+                                     std::string(home ? home : "/nonexistent")}) {
+        const std::string s = p.string();
+        if (s == root || s.rfind(root + "/", 0) == 0) return true;
+      }
+      return false;
+    }
+    static fs::path base() {
+      for (const fs::path& c : {fs::weakly_canonical(SOCRATIC_BINARY_DIR), fs::path("/var/cache/socratic-tests"),
+                                fs::path("/opt/socratic-tests")}) {
+        std::error_code ec;
+        if (replaced_in_sandbox(c) || (!fs::create_directories(c, ec) && !fs::is_directory(c))) continue;
+        return c;
+      }
+      FAIL("no folder outside /tmp, /var/tmp, /run and the home to probe the sandbox from");
+      return {};
+    }
+    fs::path path = base() / ("sandbox_probe_" + std::to_string(::getpid()));
     ~Probe() {
       std::error_code ec;
       fs::remove_all(path, ec);

@@ -383,7 +383,7 @@ TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][to
   struct Probe {
     static bool replaced_in_sandbox(const fs::path& p) {
       const char* home = std::getenv("HOME");
-      for (const std::string root : {std::string("/tmp"), std::string("/var/tmp"), std::string("/run"),
+      for (const std::string& root : {std::string("/tmp"), std::string("/var/tmp"), std::string("/run"),
                                      std::string(home ? home : "/nonexistent")}) {
         const std::string s = p.string();
         if (s == root || s.rfind(root + "/", 0) == 0) return true;

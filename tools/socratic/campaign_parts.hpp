@@ -182,7 +182,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
                          return evaluator->evaluate(cand);
                        },
                        m, c),
-                   "CUDA evaluator", {}, {}};
+                   "CUDA evaluator", {}, {}, std::nullopt};
   // The agent compiles against the problem's folder (its args header): visible, read-only. The
   // harness is the judge's own: hidden.
   for (const auto& f : m.folders) out.judge.push_back(f);

@@ -5,6 +5,7 @@
 // when npm itself is unavailable.
 #define CATCH_CONFIG_RUNNER
 #include "catch.hpp"
+#include "real_cli_main.hpp"
 
 #include <atomic>
 #include <cstdio>
@@ -246,22 +247,5 @@ TEST_CASE("real Codex calls socratic mcp's tools from the project's .codex/confi
 }
 
 int main(int argc, char* argv[]) {
-  const std::string script = (source_dir() / "scripts" / "install-agent-clis.sh").string();
-  ProcessOptions o;
-  o.timeout = std::chrono::minutes(15);
-  const ProcessResult install = run_process({"bash", script}, o);
-  if (install.exit_code == 77) {
-    std::printf("SKIPPED: npm is not available, so the real Claude Code / Codex CLIs cannot be installed\n%s\n",
-                install.stderr_text.c_str());
-    return 77;
-  }
-  if (!install.ok()) {
-    std::fprintf(stderr, "install-agent-clis.sh %s:\n%s\n", install.describe().c_str(), install.stderr_text.c_str());
-    return 1;
-  }
-  std::string bin = install.stdout_text;
-  while (!bin.empty() && (bin.back() == '\n' || bin.back() == '\r')) bin.pop_back();
-  bin = bin.substr(bin.rfind('\n') == std::string::npos ? 0 : bin.rfind('\n') + 1);
-  g_cli_bin = bin;
-  return Catch::Session().run(argc, argv);
+  return socratic::test::run_with_agent_clis(argc, argv, source_dir(), g_cli_bin);
 }

@@ -8,7 +8,11 @@
 // Prints one line per trial and a summary; writes the figures as JSON to --out. Exit 0 when both
 // hold, 1 when not, 77 (skipped) without a CUDA device or nvcc.
 //
-// Usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--max-ms 250] [--out FILE] [--data DIR] [--cache DIR]
+// The scenarios: four of the edge set by default (short shapes, the noisiest), or --scenarios SET
+// (a set's name under scenarios/ or a file) with --only ID,ID,... to pick some of its scenarios.
+//
+// Usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--max-ms 250] [--scenarios SET] [--only IDS]
+//                       [--out FILE] [--data DIR] [--cache DIR]
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -16,7 +20,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "socratic/core/files.hpp"
 #include "socratic/detail/sha256.hpp"
@@ -106,11 +113,24 @@ struct Trial {
   double speedup = 0, lower_bound = 0, margin = 0, noise = 0;
   int runs = 0;
   double seconds = 0;
+  std::vector<double> run_speedups;  // G of every run, the first included
+  std::optional<GatePooled> pooled;
 };
 
 json to_json_trial(const Trial& t) {
-  return json{{"verdict", t.verdict}, {"reason", t.reason}, {"speedup", t.speedup}, {"lower_bound", t.lower_bound},
-              {"margin", t.margin},   {"noise", t.noise},   {"runs", t.runs},       {"seconds", t.seconds}};
+  json j{{"verdict", t.verdict}, {"reason", t.reason}, {"speedup", t.speedup}, {"lower_bound", t.lower_bound},
+         {"margin", t.margin},   {"noise", t.noise},   {"runs", t.runs},       {"seconds", t.seconds},
+         {"run_speedups", t.run_speedups}};
+  if (t.pooled) j["pooled"] = *t.pooled;
+  return j;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string id; std::getline(in, id, ',');)
+    if (!id.empty()) out.push_back(id);
+  return out;
 }
 
 Candidate file_candidate(const fs::path& p) {
@@ -126,6 +146,8 @@ int main(int argc, char** argv) {
   double slowdown = 0.06;
   double max_ms = 250;  // timing per scenario and side: keeps 40 gate runs to a few minutes
   fs::path out_file, data = SOCRATIC_SOURCE_DIR, cache;
+  std::string scenario_set;
+  std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -141,8 +163,11 @@ int main(int argc, char** argv) {
     else if (a == "--max-ms") max_ms = std::stod(value());
     else if (a == "--data") data = value();
     else if (a == "--cache") cache = value();
+    else if (a == "--scenarios") scenario_set = value();
+    else if (a == "--only") only = split_commas(value());
     else {
-      std::cerr << "usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--max-ms 250] [--out FILE] [--data DIR] [--cache DIR]\n";
+      std::cerr << "usage: store_gate_gpu [--trials N] [--slowdown 0.06] [--max-ms 250] [--scenarios SET] [--only IDS]\n"
+                   "                      [--out FILE] [--data DIR] [--cache DIR]\n";
       return 2;
     }
   }
@@ -167,17 +192,24 @@ int main(int argc, char** argv) {
     CudaEvaluatorConfig config;
     config.data_dir = data;
     config.problem = "attention";
-    config.scenarios = data / "scenarios" / "attention_edge.json";
-    config.only_scenarios = {"gqa_q32_kv8_s2048_d128_causal", "mqa_q16_kv1_s1500_d128", "b1_h64_s640_d128_causal",
-                             "causal_q2000_kv700_d64"};
+    if (scenario_set.empty()) {
+      config.scenarios = data / "scenarios" / "attention_edge.json";
+      config.only_scenarios = {"gqa_q32_kv8_s2048_d128_causal", "mqa_q16_kv1_s1500_d128", "b1_h64_s640_d128_causal",
+                               "causal_q2000_kv700_d64"};
+    } else {
+      config.scenarios = fs::exists(scenario_set) ? fs::path(scenario_set) : data / "scenarios" / (scenario_set + ".json");
+      if (!fs::exists(config.scenarios)) throw error("--scenarios: no set " + scenario_set + " (" + config.scenarios.string() + ")");
+    }
+    if (!only.empty()) config.only_scenarios = only;
     config.nvcc = nvcc;
     if (!cache.empty()) config.cache_dir = cache;
     config.ban_scan = default_ban_scan();
     config.runner.max_ms_per_scenario = static_cast<int>(max_ms);
     GateConfig gate_config;  // the defaults, as campaigns use them
 
-    json results{{"trials", trials}, {"slowdown", slowdown}, {"max_ms_per_scenario", max_ms}, {"scenarios", config.only_scenarios},
-                 {"gate", gate_config}};
+    json results{{"trials", trials},       {"slowdown", slowdown},
+                 {"max_ms_per_scenario", max_ms}, {"scenario_set", config.scenarios.filename().string()},
+                 {"scenarios", config.only_scenarios}, {"gate", gate_config}};
     auto run = [&](const char* name, const fs::path& cand, const fs::path& inc) {
       std::vector<Trial> list;
       const Candidate c = file_candidate(cand), i = file_candidate(inc);
@@ -192,6 +224,8 @@ int main(int argc, char** argv) {
           tr.speedup = m.speedup, tr.lower_bound = m.lower_bound, tr.margin = m.margin, tr.noise = m.noise;
         }
         tr.runs = static_cast<int>(g.reports.size());
+        for (const auto& m : g.decision.measurements) tr.run_speedups.push_back(m.speedup);
+        tr.pooled = g.decision.pooled;
         tr.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::printf("%s trial %2d: %-8s speedup %.4f  lower bound %.4f  needed > %.4f  noise %.2f %%  (%d run%s, %.1f s)  %s\n",
                     name, t + 1, tr.verdict.c_str(), tr.speedup, tr.lower_bound, 1 + tr.margin, tr.noise * 100,
@@ -203,9 +237,11 @@ int main(int argc, char** argv) {
     };
     const auto self = run("self  ", work / "candidate_self.cu", work / "incumbent_self.cu");
     const auto faster = run("faster", work / "candidate_plain.cu", work / "incumbent_slowed.cu");
-    int false_admissions = 0, true_admissions = 0, failures = 0;
-    for (const auto& t : self) false_admissions += t.verdict == "admitted", failures += t.verdict == "failed";
-    for (const auto& t : faster) true_admissions += t.verdict == "admitted", failures += t.verdict == "failed";
+    int false_admissions = 0, true_admissions = 0, failures = 0, pooled_self = 0, pooled_faster = 0;
+    for (const auto& t : self)
+      false_admissions += t.verdict == "admitted", failures += t.verdict == "failed", pooled_self += t.pooled.has_value();
+    for (const auto& t : faster)
+      true_admissions += t.verdict == "admitted", failures += t.verdict == "failed", pooled_faster += t.pooled.has_value();
     json self_json = json::array(), faster_json = json::array();
     for (const auto& t : self) self_json.push_back(to_json_trial(t));
     for (const auto& t : faster) faster_json.push_back(to_json_trial(t));
@@ -213,9 +249,12 @@ int main(int argc, char** argv) {
     results["faster"] = faster_json;
     results["false_admissions"] = false_admissions;
     results["true_admissions"] = true_admissions;
-    std::printf("\nbaseline against itself: %d of %d admitted (must be 0)\n", false_admissions, trials);
-    std::printf("candidate %.0f %% faster (incumbent slowed): %d of %d admitted (must be all)\n", slowdown * 100,
-                true_admissions, trials);
+    results["pooled_self"] = pooled_self;
+    results["pooled_faster"] = pooled_faster;
+    std::printf("\nbaseline against itself: %d of %d admitted (must be 0); %d judged on pooled runs\n", false_admissions,
+                trials, pooled_self);
+    std::printf("candidate %.0f %% faster (incumbent slowed): %d of %d admitted (must be all); %d judged on pooled runs\n",
+                slowdown * 100, true_admissions, trials, pooled_faster);
     if (failures) std::printf("%d trial(s) failed to measure: see their reasons above\n", failures);
     if (!out_file.empty()) write_json_atomically(out_file, results);
     std::error_code ec;

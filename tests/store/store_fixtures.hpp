@@ -73,6 +73,9 @@ inline Behaviour parse_behaviour(const std::string& text) {
 struct PreparedMeasure {
   std::vector<std::string> scenarios = {"s1", "s2", "s3"};
   double noise = 0.01;
+  /// The run-to-run variation of the candidate's times (one log-normal factor per run, i.e. per
+  /// seed): what a GPU shows between runs beyond the samples' own spread (docs/gate.md).
+  double run_noise = 0;
   int samples = 30;
   double baseline_ms = 1.0;
   std::chrono::milliseconds delay{0};
@@ -103,6 +106,7 @@ struct PreparedMeasure {
     if (!cand.banned.empty()) r.banned.push_back({"candidate.so", cand.banned, "DT_NEEDED lib" + cand.banned + ".so"});
     std::mt19937_64 rng(req.seed);
     std::normal_distribution<double> normal(0.0, 1.0);
+    const double run_factor = run_noise > 0 ? std::exp(run_noise * normal(rng)) : 1.0;
     for (const auto& id : scenarios) {
       ScenarioResult s;
       s.id = id;
@@ -110,7 +114,7 @@ struct PreparedMeasure {
       if (!s.correct) s.reason = "max error 0.5 > tolerance 0.01";
       std::vector<double> cs, bs;
       for (int i = 0; i < samples; ++i) {
-        cs.push_back(cand.time_of(id) * (1 + noise * normal(rng)));
+        cs.push_back(cand.time_of(id) * run_factor * (1 + noise * normal(rng)));
         bs.push_back((inc ? inc->time_of(id) : baseline_ms) * (1 + noise * normal(rng)));
       }
       s.candidate_ms = median(cs);

@@ -144,7 +144,86 @@ TEST_CASE("gate: the same inputs give the same verdict", "[gate]") {
   CHECK(decide(one.reports, true, false, b.config).reason == one.decision.reason);
   const json figures = one.decision.figures(b.config);
   CHECK(figures["config"]["z"] == 3.0);
-  CHECK(figures["measurements"].size() == 1);
+  // A 1.5 % gain at 1 % noise is in the gray zone: four runs pooled, each recorded.
+  CHECK(figures["measurements"].size() == 4);
+  CHECK(figures["pooled"]["runs"] == 4);
+}
+
+TEST_CASE("gate: a gain in the gray zone is measured again and judged on the pooled runs", "[gate]") {
+  // As the H200 showed it on short shapes (D136): about 5 % spread per sample and a run-to-run
+  // variation of the ratio of 2.5 %, four scenarios; one run needs about +10 % to pass 1 + 2s.
+  GateBench b("gray");
+  b.measure.scenarios = {"s1", "s2", "s3", "s4"};
+  b.measure.noise = 0.035;
+  b.measure.run_noise = 0.025;
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  const Candidate faster = b.file("faster.cu", "ms 0.909\n");  // 10 % faster
+  SECTION("a 10 % gain: admitted in 50 of 50 trials, most of them only through the pooled runs") {
+    int admitted = 0, pooled = 0;
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+      const GateResult g = b.judge(faster, incumbent, seed);
+      admitted += g.decision.outcome == GateOutcome::admitted;
+      if (g.decision.pooled) {
+        ++pooled;
+        CHECK(g.reports.size() == 4);
+        CHECK(g.decision.measurements.front().gray);
+      }
+    }
+    CHECK(admitted == 50);
+    CHECK(pooled >= 10);
+    b.config.pool_runs = 1;  // without pooling the same trials are a coin toss
+    int alone = 0;
+    for (std::uint64_t seed = 1; seed <= 50; ++seed) alone += b.judge(faster, incumbent, seed).decision.outcome == GateOutcome::admitted;
+    CHECK(alone < 45);
+  }
+  SECTION("the baseline against itself: never admitted in 300 trials, pooled or not") {
+    const Candidate copy = b.file("copy.cu", "ms 1.00\n// other bytes\n");
+    int admitted = 0, pooled = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+      const GateResult g = b.judge(copy, incumbent, seed);
+      admitted += g.decision.outcome == GateOutcome::admitted;
+      pooled += g.decision.pooled.has_value();
+    }
+    CHECK(admitted == 0);
+    CHECK(pooled > 0);  // the gray zone was entered, and the pooled runs refused
+  }
+  SECTION("the pooled figures and reason; a remeasure that fails fails the candidate") {
+    GateResult g;
+    for (std::uint64_t seed = 1; seed <= 50 && !g.decision.pooled; ++seed) g = b.judge(faster, incumbent, seed);
+    REQUIRE(g.decision.pooled);
+    const GatePooled& p = *g.decision.pooled;
+    CHECK(p.runs == 4);
+    CHECK(p.t == Approx(2.353).margin(0.001));  // Student's t, 3 degrees of freedom, 95 %
+    CHECK(p.margin == Approx(std::max(0.01, 2 * p.noise / 2)));
+    CHECK(g.decision.reason.find("over 4 runs") != std::string::npos);
+    CHECK(g.decision.figures(b.config)["pooled"]["lower_bound"] == p.lower_bound);
+    int calls = 0;
+    PairMeasure breaks = [&](const Candidate& c, const std::optional<Candidate>& inc, const GateRunRequest& r) {
+      EvalReport rep = b.measure(c, inc, r);
+      if (calls++ == 2) rep.scenarios[1].correct = false, rep.scenarios[1].reason = "max error 0.5 > tolerance 0.01";
+      return rep;
+    };
+    bool third_run = false;
+    for (std::uint64_t seed = 1; seed <= 50 && !third_run; ++seed) {
+      calls = 0;
+      const GateResult f = GateRunner(breaks, b.config, seed).judge(faster, incumbent);
+      if (f.reports.size() < 3) continue;  // admitted on its first run: no remeasure to break
+      third_run = true;
+      CHECK(f.decision.outcome == GateOutcome::failed);
+      CHECK(f.decision.reason.rfind("remeasure 2: wrong on scenario s2", 0) == 0);
+    }
+    CHECK(third_run);
+  }
+}
+
+TEST_CASE("gate: Student's t quantiles", "[gate]") {
+  CHECK(detail::student_t_quantile(0.975, 1) == Approx(12.706).margin(0.001));
+  CHECK(detail::student_t_quantile(0.95, 3) == Approx(2.353).margin(0.001));
+  CHECK(detail::student_t_quantile(0.99, 4) == Approx(3.747).margin(0.001));
+  CHECK(detail::student_t_quantile(0.995, 10) == Approx(3.169).margin(0.001));
+  CHECK(detail::student_t_quantile(0.05, 3) == Approx(-2.353).margin(0.001));
+  CHECK(detail::student_t_cdf(0, 7) == Approx(0.5));
+  CHECK_THROWS(detail::student_t_quantile(1.0, 3));
 }
 
 TEST_CASE("gate: its configuration is checked", "[gate]") {
@@ -153,6 +232,9 @@ TEST_CASE("gate: its configuration is checked", "[gate]") {
   CHECK_THROWS_WITH(json::parse(R"({"terms": "mean"})").get<GateConfig>(), Catch::Matchers::Contains("neither geomean"));
   CHECK_THROWS_WITH(json::parse(R"({"suspicious_factor": 0.9})").get<GateConfig>(), Catch::Matchers::Contains("must be > 1"));
   CHECK_THROWS_WITH(json::parse(R"({"remeasures": -1})").get<GateConfig>(), Catch::Matchers::Contains("remeasures"));
+  CHECK_THROWS_WITH(json::parse(R"({"pool_runs": -2})").get<GateConfig>(), Catch::Matchers::Contains("pool_runs"));
+  CHECK_THROWS_WITH(json::parse(R"({"pool_confidence": 1.2})").get<GateConfig>(), Catch::Matchers::Contains("pool_confidence"));
+  CHECK(json(json::parse(R"({"pool_runs": 6})").get<GateConfig>())["pool_runs"] == 6);
   CHECK_THROWS(GateRunner(PairMeasure{}, GateConfig{}));
 }
 

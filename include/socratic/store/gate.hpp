@@ -19,6 +19,14 @@
 ///    from the samples, core/report.hpp). Else `refused`.
 /// A first measurement with G >= suspicious_factor, or a suspicious flag on a scenario, needs
 /// `remeasures` more runs before it is admitted; each of them must pass 1-3 as well.
+///
+/// @par The gray zone
+/// A first measurement that is correct and clean, with G > 1 + min_gain and L > 1 but G not past
+/// 1 + m, may be a real gain that one run cannot show apart from the run-to-run variation. It is
+/// measured again, `pool_runs` runs in all, each with its own seed, and admitted only when the
+/// pooled runs pass: their geometric-mean G_r > 1 + max(min_gain, noise_multiple * noise /
+/// sqrt(r)), and the bound from the runs' own spread, exp(mean log G - t * sd / sqrt(r)) with t
+/// Student's quantile at `pool_confidence` on r - 1 degrees of freedom, above 1.
 
 #include <cmath>
 #include <cstdint>
@@ -31,6 +39,7 @@
 #include "socratic/core/candidate.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
+#include "socratic/detail/student_t.hpp"
 #include "socratic/store/store_record.hpp"
 
 namespace socratic {
@@ -60,6 +69,11 @@ struct GateConfig {
   std::vector<std::string> suspicious_flags = {"below_roofline", "side_stream"};
   /// How many more runs a suspicious gain needs, each one passing.
   int remeasures = 1;
+  /// Runs pooled for a first measurement in the gray zone (a gain past min_gain and L > 1, but
+  /// not past 1 + m); 1 or less: no pooling, such a gain is refused on its one run.
+  int pool_runs = 4;
+  /// One-sided confidence of the pooled runs' bound from their own spread (Student's t).
+  double pool_confidence = 0.95;
   /// With no incumbent yet, a correct and clean candidate is admitted as the first one.
   bool admit_first_when_correct = true;
 };
@@ -73,11 +87,14 @@ inline void to_json(json& j, const GateConfig& c) {
            {"suspicious_factor", c.suspicious_factor},
            {"suspicious_flags", c.suspicious_flags},
            {"remeasures", c.remeasures},
+           {"pool_runs", c.pool_runs},
+           {"pool_confidence", c.pool_confidence},
            {"admit_first_when_correct", c.admit_first_when_correct}};
 }
 inline void from_json(const json& j, GateConfig& c) {
   reject_unknown_fields(j, {"terms", "z", "noise_multiple", "min_gain", "default_noise", "suspicious_factor",
-                            "suspicious_flags", "remeasures", "admit_first_when_correct"}, "gate");
+                            "suspicious_flags", "remeasures", "pool_runs", "pool_confidence",
+                            "admit_first_when_correct"}, "gate");
   const std::string terms = optional_field<std::string>(j, "terms", "geomean", "gate");
   if (terms == "geomean")
     c.terms = GateTerms::geomean;
@@ -92,11 +109,16 @@ inline void from_json(const json& j, GateConfig& c) {
   c.suspicious_factor = optional_field<double>(j, "suspicious_factor", c.suspicious_factor, "gate");
   c.suspicious_flags = optional_field<std::vector<std::string>>(j, "suspicious_flags", c.suspicious_flags, "gate");
   c.remeasures = optional_field<int>(j, "remeasures", c.remeasures, "gate");
+  c.pool_runs = optional_field<int>(j, "pool_runs", c.pool_runs, "gate");
+  c.pool_confidence = optional_field<double>(j, "pool_confidence", c.pool_confidence, "gate");
   c.admit_first_when_correct = optional_field<bool>(j, "admit_first_when_correct", c.admit_first_when_correct, "gate");
   if (!(c.z >= 0) || !(c.noise_multiple >= 0) || !(c.min_gain >= 0) || !(c.default_noise >= 0))
     throw input_error({}, "gate", "z, noise_multiple, min_gain and default_noise must be >= 0");
   if (!(c.suspicious_factor > 1)) throw input_error({}, "gate", "field \"suspicious_factor\": must be > 1");
   if (c.remeasures < 0) throw input_error({}, "gate", "field \"remeasures\": must be >= 0");
+  if (c.pool_runs < 0 || c.pool_runs > 64) throw input_error({}, "gate", "field \"pool_runs\": must be 0 to 64");
+  if (!(c.pool_confidence > 0.5 && c.pool_confidence < 1))
+    throw input_error({}, "gate", "field \"pool_confidence\": must lie between 0.5 and 1");
 }
 
 /// @brief The figures of one measurement, as the gate read them.
@@ -108,14 +130,34 @@ struct GateMeasurement {
   double noise = detail::nan;        ///< the run's relative spread
   double margin = detail::nan;       ///< m
   bool faster = false;               ///< G > 1 + m and L > 1
+  /// Not faster, but G > 1 + min_gain and L > 1: a gain one run cannot tell from the noise.
+  bool gray = false;
   bool suspicious = false;
   std::string suspicious_why;
   friend bool operator==(const GateMeasurement&, const GateMeasurement&) = default;
 };
 inline void to_json(json& j, const GateMeasurement& m) {
   j = json{{"clean", m.clean},     {"failure", m.failure}, {"speedup", m.speedup},  {"lower_bound", m.lower_bound},
-           {"noise", m.noise},     {"margin", m.margin},   {"faster", m.faster},    {"suspicious", m.suspicious},
-           {"suspicious_why", m.suspicious_why}};
+           {"noise", m.noise},     {"margin", m.margin},   {"faster", m.faster},    {"gray", m.gray},
+           {"suspicious", m.suspicious}, {"suspicious_why", m.suspicious_why}};
+}
+
+/// @brief The figures of a gray-zone gain's pooled runs (on the gate's terms; every_scenario:
+/// the least of the scenarios' figures, and `faster` only when every scenario passes).
+struct GatePooled {
+  int runs = 0;
+  double speedup = detail::nan;      ///< G_r: the geometric mean over the runs
+  double noise = detail::nan;        ///< the runs' mean relative spread
+  double margin = detail::nan;       ///< max(min_gain, noise_multiple * noise / sqrt(runs))
+  double run_spread = detail::nan;   ///< the standard deviation of log G between the runs
+  double t = detail::nan;            ///< Student's quantile at pool_confidence, runs - 1 df
+  double lower_bound = detail::nan;  ///< exp(mean log G - t * run_spread / sqrt(runs))
+  bool faster = false;               ///< G_r > 1 + margin and lower_bound > 1
+  friend bool operator==(const GatePooled&, const GatePooled&) = default;
+};
+inline void to_json(json& j, const GatePooled& p) {
+  j = json{{"runs", p.runs},   {"speedup", p.speedup}, {"noise", p.noise},         {"margin", p.margin},
+           {"run_spread", p.run_spread}, {"t", p.t}, {"lower_bound", p.lower_bound}, {"faster", p.faster}};
 }
 
 /// @brief What the rule decided over a candidate's measurements.
@@ -126,10 +168,14 @@ struct GateDecision {
   /// measure again before deciding (outcome is then `refused`, provisionally).
   bool needs_remeasure = false;
   std::vector<GateMeasurement> measurements;
+  /// The pooled figures, when the first measurement was in the gray zone and its runs are in.
+  std::optional<GatePooled> pooled;
 
   /// @brief The figures as the store records them.
   json figures(const GateConfig& config) const {
-    return json{{"measurements", measurements}, {"config", config}};
+    json j{{"measurements", measurements}, {"config", config}};
+    if (pooled) j["pooled"] = *pooled;
+    return j;
   }
   GateRecord record(const GateConfig& config, std::string incumbent) const {
     return GateRecord{outcome, reason, std::move(incumbent), figures(config)};
@@ -210,10 +256,64 @@ inline GateMeasurement measure(const EvalReport& report, const GateConfig& confi
       if (!(std::isfinite(s.speedup) && s.speedup > 1 + margin && lb > 1)) m.faster = false;
     }
   }
+  m.gray = !m.faster && std::isfinite(m.speedup) && std::isfinite(m.lower_bound) && m.speedup > 1 + config.min_gain &&
+           m.lower_bound > 1;
   if (std::isfinite(m.speedup) && m.speedup >= config.suspicious_factor && !m.suspicious)
     m.suspicious = true, m.suspicious_why = "a gain of " + percent(m.speedup) + " is past the suspicious factor " + fixed(config.suspicious_factor, 2);
   return m;
 }
+
+namespace detail::gate {
+
+/// The pooled test over one series of per-run log speedups and noises.
+inline GatePooled pool_series(const std::vector<double>& logs, const std::vector<double>& noises, const GateConfig& config) {
+  GatePooled p;
+  p.runs = static_cast<int>(logs.size());
+  const double r = static_cast<double>(p.runs);
+  double mean = 0, noise = 0;
+  for (std::size_t i = 0; i < logs.size(); ++i) mean += logs[i], noise += noises[i];
+  mean /= r;
+  p.noise = noise / r;
+  double sq = 0;
+  for (double x : logs) sq += (x - mean) * (x - mean);
+  p.run_spread = p.runs > 1 ? std::sqrt(sq / (r - 1)) : detail::nan;
+  p.speedup = std::exp(mean);
+  p.margin = std::max(config.min_gain, config.noise_multiple * p.noise / std::sqrt(r));
+  p.t = p.runs > 1 ? detail::student_t_quantile(config.pool_confidence, p.runs - 1) : detail::nan;
+  p.lower_bound = std::exp(mean - p.t * p.run_spread / std::sqrt(r));
+  p.faster = std::isfinite(p.speedup) && std::isfinite(p.lower_bound) && p.speedup > 1 + p.margin && p.lower_bound > 1;
+  return p;
+}
+
+/// Pools clean runs on the gate's terms (every_scenario: each scenario's series by itself, the
+/// least figures reported, faster only when every scenario is).
+inline GatePooled pool(const std::vector<EvalReport>& reports, const std::vector<GateMeasurement>& measurements,
+                       const GateConfig& config) {
+  if (config.terms == GateTerms::geomean) {
+    std::vector<double> logs, noises;
+    for (std::size_t i = 0; i < reports.size(); ++i)
+      logs.push_back(std::log(measurements[i].speedup)), noises.push_back(measurements[i].noise);
+    return pool_series(logs, noises, config);
+  }
+  GatePooled least;
+  least.faster = true;
+  for (const auto& id : reports.front().expected) {
+    std::vector<double> logs, noises;
+    for (const auto& r : reports) {
+      const ScenarioResult& s = *r.find(id);
+      logs.push_back(std::log(s.speedup)), noises.push_back(scenario_noise(s, config.default_noise));
+    }
+    const GatePooled p = pool_series(logs, noises, config);
+    if (!(p.speedup >= least.speedup)) least.speedup = p.speedup;
+    if (!(p.lower_bound >= least.lower_bound)) least.lower_bound = p.lower_bound;
+    if (!(p.noise <= least.noise)) least.noise = p.noise, least.margin = p.margin, least.run_spread = p.run_spread;
+    least.runs = p.runs, least.t = p.t;
+    least.faster = least.faster && p.faster;
+  }
+  return least;
+}
+
+}  // namespace detail::gate
 
 /// @brief The rule over a candidate's measurements (the first, then its remeasures), each
 /// against the incumbent in its own run. `has_incumbent` false: there is none yet, and the
@@ -246,6 +346,26 @@ inline GateDecision decide(const std::vector<EvalReport>& reports, bool has_incu
     d.reason = "the incumbent's own bytes";
     return d;
   }
+  const int asked = first.suspicious ? config.remeasures : 0;
+  if (first.gray && config.pool_runs > 1) {
+    const int runs = std::max(config.pool_runs, 1 + asked);
+    if (static_cast<int>(d.measurements.size()) < runs) {
+      d.outcome = GateOutcome::refused;
+      d.needs_remeasure = true;
+      d.reason = "a gain of " + percent(first.speedup) + " that one run cannot tell from the noise (needs > " +
+                 fixed(1 + first.margin) + "): measured again, " + std::to_string(runs) + " runs pooled";
+      return d;
+    }
+    d.pooled = pool(reports, d.measurements, config);
+    const GatePooled& p = *d.pooled;
+    const std::string figures = "over " + std::to_string(p.runs) + " runs: speedup " + fixed(p.speedup) +
+                                ", lower bound from the runs' spread " + fixed(p.lower_bound) + ", needed > " +
+                                fixed(1 + p.margin) + " and a lower bound > 1 (noise " + fixed(p.noise * 100, 2) + " %)";
+    d.outcome = p.faster ? GateOutcome::admitted : GateOutcome::refused;
+    d.reason = p.faster ? "faster than the incumbent by " + percent(p.speedup) + " " + figures
+                        : "pooled speedup within the noise " + figures;
+    return d;
+  }
   for (std::size_t i = 0; i < d.measurements.size(); ++i) {
     const GateMeasurement& m = d.measurements[i];
     if (m.faster) continue;
@@ -255,7 +375,6 @@ inline GateDecision decide(const std::vector<EvalReport>& reports, bool has_incu
                fixed(1 + m.margin) + " and a lower bound > 1 (noise " + fixed(m.noise * 100, 2) + " %)";
     return d;
   }
-  const int asked = first.suspicious ? config.remeasures : 0;
   if (static_cast<int>(d.measurements.size()) - 1 < asked) {
     d.outcome = GateOutcome::refused;
     d.needs_remeasure = true;
@@ -293,7 +412,8 @@ struct GateResult {
   }
 };
 
-/// @brief Runs the gate: measures, decides, and measures again while a suspicious gain asks.
+/// @brief Runs the gate: measures, decides, and measures again while a suspicious gain or a
+/// gain in the gray zone asks.
 class GateRunner {
  public:
   GateRunner(PairMeasure measure, GateConfig config, std::uint64_t base_seed = 0x5eed)
@@ -307,10 +427,12 @@ class GateRunner {
   GateResult judge(const Candidate& candidate, const std::optional<Candidate>& incumbent) const {
     GateResult out;
     const bool identical = incumbent && !candidate.content_hash.empty() && candidate.content_hash == incumbent->content_hash;
+    // decide() asks for at most max(remeasures + 1, pool_runs) runs; the bound is a backstop.
+    const int most = std::max(config_.remeasures + 1, config_.pool_runs);
     for (int attempt = 0;; ++attempt) {
       out.reports.push_back(measure_(candidate, incumbent, GateRunRequest{attempt, seed_for(candidate, attempt)}));
       out.decision = decide(out.reports, incumbent.has_value(), identical, config_);
-      if (!out.decision.needs_remeasure || attempt >= config_.remeasures) break;
+      if (!out.decision.needs_remeasure || attempt + 1 >= most) break;
     }
     return out;
   }

@@ -42,9 +42,10 @@ namespace socratic::goals {
 /// composed and handed to Campaign. Keeps the goal's description.
 class AnyGoal {
  public:
-  /// @brief Wraps any GoalPredicate.
-  template <GoalPredicate G>
-    requires(!std::same_as<std::remove_cvref_t<G>, AnyGoal>)
+  /// @brief Wraps any GoalPredicate. (The same_as test comes first: checking GoalPredicate<AnyGoal>
+  /// would otherwise recurse into this constructor, which clang rejects.)
+  template <class G>
+    requires(!std::same_as<std::remove_cvref_t<G>, AnyGoal> && GoalPredicate<G>)
   AnyGoal(G goal)  // NOLINT: implicit on purpose, like std::function
       : check_(std::make_shared<const std::function<Verdict(const EvalReport&)>>(
             [g = goal](const EvalReport& r) { return Verdict(g(r)); })),

@@ -32,6 +32,7 @@
 
 #include "socratic/campaign/config.hpp"
 #include "socratic/concepts.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/goals/goal_spec.hpp"
 
 namespace socratic {
@@ -88,8 +89,9 @@ struct LlmCampaignOptions {
 /// @brief Runs (or resumes) the campaign of `config` with the reference LLM agent on `model`,
 /// judged by `evaluator` and `goal`, asked by `questions`. Throws error when the backend is
 /// unknown, the model is not named or the key is missing.
-CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options, AnyEvaluator evaluator,
-                                AnyQuestionSource questions, goals::AnyGoal goal, CampaignConfig config);
+SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options,
+                                              AnyEvaluator evaluator, AnyQuestionSource questions,
+                                              goals::AnyGoal goal, CampaignConfig config);
 
 }  // namespace socratic
 

@@ -3,14 +3,31 @@
 /// @brief Socratic's heavy definitions, for separate compilation: with
 /// `SOCRATIC_SEPARATE_COMPILATION` defined in every translation unit of the program, include
 /// this header in exactly one of them (CMake: `socratic_compile_separately(target)`). It holds
-/// the HTTP client (Boost.Beast, OpenSSL), the process spawner (Boost.Process, Asio) and
-/// run_llm_campaign() with the LLM agent and both backends; everything else stays header-only.
+/// the HTTP client (Boost.Beast, OpenSSL), the process spawner (Boost.Process, Asio),
+/// run_llm_campaign() with the LLM agent and both backends, and the bodies of the functions that
+/// every program includes (the value types' JSON conversions, the goals, run_process): each
+/// header then declares them only, and its `impl/*.ipp` is compiled here. Templates stay in the
+/// headers.
 
 #ifndef SOCRATIC_SEPARATE_COMPILATION
 #error "socratic/src.hpp is for SOCRATIC_SEPARATE_COMPILATION builds; define it in every translation unit"
 #endif
 
+#include "socratic/core/impl/budget.ipp"
+#include "socratic/core/impl/campaign_state.ipp"
+#include "socratic/core/impl/candidate.ipp"
+#include "socratic/core/impl/json.ipp"
+#include "socratic/core/impl/message.ipp"
+#include "socratic/core/impl/question.ipp"
+#include "socratic/core/impl/report.ipp"
+#include "socratic/core/impl/scenario.ipp"
+#include "socratic/core/impl/secrets.ipp"
+#include "socratic/core/impl/verdict.ipp"
+#include "socratic/goals/impl/goal_spec.ipp"
+#include "socratic/goals/impl/predicates.ipp"
+#include "socratic/goals/impl/report_checks.ipp"
 #include "socratic/http/src.hpp"
-#include "socratic/process/detail/child.hpp"
-#include "socratic/process/impl/child.ipp"
 #include "socratic/impl/llm_campaign.ipp"
+#include "socratic/process/impl/child.ipp"
+#include "socratic/process/impl/environment.ipp"
+#include "socratic/process/impl/run_process.ipp"

@@ -5,7 +5,7 @@
 /// model named by backend, name and address.
 ///
 /// Header-only by default: the agent, its backends and the HTTP client are compiled in the
-/// translation unit that includes this header (about 85 s of compiler time at -O3 on a 2-core
+/// translation unit that includes this header (about 100 s of CPU at -O3 on a 2-core
 /// machine). With `SOCRATIC_SEPARATE_COMPILATION` defined in every translation unit, this header
 /// only declares run_llm_campaign(), and its definition, with the agent, Boost.Beast and
 /// OpenSSL, is compiled once, in the one translation unit that includes `socratic/src.hpp`

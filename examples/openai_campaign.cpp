@@ -11,8 +11,10 @@
 //
 // The agent runs through socratic::run_llm_campaign (socratic/llm_campaign.hpp): built with
 // SOCRATIC_SEPARATE_COMPILATION (as this build does, examples/CMakeLists.txt), this file compiles
-// only its own code; the agent, its backends and the HTTP client are compiled once elsewhere
-// (socratic/src.hpp). docs/benchmarks.md has the figures.
+// only its own code; the agent, its backends, the HTTP client and the bodies of the SDK's
+// functions are compiled once elsewhere (socratic/src.hpp). It includes the two headers it uses,
+// not socratic/socratic.hpp (which adds the campaign loop, the question bank and the detectors).
+// docs/benchmarks.md has the figures.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -21,7 +23,6 @@
 
 #include <socratic/llm_campaign.hpp>
 #include <socratic/process/run_process.hpp>
-#include <socratic/socratic.hpp>
 
 using namespace socratic;
 namespace fs = std::filesystem;

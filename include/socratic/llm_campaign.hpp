@@ -5,7 +5,7 @@
 /// model named by backend, name and address.
 ///
 /// Header-only by default: the agent, its backends and the HTTP client are compiled in the
-/// translation unit that includes this header (about 85 s of compiler time at -O3 on a 2-core
+/// translation unit that includes this header (about 100 s of CPU at -O3 on a 2-core
 /// machine). With `SOCRATIC_SEPARATE_COMPILATION` defined in every translation unit, this header
 /// only declares run_llm_campaign(), and its definition, with the agent, Boost.Beast and
 /// OpenSSL, is compiled once, in the one translation unit that includes `socratic/src.hpp`
@@ -32,6 +32,7 @@
 
 #include "socratic/campaign/config.hpp"
 #include "socratic/concepts.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/goals/goal_spec.hpp"
 
 namespace socratic {
@@ -88,8 +89,9 @@ struct LlmCampaignOptions {
 /// @brief Runs (or resumes) the campaign of `config` with the reference LLM agent on `model`,
 /// judged by `evaluator` and `goal`, asked by `questions`. Throws error when the backend is
 /// unknown, the model is not named or the key is missing.
-CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options, AnyEvaluator evaluator,
-                                AnyQuestionSource questions, goals::AnyGoal goal, CampaignConfig config);
+SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options,
+                                              AnyEvaluator evaluator, AnyQuestionSource questions,
+                                              goals::AnyGoal goal, CampaignConfig config);
 
 }  // namespace socratic
 

@@ -4,8 +4,13 @@
 /// campaign loop, the question bank with its trigger detectors, and (with
 /// `SOCRATIC_SEPARATE_COMPILATION`) run_llm_campaign(), the campaign with the reference LLM agent.
 ///
-/// Light on purpose (nlohmann/json, OpenSSL's digest and the standard library): the heavy parts
-/// have their own headers, included only where used:
+/// Light on purpose (nlohmann/json, OpenSSL's digest and the standard library), and lighter with
+/// SOCRATIC_SEPARATE_COMPILATION, where the bodies of its functions (JSON conversions, goals,
+/// trace, bank, detectors) are compiled once in socratic/src.hpp and only the templates (the
+/// campaign loop, AnyGoal, the combinators) and classes' inline members stay here. A program that
+/// only runs run_llm_campaign() needs `socratic/llm_campaign.hpp` alone (its own evaluator, question
+/// source and goal included), which is lighter still. The heavy parts have their own headers,
+/// included only where used:
 /// - `socratic/eval/cuda_evaluator.hpp` (the CUDA harness; Boost.Process),
 /// - `socratic/eval/command_evaluator.hpp` (a harness of your own as a command; Boost.Process),
 /// - `socratic/agents/llm_agent.hpp` and the backends (Boost.Beast, OpenSSL), and

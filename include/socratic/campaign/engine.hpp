@@ -54,6 +54,7 @@
 #include "socratic/core/budget.hpp"
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/tools.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/questions/detection.hpp"
 
 namespace socratic {
@@ -119,9 +120,7 @@ struct BudgetStop {
 };
 
 /// @brief Whether an evaluation record is an evaluator failure (the evaluator threw).
-inline bool is_evaluator_failure(const EvaluationRecord& r) {
-  return !r.report.built && r.report.error.rfind("evaluator failed: ", 0) == 0;
-}
+SOCRATIC_DECL bool is_evaluator_failure(const EvaluationRecord& r);
 
 /// @brief The campaign core. @tparam E an Evaluator, @tparam Q a QuestionSource, @tparam G a
 /// GoalPredicate; the evaluator and the source are held by reference and must outlive it.
@@ -799,3 +798,7 @@ class CampaignEngine {
 };
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/campaign/impl/engine.ipp"
+#endif

@@ -24,6 +24,7 @@
 #include "socratic/core/redact.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -31,19 +32,7 @@ namespace socratic {
 inline constexpr int trace_version = 1;
 
 namespace detail {
-inline std::string iso8601_now() {
-  using namespace std::chrono;
-  const auto now = system_clock::now();
-  const auto ms = duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000;
-  const std::time_t t = system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[40];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
-  char out[48];
-  std::snprintf(out, sizeof out, "%s.%03dZ", buf, static_cast<int>(ms));
-  return out;
-}
+SOCRATIC_DECL std::string iso8601_now();
 }  // namespace detail
 
 /// @brief What reading a trace found.
@@ -67,55 +56,8 @@ struct ParsedTraceText {
 
 /// Parses trace text that starts at a line boundary. `lines_before` numbers the lines in errors
 /// when the text is the continuation of a file.
-inline ParsedTraceText parse_trace_text(std::string_view data, const std::filesystem::path& path,
-                                        std::size_t lines_before = 0) {
-  ParsedTraceText out;
-  std::size_t pos = 0;
-  std::size_t line_no = lines_before;
-  while (pos < data.size()) {
-    ++line_no;
-    const std::size_t nl = data.find('\n', pos);
-    const bool complete = nl != std::string_view::npos;
-    const std::string_view line(data.data() + pos, (complete ? nl : data.size()) - pos);
-    const std::size_t next = complete ? nl + 1 : data.size();
-    const bool last = next >= data.size();
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) {  // blank line
-      pos = next;
-      if (complete) {
-        out.valid_bytes = next;
-        out.lines = line_no - lines_before;
-      }
-      continue;
-    }
-    json event;
-    try {
-      event = json::parse(line);
-    } catch (const json::parse_error& e) {
-      if (last) {
-        out.truncated_tail = true;
-        break;
-      }
-      throw input_error(path.string(), "line " + std::to_string(line_no),
-                        std::string("corrupt trace line: ") + e.what());
-    }
-    if (!complete) {  // parsed but unterminated: the writer died before the newline
-      out.truncated_tail = true;
-      break;
-    }
-    if (!event.is_object() || !event.contains("type") || !event["type"].is_string())
-      throw input_error(path.string(), "line " + std::to_string(line_no),
-                        "trace event without a string \"type\"");
-    if (event.value("v", 1) > trace_version)
-      throw input_error(path.string(), "line " + std::to_string(line_no),
-                        "trace version " + std::to_string(event.value("v", 1)) +
-                            " is newer than this Socratic reads");
-    out.events.push_back(std::move(event));
-    out.valid_bytes = next;
-    out.lines = line_no - lines_before;
-    pos = next;
-  }
-  return out;
-}
+SOCRATIC_DECL ParsedTraceText parse_trace_text(std::string_view data, const std::filesystem::path& path,
+                                               std::size_t lines_before = 0);
 
 /// Holds an exclusive flock(2) on a descriptor for one scope.
 class FileLock {
@@ -138,17 +80,7 @@ class FileLock {
 /// @brief Reads a trace. A final line without its newline, or one that does not parse, is
 /// dropped and reported in `truncated_tail`; a bad line anywhere else throws input_error naming
 /// the file and the line number (a corrupt trace is never silently skipped).
-inline TraceContents read_trace(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(path.string(), {}, "cannot open trace");
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  detail::ParsedTraceText parsed = detail::parse_trace_text(data, path);
-  TraceContents out;
-  out.events = std::move(parsed.events);
-  out.truncated_tail = parsed.truncated_tail;
-  out.valid_bytes = parsed.valid_bytes;
-  return out;
-}
+SOCRATIC_DECL TraceContents read_trace(const std::filesystem::path& path);
 
 /// @brief Appends events to a trace file that several processes may write at once (the
 /// campaign, the Stop hook, `socratic mcp`): every append holds an exclusive flock(2) on the
@@ -284,3 +216,7 @@ class TraceWriter {
 };
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/campaign/impl/trace.ipp"
+#endif

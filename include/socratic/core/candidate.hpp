@@ -6,6 +6,7 @@
 #include <string>
 
 #include "socratic/core/json.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -30,15 +31,11 @@ struct Candidate {
   friend bool operator==(const Candidate&, const Candidate&) = default;
 };
 
-inline void to_json(json& j, const Candidate& c) {
-  j = json{{"source", c.source.string()}, {"label", c.label}, {"content_hash", c.content_hash}};
-  if (!c.snapshot.empty()) j["snapshot"] = c.snapshot.string();
-}
-inline void from_json(const json& j, Candidate& c) {
-  c.source = required<std::string>(j, "source", "candidate");
-  c.label = optional_field<std::string>(j, "label", "");
-  c.content_hash = optional_field<std::string>(j, "content_hash", "");
-  c.snapshot = optional_field<std::string>(j, "snapshot", "");
-}
+SOCRATIC_DECL void to_json(json& j, const Candidate& c);
+SOCRATIC_DECL void from_json(const json& j, Candidate& c);
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/core/impl/candidate.ipp"
+#endif

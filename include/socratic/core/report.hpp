@@ -10,6 +10,7 @@
 
 #include "socratic/core/candidate.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -146,136 +147,30 @@ struct EvalReport {
 /// sqrt(pi/2) = 1.2533 times that of a mean, so the ratio's relative error is
 ///   e = 1.2533 * sqrt(s_c^2 + s_b^2) / sqrt(n),   n = max(samples, 1).
 /// A noise that was not measured counts as 0; NaN when neither was measured.
-inline double speedup_relative_error(const ScenarioResult& s) {
-  const bool c = std::isfinite(s.candidate_noise) && s.candidate_noise >= 0;
-  const bool b = std::isfinite(s.baseline_noise) && s.baseline_noise >= 0;
-  if (!c && !b) return detail::nan;
-  const double sc = c ? s.candidate_noise : 0, sb = b ? s.baseline_noise : 0;
-  const double n = std::max(1, s.samples);
-  return 1.2533 * std::sqrt(sc * sc + sb * sb) / std::sqrt(n);
-}
+SOCRATIC_DECL double speedup_relative_error(const ScenarioResult& s);
 
 /// @brief The lower confidence bound of a scenario's speedup: speedup * exp(-z * e), with e from
 /// speedup_relative_error(). A goal on speedups holds on this bound, not on the point estimate,
 /// so that noise alone cannot pass it. When no noise was measured the bound is the point
 /// estimate; NaN when the speedup is.
-inline double speedup_lower_bound(const ScenarioResult& s, double z = default_speedup_z) {
-  if (!std::isfinite(s.speedup)) return detail::nan;
-  const double e = speedup_relative_error(s);
-  return std::isfinite(e) ? s.speedup * std::exp(-z * e) : s.speedup;
-}
+SOCRATIC_DECL double speedup_lower_bound(const ScenarioResult& s, double z = default_speedup_z);
 
-inline double EvalReport::geomean_speedup_lower_bound(double z) const {
-  const double g = geomean_speedup();
-  if (!std::isfinite(g)) return detail::nan;
-  double sum_sq = 0;
-  for (const auto& id : expected) {
-    const double e = speedup_relative_error(*find(id));
-    if (std::isfinite(e)) sum_sq += e * e;
-  }
-  return g * std::exp(-z * std::sqrt(sum_sq) / static_cast<double>(expected.size()));
-}
+SOCRATIC_DECL void to_json(json& j, const ScenarioResult& r);
 
-inline void to_json(json& j, const ScenarioResult& r) {
-  j = json{{"id", r.id},
-           {"correct", r.correct},
-           {"reason", r.reason},
-           {"max_abs_error", r.max_abs_error},
-           {"rel_l2_error", r.rel_l2_error},
-           {"baseline_max_abs_error", r.baseline_max_abs_error},
-           {"tolerance", r.tolerance},
-           {"candidate_ms", r.candidate_ms},
-           {"baseline_ms", r.baseline_ms},
-           {"candidate_noise", r.candidate_noise},
-           {"baseline_noise", r.baseline_noise},
-           {"samples", r.samples},
-           {"speedup", r.speedup},
-           {"tflops", r.tflops},
-           {"roofline_ms", r.roofline_ms},
-           {"roofline_fraction", r.roofline_fraction},
-           {"sm_clock_mhz", r.sm_clock_mhz},
-           {"flags", r.flags}};
-}
+SOCRATIC_DECL void from_json(const json& j, ScenarioResult& r);
 
-inline void from_json(const json& j, ScenarioResult& r) {
-  r.id = required<std::string>(j, "id", "scenario result");
-  r.correct = required<bool>(j, "correct", "scenario result \"" + r.id + "\"");
-  r.reason = optional_field<std::string>(j, "reason", "");
-  r.max_abs_error = number_or_nan(j, "max_abs_error");
-  r.rel_l2_error = number_or_nan(j, "rel_l2_error");
-  r.baseline_max_abs_error = number_or_nan(j, "baseline_max_abs_error");
-  r.tolerance = number_or_nan(j, "tolerance");
-  r.candidate_ms = number_or_nan(j, "candidate_ms");
-  r.baseline_ms = number_or_nan(j, "baseline_ms");
-  r.candidate_noise = number_or_nan(j, "candidate_noise");
-  r.baseline_noise = number_or_nan(j, "baseline_noise");
-  r.samples = optional_field<int>(j, "samples", 0);
-  r.speedup = number_or_nan(j, "speedup");
-  r.tflops = number_or_nan(j, "tflops");
-  r.roofline_ms = number_or_nan(j, "roofline_ms");
-  r.roofline_fraction = number_or_nan(j, "roofline_fraction");
-  r.sm_clock_mhz = number_or_nan(j, "sm_clock_mhz");
-  r.flags = optional_field<std::vector<std::string>>(j, "flags", {});
-}
+SOCRATIC_DECL void to_json(json& j, const BannedFinding& f);
+SOCRATIC_DECL void from_json(const json& j, BannedFinding& f);
 
-inline void to_json(json& j, const BannedFinding& f) {
-  j = json{{"file", f.file}, {"library", f.library}, {"evidence", f.evidence}};
-}
-inline void from_json(const json& j, BannedFinding& f) {
-  f.file = optional_field<std::string>(j, "file", "");
-  f.library = required<std::string>(j, "library", "banned finding");
-  f.evidence = optional_field<std::string>(j, "evidence", "");
-}
+SOCRATIC_DECL void to_json(json& j, const EvalTimings& t);
+SOCRATIC_DECL void from_json(const json& j, EvalTimings& t);
 
-inline void to_json(json& j, const EvalTimings& t) {
-  j = json{{"build_s", t.build_s}, {"check_s", t.check_s}, {"timing_s", t.timing_s},
-           {"total_s", t.total_s}, {"build_cached", t.build_cached}};
-}
-inline void from_json(const json& j, EvalTimings& t) {
-  t.build_s = optional_field<double>(j, "build_s", 0);
-  t.check_s = optional_field<double>(j, "check_s", 0);
-  t.timing_s = optional_field<double>(j, "timing_s", 0);
-  t.total_s = optional_field<double>(j, "total_s", 0);
-  t.build_cached = optional_field<bool>(j, "build_cached", false);
-}
+SOCRATIC_DECL void to_json(json& j, const EvalReport& r);
 
-inline void to_json(json& j, const EvalReport& r) {
-  j = json{{"schema_version", schema_version},
-           {"problem", r.problem},
-           {"scenario_set", r.scenario_set},
-           {"candidate", r.candidate},
-           {"gpu", r.gpu},
-           {"arch", r.arch},
-           {"built", r.built},
-           {"build_log", r.build_log},
-           {"error", r.error},
-           {"expected", r.expected},
-           {"scenarios", r.scenarios},
-           {"banned", r.banned},
-           {"timings", r.timings},
-           {"identical_to_baseline", r.identical_to_baseline},
-           // Derived, written for readers in other languages; recomputed on read.
-           {"all_correct", r.all_correct()},
-           {"geomean_speedup", r.geomean_speedup()}};
-  if (!r.judge_modified.empty()) j["judge_modified"] = r.judge_modified;
-}
-
-inline void from_json(const json& j, EvalReport& r) {
-  check_schema_version(j, "report");
-  r.problem = optional_field<std::string>(j, "problem", "");
-  r.scenario_set = optional_field<std::string>(j, "scenario_set", "");
-  r.candidate = optional_field<Candidate>(j, "candidate", {});
-  r.gpu = optional_field<std::string>(j, "gpu", "");
-  r.arch = optional_field<std::string>(j, "arch", "");
-  r.built = required<bool>(j, "built", "report");
-  r.build_log = optional_field<std::string>(j, "build_log", "");
-  r.error = optional_field<std::string>(j, "error", "");
-  r.expected = required<std::vector<std::string>>(j, "expected", "report");
-  r.scenarios = optional_field<std::vector<ScenarioResult>>(j, "scenarios", {});
-  r.banned = optional_field<std::vector<BannedFinding>>(j, "banned", {});
-  r.timings = optional_field<EvalTimings>(j, "timings", {});
-  r.identical_to_baseline = optional_field<bool>(j, "identical_to_baseline", false, "report");
-  r.judge_modified = optional_field<std::vector<std::string>>(j, "judge_modified", {});
-}
+SOCRATIC_DECL void from_json(const json& j, EvalReport& r);
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/core/impl/report.ipp"
+#endif

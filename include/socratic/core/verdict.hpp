@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "socratic/core/json.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -45,21 +46,13 @@ struct Verdict {
   friend bool operator==(const Verdict&, const Verdict&) = default;
 };
 
-inline void to_json(json& j, const UnmetCondition& u) {
-  j = json{{"scenario", u.scenario}, {"condition", u.condition}, {"required", u.required},
-           {"measured", u.measured}};
-}
-inline void from_json(const json& j, UnmetCondition& u) {
-  u.scenario = optional_field<std::string>(j, "scenario", "");
-  u.condition = required<std::string>(j, "condition", "unmet condition");
-  u.required = optional_field<std::string>(j, "required", "");
-  u.measured = optional_field<std::string>(j, "measured", "");
-}
-inline void to_json(json& j, const Verdict& v) { j = json{{"met", v.met}, {"unmet", v.unmet}}; }
-inline void from_json(const json& j, Verdict& v) {
-  v.met = required<bool>(j, "met", "verdict");
-  v.unmet = optional_field<std::vector<UnmetCondition>>(j, "unmet", {});
-  if (v.met && !v.unmet.empty()) throw input_error({}, "verdict", "met is true but unmet conditions are listed");
-}
+SOCRATIC_DECL void to_json(json& j, const UnmetCondition& u);
+SOCRATIC_DECL void from_json(const json& j, UnmetCondition& u);
+SOCRATIC_DECL void to_json(json& j, const Verdict& v);
+SOCRATIC_DECL void from_json(const json& j, Verdict& v);
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/core/impl/verdict.ipp"
+#endif

@@ -15,6 +15,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/files.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic::detail {
 
@@ -49,10 +50,12 @@ class sha256 {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
 };
 
-inline std::string sha256_hex(std::string_view bytes) { return sha256().update(bytes).hex(); }
+SOCRATIC_DECL std::string sha256_hex(std::string_view bytes);
 
-inline std::string sha256_file(const std::filesystem::path& path) {
-  return sha256_hex(read_file_bytes(path));
-}
+SOCRATIC_DECL std::string sha256_file(const std::filesystem::path& path);
 
 }  // namespace socratic::detail
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/impl/sha256.ipp"
+#endif

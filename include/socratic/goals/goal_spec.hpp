@@ -33,6 +33,7 @@
 #include "socratic/concepts.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/goals/combinators.hpp"
 #include "socratic/goals/predicates.hpp"
 
@@ -42,9 +43,10 @@ namespace socratic::goals {
 /// composed and handed to Campaign. Keeps the goal's description.
 class AnyGoal {
  public:
-  /// @brief Wraps any GoalPredicate.
-  template <GoalPredicate G>
-    requires(!std::same_as<std::remove_cvref_t<G>, AnyGoal>)
+  /// @brief Wraps any GoalPredicate. (The same_as test comes first: checking GoalPredicate<AnyGoal>
+  /// would otherwise recurse into this constructor, which clang rejects.)
+  template <class G>
+    requires(!std::same_as<std::remove_cvref_t<G>, AnyGoal> && GoalPredicate<G>)
   AnyGoal(G goal)  // NOLINT: implicit on purpose, like std::function
       : check_(std::make_shared<const std::function<Verdict(const EvalReport&)>>(
             [g = goal](const EvalReport& r) { return Verdict(g(r)); })),
@@ -70,32 +72,9 @@ struct speedup_spec {
   SpeedupReading reading;
 };
 
-inline speedup_spec spec_speedup(const json& arg, const std::string& where) {
-  speedup_spec out;
-  if (arg.is_number()) {
-    out.minimum = arg.get<double>();
-    return out;
-  }
-  if (!arg.is_object() || !arg.contains("minimum") || !arg["minimum"].is_number())
-    throw input_error({}, where,
-                      "expected a number or {\"minimum\": number, \"estimate\": \"lower_bound\"|\"point\", "
-                      "\"z\": number}, found " + arg.dump());
-  reject_unknown_fields(arg, {"minimum", "estimate", "z"}, {}, where);
-  out.minimum = arg["minimum"].get<double>();
-  const std::string estimate = optional_field<std::string>(arg, "estimate", "lower_bound", where);
-  if (estimate != "lower_bound" && estimate != "point")
-    throw input_error({}, where + ".estimate", "\"" + estimate + "\" is not \"lower_bound\" or \"point\"");
-  out.reading.point_estimate = estimate == "point";
-  out.reading.z = optional_field<double>(arg, "z", default_speedup_z, where);
-  if (!(out.reading.z >= 0) || !std::isfinite(out.reading.z))
-    throw input_error({}, where + ".z", "must be a non-negative number");
-  return out;
-}
+SOCRATIC_DECL speedup_spec spec_speedup(const json& arg, const std::string& where);
 
-inline void expect_empty_object(const json& arg, const std::string& where) {
-  if (!(arg.is_object() && arg.empty()) && !arg.is_null())
-    throw input_error({}, where, "takes no argument (write {}), found " + arg.dump());
-}
+SOCRATIC_DECL void expect_empty_object(const json& arg, const std::string& where);
 
 /// Folds a runtime list of goals into one with all_of / any_of semantics.
 struct goal_list {
@@ -122,63 +101,14 @@ struct goal_list {
 
 /// @brief Builds a goal from its JSON spec (see the file comment). Throws input_error naming the
 /// node (`where` is the path of `spec`, e.g. `goal`).
-inline AnyGoal goal_from_spec(const json& spec, const std::string& where = "goal") {
-  if (!spec.is_object() || spec.size() != 1)
-    throw input_error({}, where,
-                      "a goal is an object with exactly one member naming it (all_correct, "
-                      "no_banned_libraries, every_scenario_speedup_at_least, "
-                      "geomean_speedup_at_least, all_of, any_of, not, on_scenarios), found " +
-                          spec.dump());
-  const std::string name = spec.begin().key();
-  const json& arg = spec.begin().value();
-  const std::string here = where + "." + name;
-  if (name == "all_correct") {
-    detail::expect_empty_object(arg, here);
-    return all_correct{};
-  }
-  if (name == "no_banned_libraries") {
-    detail::expect_empty_object(arg, here);
-    return no_banned_libraries{};
-  }
-  if (name == "every_scenario_speedup_at_least") {
-    const auto spec = detail::spec_speedup(arg, here);
-    return every_scenario_speedup_at_least{spec.minimum, spec.reading};
-  }
-  if (name == "geomean_speedup_at_least") {
-    const auto spec = detail::spec_speedup(arg, here);
-    return geomean_speedup_at_least{spec.minimum, spec.reading};
-  }
-  if (name == "all_of" || name == "any_of") {
-    if (!arg.is_array() || arg.empty())
-      throw input_error({}, here, "expected a non-empty array of goals");
-    detail::goal_list list;
-    list.any = name == "any_of";
-    for (std::size_t i = 0; i < arg.size(); ++i)
-      list.parts.push_back(goal_from_spec(arg[i], here + "[" + std::to_string(i) + "]"));
-    return list;
-  }
-  if (name == "not") return negate(goal_from_spec(arg, here));
-  if (name == "on_scenarios") {
-    if (!arg.is_object() || !arg.contains("ids") || !arg.contains("goal"))
-      throw input_error({}, here, "expected {\"ids\": [...], \"goal\": {...}}");
-    std::vector<std::string> ids;
-    try {
-      ids = arg["ids"].get<std::vector<std::string>>();
-    } catch (const std::exception&) {
-      throw input_error({}, here + ".ids", "expected an array of scenario ids");
-    }
-    if (ids.empty()) throw input_error({}, here + ".ids", "is empty: a goal over nothing is never met");
-    return scenario_filter(std::move(ids), goal_from_spec(arg["goal"], here + ".goal"));
-  }
-  throw input_error({}, where, "unknown goal \"" + name + "\"");
-}
+SOCRATIC_DECL AnyGoal goal_from_spec(const json& spec, const std::string& where = "goal");
 
 /// @brief The goal `socratic init` writes: every scenario correct, none slower than the
 /// baseline, no banned library.
-inline json default_goal_spec() {
-  return json{{"all_of", json::array({json{{"all_correct", json::object()}},
-                                      json{{"every_scenario_speedup_at_least", 1.0}},
-                                      json{{"no_banned_libraries", json::object()}}})}};
-}
+SOCRATIC_DECL json default_goal_spec();
 
 }  // namespace socratic::goals
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/goals/impl/goal_spec.ipp"
+#endif

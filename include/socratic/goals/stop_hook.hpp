@@ -21,6 +21,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/verdict.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -38,35 +39,7 @@ struct StopHookInput {
 
 /// @brief Parses the hook's stdin. Throws input_error naming the field when the document is not
 /// a JSON object or a known field has the wrong type. Unknown fields are kept in `raw`.
-inline StopHookInput parse_stop_hook_input(std::string_view text) {
-  static const std::string where = "stop hook input";
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    std::string excerpt(text.substr(0, 120));
-    throw input_error({}, where,
-                      std::string("not valid JSON (") + e.what() + "); received: \"" + excerpt +
-                          (text.size() > 120 ? "...\"" : "\""));
-  }
-  if (!j.is_object())
-    throw input_error({}, where, std::string("expected a JSON object, found ") + j.type_name());
-  StopHookInput in;
-  in.session_id = optional_field<std::string>(j, "session_id", "", where);
-  in.transcript_path = optional_field<std::string>(j, "transcript_path", "", where);
-  in.cwd = optional_field<std::string>(j, "cwd", "", where);
-  in.hook_event_name = optional_field<std::string>(j, "hook_event_name", "", where);
-  in.stop_hook_active = optional_field<bool>(j, "stop_hook_active", false, where);
-  in.last_assistant_message = optional_field<std::string>(j, "last_assistant_message", "", where);
-  if (j.contains("turn_id") && !j["turn_id"].is_null())
-    in.turn_id = j["turn_id"].is_string() ? j["turn_id"].get<std::string>() : j["turn_id"].dump();
-  if (!in.hook_event_name.empty() && in.hook_event_name != "Stop" && in.hook_event_name != "SubagentStop")
-    throw input_error({}, where + " field \"hook_event_name\"",
-                      "\"" + in.hook_event_name + "\" is not a Stop event; register `socratic hook stop` "
-                      "under hooks.Stop only");
-  in.raw = std::move(j);
-  return in;
-}
+SOCRATIC_DECL StopHookInput parse_stop_hook_input(std::string_view text);
 
 /// @brief How the hook treats repeated blocks.
 struct StopHookPolicy {
@@ -81,19 +54,7 @@ struct StopHookPolicy {
 /// accord) and continues through calls with it true in the same session; an allowed stop ends it.
 /// So a call with `stop_hook_active` false starts at 0. Calls whose input could not be read
 /// (`counts_toward_cap: false`) are not part of any chain: they neither count nor break it.
-inline int consecutive_blocks_before(const std::vector<json>& trace_events, const StopHookInput& in) {
-  if (!in.stop_hook_active) return 0;
-  int blocks = 0;
-  for (auto it = trace_events.rbegin(); it != trace_events.rend(); ++it) {
-    if (it->value("type", "") != "hook_call") continue;
-    if (!it->value("counts_toward_cap", true)) continue;
-    if (it->value("session_id", "") != in.session_id) break;
-    if (it->value("decision", "") != "block") break;
-    ++blocks;
-    if (!it->value("stop_hook_active", false)) break;  // the chain's first call
-  }
-  return blocks;
-}
+SOCRATIC_DECL int consecutive_blocks_before(const std::vector<json>& trace_events, const StopHookInput& in);
 
 /// @brief What the hook decided.
 struct StopHookDecision {
@@ -107,108 +68,49 @@ struct StopHookDecision {
 };
 
 /// @brief Says where the agent stands against the cap, for the end of a block reason.
-inline std::string block_count_note(int this_block, const StopHookPolicy& policy) {
-  std::string out = "(Stop hook block " + std::to_string(this_block) + " of at most " +
-                    std::to_string(policy.max_consecutive_blocks) + " in a row.";
-  if (this_block >= policy.max_consecutive_blocks)
-    out += " This is the last one: the cap is reached, your next stop will be let through and the "
-           "campaign will record that the goal was not met.";
-  return out + ")";
-}
+SOCRATIC_DECL std::string block_count_note(int this_block, const StopHookPolicy& policy);
 
 /// @brief A send-back text (campaign/messages.hpp, the same text the in-process loop sends) as a
 /// block's reason: the text, then where the agent stands against the cap.
-inline std::string with_block_count(std::string send_back_text, int this_block, const StopHookPolicy& policy) {
-  return send_back_text + " " + block_count_note(this_block, policy);
-}
+SOCRATIC_DECL std::string with_block_count(std::string send_back_text, int this_block, const StopHookPolicy& policy);
 
 /// @brief The text of a stop let through without the goal because the cap was reached: it says
 /// plainly that the goal was not met, and what was unmet.
-inline std::string format_cap_reason(const std::string& goal_description, const Verdict& verdict, int blocks,
-                                     const StopHookPolicy& policy) {
-  return "The goal (" + goal_description + ") was NOT met: Socratic let this stop through only because " +
-         std::to_string(blocks) + " consecutive blocks reached the cap (" +
-         std::to_string(policy.max_consecutive_blocks) + "). Unmet conditions:\n" + verdict.describe();
-}
+SOCRATIC_DECL std::string format_cap_reason(const std::string& goal_description, const Verdict& verdict, int blocks,
+                                            const StopHookPolicy& policy);
 
 /// @brief The text of a stop let through because the evaluator failed too often in a row to
 /// check the goal: the goal was not verified, and the campaign ended.
-inline std::string format_evaluator_gave_up_reason(const std::string& error_text, int failures) {
-  return "The goal was NOT verified, so it was NOT met: the evaluator failed " + std::to_string(failures) +
-         " times in a row (last: " + error_text +
-         "). Socratic lets this stop through and records the campaign as ended (evaluator_error); fix the "
-         "evaluator and the next stop is judged again.";
-}
+SOCRATIC_DECL std::string format_evaluator_gave_up_reason(const std::string& error_text, int failures);
 
 /// @brief The text of a block on input the hook could not read: such a block never counts toward
 /// the cap (a hook that cannot read its input must not let the agent stop by repetition).
-inline std::string format_input_error_reason(const std::string& error_text) {
-  return "Socratic's stop hook could not verify the goal, so it does not let you stop: it could not read "
-         "its input: " + error_text +
-         "\n(This block does not count toward the cap on consecutive blocks: nothing was evaluated.)";
-}
+SOCRATIC_DECL std::string format_input_error_reason(const std::string& error_text);
 
 /// @brief The text of a block caused by a failure of the hook itself: the agent is held, never
 /// let go with the goal unverified.
-inline std::string format_error_reason(const std::string& error_text, int this_block,
-                                       const StopHookPolicy& policy) {
-  return "Socratic's stop hook could not verify the goal, so it does not let you stop: " +
-         error_text +
-         "\nFix what the error names if it is in your workspace (the candidate, a command), or "
-         "report it. " +
-         block_count_note(this_block, policy);
-}
+SOCRATIC_DECL std::string format_error_reason(const std::string& error_text, int this_block,
+                                              const StopHookPolicy& policy);
 
 /// @brief Decides, given how many blocks precede this call and whether the goal holds.
 /// `reason_if_blocked` is the text to show when blocking (from format_block_reason or
 /// format_error_reason).
-inline StopHookDecision decide_stop(bool goal_met, bool hook_error, int blocks_before,
-                                    const StopHookPolicy& policy, std::string reason_if_blocked) {
-  StopHookDecision d;
-  if (goal_met && !hook_error) {
-    d.kind = "goal_met";
-    d.reason = "the goal holds on every scenario";
-    return d;
-  }
-  if (blocks_before >= policy.max_consecutive_blocks) {
-    d.kind = "block_cap";
-    d.consecutive_blocks = blocks_before;
-    d.cap_reached = true;
-    d.reason = "stop let through: " + std::to_string(blocks_before) +
-               " consecutive blocks reached the cap (" +
-               std::to_string(policy.max_consecutive_blocks) + "); the goal was NOT met";
-    return d;
-  }
-  d.block = true;
-  d.kind = hook_error ? "error" : "goal_unmet";
-  d.consecutive_blocks = blocks_before + 1;
-  d.cap_reached = d.consecutive_blocks >= policy.max_consecutive_blocks;
-  d.reason = std::move(reason_if_blocked);
-  return d;
-}
+SOCRATIC_DECL StopHookDecision decide_stop(bool goal_met, bool hook_error, int blocks_before,
+                                           const StopHookPolicy& policy, std::string reason_if_blocked);
 
 /// @brief The line a block shows the person watching (the client's `systemMessage`): what
 /// happened, in a few words. Claude Code labels every blocking Stop hook "Stop hook error
 /// occurred", whatever it prints (checked with Claude Code 2.1.197: a block object with or without
 /// stderr, with `systemMessage`, `suppressOutput` or `additionalContext`, and exit code 2 all
 /// showed it), so the line says that nothing failed when that is so.
-inline std::string stop_hook_system_message(const StopHookDecision& d) {
-  const std::string count = "block " + std::to_string(d.consecutive_blocks) + " in a row";
-  if (d.kind == "error")
-    return "Socratic could not verify the goal, so the agent was sent back (" + count +
-           "); the reason it was given names the error.";
-  return "Socratic judged the candidate: the goal does not hold yet, so the agent was sent back with the "
-         "unmet conditions and a question (" + count + "). Claude Code shows this as a stop hook error; "
-         "nothing failed.";
-}
+SOCRATIC_DECL std::string stop_hook_system_message(const StopHookDecision& d);
 
 /// @brief What the hook prints on stdout: the block object (with a line for the person watching),
 /// or nothing when it lets the agent stop.
-inline std::string stop_hook_stdout(const StopHookDecision& d) {
-  if (!d.block) return {};
-  return json{{"decision", "block"}, {"reason", d.reason}, {"systemMessage", stop_hook_system_message(d)}}.dump(
-             -1, ' ', false, json::error_handler_t::replace) +
-         "\n";
-}
+SOCRATIC_DECL std::string stop_hook_stdout(const StopHookDecision& d);
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/goals/impl/stop_hook.ipp"
+#endif

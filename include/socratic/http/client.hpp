@@ -18,15 +18,10 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/http/proxy.hpp"
 #include "socratic/http/url.hpp"
 #include "socratic/version.hpp"
-
-#ifdef SOCRATIC_SEPARATE_COMPILATION
-#define SOCRATIC_HTTP_DECL
-#else
-#define SOCRATIC_HTTP_DECL inline
-#endif
 
 namespace socratic::http {
 
@@ -135,8 +130,7 @@ class HttpClient {
   /// @brief Performs one exchange. With a sink, a 2xx body goes to the sink as it arrives;
   /// any other status's body is collected into the response (so errors can be read).
   /// @throws transport_error when no complete response arrived; input_error for a bad URL.
-  SOCRATIC_HTTP_DECL HttpResponse send(const HttpRequest& request,
-                                       const body_sink& sink = {}) const;
+  SOCRATIC_DECL HttpResponse send(const HttpRequest& request, const body_sink& sink = {}) const;
 
   const HttpOptions& options() const noexcept { return options_; }
   HttpOptions& options() noexcept { return options_; }

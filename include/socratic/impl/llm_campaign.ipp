@@ -10,19 +10,14 @@
 #include "socratic/agents/openai_backend.hpp"
 #include "socratic/campaign/campaign.hpp"
 #include "socratic/core/error.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/llm_campaign.hpp"
 
 namespace socratic {
 
-#ifdef SOCRATIC_SEPARATE_COMPILATION
-#define SOCRATIC_LLM_CAMPAIGN_INLINE
-#else
-#define SOCRATIC_LLM_CAMPAIGN_INLINE inline
-#endif
-
-SOCRATIC_LLM_CAMPAIGN_INLINE CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options,
-                                                             AnyEvaluator evaluator, AnyQuestionSource questions,
-                                                             goals::AnyGoal goal, CampaignConfig config) {
+SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options,
+                                              AnyEvaluator evaluator, AnyQuestionSource questions,
+                                              goals::AnyGoal goal, CampaignConfig config) {
   if (model.model.empty()) throw error("run_llm_campaign: LlmModel::model is empty: name the model the backend should use");
   LlmAgentOptions agent_options;
   agent_options.model = model.model;
@@ -60,7 +55,5 @@ SOCRATIC_LLM_CAMPAIGN_INLINE CampaignResult run_llm_campaign(const LlmModel& mod
   }
   throw error("run_llm_campaign: unknown backend \"" + model.backend + "\" (openai or anthropic)");
 }
-
-#undef SOCRATIC_LLM_CAMPAIGN_INLINE
 
 }  // namespace socratic

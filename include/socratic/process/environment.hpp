@@ -12,22 +12,17 @@
 #include <vector>
 
 #include "socratic/core/secrets.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 extern char** environ;
 
 namespace socratic {
 
 /// @brief The current environment ("NAME=value" entries) without secret variables.
-inline std::vector<std::string> scrubbed_environment() {
-  std::vector<std::string> out;
-  for (char** e = environ; e && *e; ++e) {
-    std::string_view entry(*e);
-    const auto eq = entry.find('=');
-    if (eq == std::string_view::npos) continue;
-    if (is_secret_variable(entry.substr(0, eq))) continue;
-    out.emplace_back(entry);
-  }
-  return out;
-}
+SOCRATIC_DECL std::vector<std::string> scrubbed_environment();
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/process/impl/environment.ipp"
+#endif

@@ -14,6 +14,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/verdict.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/questions/detector.hpp"
 
 namespace socratic {
@@ -31,10 +32,7 @@ constexpr std::string_view to_string(Moment m) noexcept {
 /// @brief The moments consulted when an agent stops without the goal: first the stop itself
 /// (with the agent's last words and the verdict), then the stop check's own evaluation (a
 /// suspicious gain or a plateau can show only there).
-inline const std::vector<Moment>& moments_at_stop() {
-  static const std::vector<Moment> moments = {Moment::turn_end, Moment::after_evaluation};
-  return moments;
-}
+SOCRATIC_DECL const std::vector<Moment>& moments_at_stop();
 
 /// @brief One event a detector fired, with the moment it fired at.
 struct FiredEvent {
@@ -59,41 +57,18 @@ struct Detection {
 };
 
 /// @brief Index of the strongest event (the highest priority, the first of equals).
-inline std::optional<std::size_t> strongest_event(const std::vector<FiredEvent>& fired) {
-  std::optional<std::size_t> best;
-  for (std::size_t i = 0; i < fired.size(); ++i)
-    if (!best || fired[i].event.priority > fired[*best].event.priority) best = i;
-  return best;
-}
+SOCRATIC_DECL std::optional<std::size_t> strongest_event(const std::vector<FiredEvent>& fired);
 
 /// @brief Runs every detector at each moment in turn over the same state. The agent's message and
 /// the verdict are shown at `turn_end` only. A detector that throws is listed in `failures`; an
 /// event without a detector name gets the detector's.
-inline Detection detect_triggers(const std::vector<std::shared_ptr<TriggerDetector>>& detectors,
-                                 const std::vector<Moment>& moments, const CampaignState& state,
-                                 std::string_view agent_message = {}, const Verdict* verdict = nullptr,
-                                 std::string_view agent_id = {}) {
-  Detection out;
-  for (Moment moment : moments) {
-    const bool at_turn_end = moment == Moment::turn_end;
-    const DetectionContext context{moment, state, at_turn_end ? agent_message : std::string_view(),
-                                   at_turn_end ? verdict : nullptr, agent_id};
-    for (const auto& d : detectors) {
-      if (!d) continue;
-      std::optional<TriggerEvent> event;
-      try {
-        event = d->detect(context);
-      } catch (const std::exception& e) {
-        out.failures.push_back({d->name(), e.what()});
-        continue;
-      }
-      if (!event) continue;
-      if (event->detector.empty()) event->detector = d->name();
-      out.fired.push_back({moment, std::move(*event)});
-    }
-  }
-  out.chosen = strongest_event(out.fired);
-  return out;
-}
+SOCRATIC_DECL Detection detect_triggers(const std::vector<std::shared_ptr<TriggerDetector>>& detectors,
+                                        const std::vector<Moment>& moments, const CampaignState& state,
+                                        std::string_view agent_message = {}, const Verdict* verdict = nullptr,
+                                        std::string_view agent_id = {});
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/questions/impl/detection.ipp"
+#endif

@@ -18,6 +18,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/verdict.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/questions/anchors.hpp"
 #include "socratic/questions/claim_classifier.hpp"
 #include "socratic/questions/detail/phrase_matcher.hpp"
@@ -30,22 +31,10 @@ namespace socratic {
 namespace detail::detectors {
 
 /// A number with a few significant digits, for evidence text.
-inline std::string num(double v, int digits = 3) {
-  if (!std::isfinite(v)) return "n/a";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-  return buf;
-}
+SOCRATIC_DECL std::string num(double v, int digits = 3);
 
 /// The first unmet condition of a verdict, in words, with a count of the others.
-inline std::string unmet_summary(const Verdict* verdict) {
-  if (!verdict || verdict->unmet.empty()) return "the goal is not met";
-  const auto& u = verdict->unmet.front();
-  std::string s = (u.scenario.empty() ? std::string("(all)") : u.scenario) + ": " + u.condition +
-                  " required " + u.required + ", measured " + u.measured;
-  if (verdict->unmet.size() > 1) s += " (and " + std::to_string(verdict->unmet.size() - 1) + " more)";
-  return s;
-}
+SOCRATIC_DECL std::string unmet_summary(const Verdict* verdict);
 
 }  // namespace detail::detectors
 
@@ -404,12 +393,10 @@ class ExplainedAwayDetector : public TriggerDetector {
 
 /// @brief The five reference detectors with default thresholds, in priority order of the
 /// triggers they serve. Pass `anchors` to enable the suspicious-gain anchor check.
-inline std::vector<std::shared_ptr<TriggerDetector>> default_detectors(std::optional<AnchorTable> anchors = std::nullopt) {
-  SuspiciousGainConfig gain;
-  gain.anchors = std::move(anchors);
-  return {std::make_shared<ExplainedAwayDetector>(), std::make_shared<SuspiciousGainDetector>(std::move(gain)),
-          std::make_shared<ClaimedLimitDetector>(), std::make_shared<PlateauDetector>(),
-          std::make_shared<StartDetector>()};
-}
+SOCRATIC_DECL std::vector<std::shared_ptr<TriggerDetector>> default_detectors(std::optional<AnchorTable> anchors = std::nullopt);
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/questions/impl/detectors.ipp"
+#endif

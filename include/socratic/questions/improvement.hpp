@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "socratic/core/campaign_state.hpp"
+#include "socratic/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -18,18 +19,7 @@ namespace socratic {
 /// The mean is not divided by sqrt(scenario count): drift between runs (clocks, temperature) is
 /// shared by all scenarios, so averaging does not cancel it. Scenarios without a measured noise
 /// are skipped; `fallback` is returned when none has one.
-inline double score_noise(const EvaluationRecord& record, double fallback) {
-  double sum = 0;
-  int n = 0;
-  for (const auto& s : record.report.scenarios) {
-    const double c = std::isfinite(s.candidate_noise) ? s.candidate_noise : 0;
-    const double b = std::isfinite(s.baseline_noise) ? s.baseline_noise : 0;
-    if (!std::isfinite(s.candidate_noise) && !std::isfinite(s.baseline_noise)) continue;
-    sum += std::sqrt(c * c + b * b);
-    ++n;
-  }
-  return n ? sum / n : fallback;
-}
+SOCRATIC_DECL double score_noise(const EvaluationRecord& record, double fallback);
 
 /// @brief The rule: `new` improves on `old` when new > old * (1 + margin), with
 /// margin = max(min_relative, noise_multiple * max(noise(new), noise(old))).
@@ -61,26 +51,14 @@ struct ImprovementRule {
 /// @brief The incumbents of a history: indices of the evaluations that each improved on the
 /// previous incumbent by the rule (the first scored evaluation is always one). A score that is
 /// higher than the incumbent only within noise does not replace it.
-inline std::vector<std::size_t> significant_improvements(const std::vector<EvaluationRecord>& history,
-                                                         const ImprovementRule& rule, std::size_t end) {
-  std::vector<std::size_t> out;
-  end = std::min(end, history.size());
-  for (std::size_t i = 0; i < end; ++i) {
-    const double s = history[i].score();
-    if (!std::isfinite(s)) continue;
-    if (out.empty()) {
-      out.push_back(i);
-      continue;
-    }
-    const auto& inc = history[out.back()];
-    if (rule.improves(history[i], inc.score(), &inc)) out.push_back(i);
-  }
-  return out;
-}
+SOCRATIC_DECL std::vector<std::size_t> significant_improvements(const std::vector<EvaluationRecord>& history,
+                                                                const ImprovementRule& rule, std::size_t end);
 
-inline std::vector<std::size_t> significant_improvements(const std::vector<EvaluationRecord>& history,
-                                                         const ImprovementRule& rule) {
-  return significant_improvements(history, rule, history.size());
-}
+SOCRATIC_DECL std::vector<std::size_t> significant_improvements(const std::vector<EvaluationRecord>& history,
+                                                                const ImprovementRule& rule);
 
 }  // namespace socratic
+
+#ifndef SOCRATIC_SEPARATE_COMPILATION
+#include "socratic/questions/impl/improvement.ipp"
+#endif

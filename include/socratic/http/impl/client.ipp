@@ -356,8 +356,7 @@ class exchange {
 
 }  // namespace detail
 
-SOCRATIC_HTTP_DECL HttpResponse HttpClient::send(const HttpRequest& request,
-                                                 const body_sink& sink) const {
+SOCRATIC_DECL HttpResponse HttpClient::send(const HttpRequest& request, const body_sink& sink) const {
   detail::exchange ex(options_, request, sink);
   return ex.run();
 }

@@ -23,21 +23,15 @@
 #include <string_view>
 #include <vector>
 
+#include "socratic/detail/separate_compilation.hpp"
 #include "socratic/process/environment.hpp"
-
-#ifdef SOCRATIC_SEPARATE_COMPILATION
-#define SOCRATIC_PROCESS_DECL
-#else
-#define SOCRATIC_PROCESS_DECL inline
-#endif
 
 namespace socratic {
 
 /// @brief Finds a program on PATH (or returns `name` when it contains a slash). Empty if absent.
-SOCRATIC_PROCESS_DECL std::filesystem::path find_program(const std::string& name);
+SOCRATIC_DECL std::filesystem::path find_program(const std::string& name);
 
 namespace detail {
-
 
 /// Keeps the first and last halves of a capped stream.
 class capped_text {
@@ -114,8 +108,8 @@ using chunk_sink = std::function<sink_action(const char* data, std::size_t n)>;
 /// Runs `spec` to its end, handing stdout and stderr chunks to the sinks. `on_stdout_closed`
 /// runs once when stdout ends (a last line without its newline). Exceptions thrown by a sink
 /// end the child and propagate after it has been reaped.
-SOCRATIC_PROCESS_DECL child_outcome run_child(const child_spec& spec, const chunk_sink& on_stdout, const chunk_sink& on_stderr,
-                                              const std::function<void()>& on_stdout_closed = {});
+SOCRATIC_DECL child_outcome run_child(const child_spec& spec, const chunk_sink& on_stdout, const chunk_sink& on_stderr,
+                                      const std::function<void()>& on_stdout_closed = {});
 
 }  // namespace detail
 }  // namespace socratic

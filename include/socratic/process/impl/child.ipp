@@ -42,7 +42,7 @@
 namespace socratic {
 
 /// @brief Finds a program on PATH (or returns `name` when it contains a slash). Empty if absent.
-SOCRATIC_PROCESS_DECL std::filesystem::path find_program(const std::string& name) {
+SOCRATIC_DECL std::filesystem::path find_program(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
   namespace bpe = boost::process::v2::environment;
   return bpe::find_executable(name);
@@ -83,8 +83,8 @@ struct child_environment {
 /// Runs `spec` to its end, handing stdout and stderr chunks to the sinks. `on_stdout_closed`
 /// runs once when stdout ends (a last line without its newline). Exceptions thrown by a sink
 /// end the child and propagate after it has been reaped.
-SOCRATIC_PROCESS_DECL child_outcome run_child(const child_spec& spec, const chunk_sink& on_stdout, const chunk_sink& on_stderr,
-                                              const std::function<void()>& on_stdout_closed) {
+SOCRATIC_DECL child_outcome run_child(const child_spec& spec, const chunk_sink& on_stdout, const chunk_sink& on_stderr,
+                                      const std::function<void()>& on_stdout_closed) {
   namespace asio = boost::asio;
   namespace bp = boost::process::v2;
   using clock = std::chrono::steady_clock;

@@ -1,0 +1,77 @@
+#pragma once
+/// @file
+/// @brief Definitions for socratic/campaign/trace_state.hpp: included there in header-only builds,
+/// and by socratic/src.hpp (compiled once) with SOCRATIC_SEPARATE_COMPILATION.
+
+#include "socratic/campaign/trace_state.hpp"
+
+namespace socratic {
+
+SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events) {
+  TraceSummary out;
+  CampaignState& st = out.state;
+  for (const json& e : events) {
+    const std::string type = e.value("type", "");
+    Spent& by_agent = out.spent_by_agent[e.contains("agent") && e["agent"].is_string() ? e["agent"].get<std::string>()
+                                                                                         : std::string()];
+    const std::string where = "trace event seq " + std::to_string(e.value("seq", -1)) + " (" + type + ")";
+    try {
+      if (e.contains("elapsed_s") && e["elapsed_s"].is_number())
+        st.elapsed_s = std::max(st.elapsed_s, e["elapsed_s"].get<double>());
+      if (type == "campaign_started") {
+        out.started = e;
+        st.campaign_id = e.value("campaign_id", "");
+        st.arch = e.value("arch", "");
+        st.has_reference = e.value("has_reference", false);
+      } else if (type == "turn_started") {
+        st.turn = required<int>(e, "turn", where);
+        ++st.spent.turns;
+        ++by_agent.turns;
+        ++out.turns_started;
+        out.last_message = optional_value<Message>(e, "message", where);
+      } else if (type == "tool_call") {
+        ++st.spent.tool_calls;
+        ++by_agent.tool_calls;
+      } else if (type == "usage") {
+        const Usage u = required<Usage>(e, "usage", where);
+        st.spent.tokens += u.total_tokens();
+        st.spent.cost_usd += u.cost_usd;
+        by_agent.tokens += u.total_tokens();
+        by_agent.cost_usd += u.cost_usd;
+      } else if (type == "evaluation") {
+        EvaluationRecord rec = required<EvaluationRecord>(e, "record", where);
+        ++st.spent.evaluations;
+        ++by_agent.evaluations;
+        if (rec.origin == "agent") ++st.spent.agent_evaluations, ++by_agent.agent_evaluations;
+        st.evaluations.push_back(std::move(rec));
+      } else if (type == "trigger") {
+        st.triggers.push_back(required<TriggerEvent>(e, "event", where));
+      } else if (type == "question") {
+        st.asked.push_back(required<AskedQuestion>(e, "asked", where));
+      } else if (type == "verdict") {
+        out.last_verdict = required<Verdict>(e, "verdict", where);
+      } else if (type == "turn_ended") {
+        const TurnResult r = required<TurnResult>(e, "result", where);
+        st.last_agent_message = r.final_message;
+        const Usage extra = optional_field<Usage>(e, "unreported_usage", {});
+        st.spent.tokens += extra.total_tokens();
+        st.spent.cost_usd += extra.cost_usd;
+        by_agent.tokens += extra.total_tokens();
+        by_agent.cost_usd += extra.cost_usd;
+      } else if (type == "campaign_ended") {
+        out.ended = true;
+        out.end_reason = e.value("reason", "");
+        out.end_detail = e.value("detail", "");
+      } else if (type == "campaign_continued") {  // an ending that a later run took back
+        out.ended = false;
+      }
+    } catch (const input_error& err) {
+      throw input_error({}, where, err.message());
+    }
+  }
+  st.spent.wall_seconds = st.elapsed_s;
+  for (auto& [agent, spent] : out.spent_by_agent) spent.wall_seconds = st.elapsed_s;
+  return out;
+}
+
+}  // namespace socratic

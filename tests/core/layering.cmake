@@ -1,7 +1,8 @@
 # The SDK's layering, checked on the preprocessor's view of the headers (-D CXX, SOURCE_DIR):
-# - core/*.hpp and concepts.hpp include nothing of the SDK outside core/ (and version.hpp, and
-#   detail/sha256.hpp, a leaf that content hashes need): the value types and the four concepts
-#   stand alone;
+# - core/*.hpp and concepts.hpp include nothing of the SDK outside core/ (their definitions in
+#   core/impl/*.ipp included), version.hpp, detail/sha256.hpp with its definitions (a leaf that
+#   content hashes need) and detail/separate_compilation.hpp (the one macro that makes those
+#   definitions inline or compiled once): the value types and the four concepts stand alone;
 # - no `__has_include` on the project's own headers (a build either has a header or is broken).
 set(include_dir ${SOURCE_DIR}/include)
 file(GLOB core_headers ${include_dir}/socratic/core/*.hpp)
@@ -15,7 +16,7 @@ foreach(header IN LISTS core_headers ITEMS ${include_dir}/socratic/concepts.hpp)
   endif()
   string(REGEX MATCHALL "include/socratic/[^ \\\n]+" used "${deps}")
   foreach(dep IN LISTS used)
-    if(NOT dep MATCHES "^include/socratic/(core/[^/]+|version|concepts|detail/sha256)\\.hpp$")
+    if(NOT dep MATCHES "^include/socratic/((core/[^/]+|version|concepts|detail/sha256|detail/separate_compilation)\\.hpp|(core/impl/[^/]+|impl/sha256)\\.ipp)$")
       string(APPEND failures "${header} includes ${dep}, outside core/\n")
     endif()
   endforeach()

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -285,14 +286,22 @@ TEST_CASE("socratic run killed with SIGKILL mid-command leaves no process behind
   });
   for (int i = 0; i < 500 && processes_with("sleep " + marker) < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   REQUIRE(processes_with("sleep " + marker) >= 2);
-  // The tool itself: the process whose command line is `socratic run <this campaign>`.
+  // The tool itself: the process whose command line is `socratic run <this campaign>` and whose
+  // parent is this test (a child the tool has forked but not yet exec'd carries the same command
+  // line for a moment; killing that one would leave the tool running).
   int tool_pid = 0;
   for (const auto& e : fs::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
     std::string cmd = text_of(e.path() / "cmdline");
     std::replace(cmd.begin(), cmd.end(), '\0', ' ');
-    if (cmd.rfind(std::string(SOCRATIC_TOOL_PATH) + " run " + (c.dir / "campaign.json").string(), 0) == 0) tool_pid = std::stoi(name);
+    if (cmd.rfind(std::string(SOCRATIC_TOOL_PATH) + " run " + (c.dir / "campaign.json").string(), 0) != 0) continue;
+    const std::string stat = text_of(e.path() / "stat");  // pid (comm) state ppid ...
+    std::istringstream after(stat.substr(stat.rfind(')') + 1));
+    std::string state;
+    int ppid = 0;
+    after >> state >> ppid;
+    if (ppid == ::getpid()) tool_pid = std::stoi(name);
   }
   REQUIRE(tool_pid > 0);
   ::kill(tool_pid, SIGKILL);

@@ -5,6 +5,9 @@
 # on the development machine from the same tree, in /work/main/build) and .devcarry/pvs (the 16
 # candidates of `tools/research/bench/pool_vs_serial.sh prepare .devcarry/pvs 16`) carried.
 #   device: bash notebook/benchmarks/2026-12-02-h200-d137/call.sh gate|pool|serial FROM TO|finish
+# The last phase, gpu-tests, ran the [gpu] tests of the session's final tree: .devcarry/final
+# carried (bin/: eval_gpu_tests, gpu_runner_tests, store_gate_gpu, stripped; cuda.tar.xz: the
+# harness and the adversarial corpus that nvcc built here, in /work/main/build-sep).
 set -uo pipefail
 out=${OUT:?}
 phase=${1:?gate, pool, serial FROM TO or finish}
@@ -43,6 +46,20 @@ pvs=/work/main/.devcarry/pvs
     serial)
       tools/research/bench/pool_vs_serial.sh serial "$pvs" "$2" "$3"
       stamp "serial $2-$3 done"
+      ;;
+    gpu-tests)
+      mkdir -p /work/main/build-sep/bin
+      cp .devcarry/final/bin/* /work/main/build-sep/bin/
+      tar xJf .devcarry/final/cuda.tar.xz -C /work/main/build-sep
+      timeout 120 build-sep/bin/gpu_runner_tests --durations yes >"$logs/gpu_runner.txt" 2>&1
+      stamp "gpu_runner_tests exit $?"
+      tail -n 3 "$logs/gpu_runner.txt"
+      timeout 200 build-sep/bin/eval_gpu_tests --durations yes >"$logs/eval_gpu.txt" 2>&1
+      stamp "eval_gpu_tests exit $?"
+      tail -n 3 "$logs/eval_gpu.txt"
+      timeout 150 build-sep/bin/store_gate_gpu --trials 6 --out "$logs/gate-edge-6pct-final.json" >"$logs/gate-edge-6pct-final.txt" 2>&1
+      stamp "store_gate_gpu exit $?"
+      tail -n 3 "$logs/gate-edge-6pct-final.txt"
       ;;
     finish)
       tools/research/bench/pool_vs_serial.sh summary "$pvs" >"$logs/summary.txt" 2>&1

@@ -1,9 +1,11 @@
 # socratic_compile_separately(TARGET)
 #
-# Compiles Socratic's heavy definitions once, into TARGET: the HTTP client (Boost.Beast, Asio,
-# OpenSSL) and run_llm_campaign() with the LLM agent and both backends (socratic/src.hpp), and
-# defines SOCRATIC_SEPARATE_COMPILATION for every source of TARGET, so that its own translation
-# units include only their declarations. Without it everything stays header-only.
+# Compiles Socratic's definitions once, into TARGET (socratic/src.hpp): the HTTP client (Boost.Beast,
+# Asio, OpenSSL), the process spawner, run_llm_campaign() with the LLM agent and both backends, and
+# the bodies of the functions every program includes (the value types' JSON conversions, the goals,
+# the trace, the question bank); and defines SOCRATIC_SEPARATE_COMPILATION for every source of
+# TARGET, so that its own translation units include only their declarations. Without it
+# everything stays header-only.
 #
 #   find_package(socratic CONFIG REQUIRED)
 #   add_executable(my_campaign main.cpp)

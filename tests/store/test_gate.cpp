@@ -216,6 +216,27 @@ TEST_CASE("gate: a gain in the gray zone is measured again and judged on the poo
   }
 }
 
+TEST_CASE("gate: on every scenario's terms the gray zone pools each scenario by itself", "[gate]") {
+  GateBench b("gray-every");
+  b.config.terms = GateTerms::every_scenario;
+  b.measure.scenarios = {"s1", "s2"};
+  b.measure.noise = 0.035;
+  b.measure.run_noise = 0.025;
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  const Candidate both = b.file("both.cu", "ms 0.87\n");              // 15 % faster on both
+  const Candidate one = b.file("one.cu", "ms 0.87\nms_of s2 1.0\n");  // on s1 only
+  int admitted = 0, pooled = 0, mixed = 0;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    const GateResult g = b.judge(both, incumbent, seed);
+    admitted += g.decision.outcome == GateOutcome::admitted;
+    pooled += g.decision.pooled.has_value();
+    mixed += b.judge(one, incumbent, seed).decision.outcome == GateOutcome::admitted;
+  }
+  CHECK(admitted >= 48);
+  CHECK(pooled > 0);
+  CHECK(mixed == 0);
+}
+
 TEST_CASE("gate: Student's t quantiles", "[gate]") {
   CHECK(detail::student_t_quantile(0.975, 1) == Approx(12.706).margin(0.001));
   CHECK(detail::student_t_quantile(0.95, 3) == Approx(2.353).margin(0.001));

@@ -143,7 +143,8 @@ inline void to_json(json& j, const GateMeasurement& m) {
 }
 
 /// @brief The figures of a gray-zone gain's pooled runs (on the gate's terms; every_scenario:
-/// the least of the scenarios' figures, and `faster` only when every scenario passes).
+/// the least speedup and bound of the scenarios and the noisiest one's noise, margin and spread,
+/// and `faster` only when every scenario passes).
 struct GatePooled {
   int runs = 0;
   double speedup = detail::nan;      ///< G_r: the geometric mean over the runs
@@ -286,7 +287,7 @@ inline GatePooled pool_series(const std::vector<double>& logs, const std::vector
 }
 
 /// Pools clean runs on the gate's terms (every_scenario: each scenario's series by itself, the
-/// least figures reported, faster only when every scenario is).
+/// least speedup and bound and the largest noise reported, faster only when every scenario is).
 inline GatePooled pool(const std::vector<EvalReport>& reports, const std::vector<GateMeasurement>& measurements,
                        const GateConfig& config) {
   if (config.terms == GateTerms::geomean) {

@@ -5,8 +5,8 @@
 // - `exec_tests --pool-driver RUN LOG CANDIDATE...`: a pool process for the kill -9 test (it runs
 //   the candidates on fake GPUs 0 and 1 and waits; the test kills it);
 // - otherwise Catch2's runner.
-#define CATCH_CONFIG_RUNNER
 #include "catch.hpp"
+#include "catch_runner.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -55,7 +55,7 @@ int main(int argc, char* argv[]) {
     return 77;
   }
   if (slurm_tests) prestart_slurm_jobs();
-  const int result = Catch::Session().run(argc, argv);
+  const int result = socratic::test::run_catch_session(argc, argv);
   SlurmCluster::shutdown();
   return result;
 }

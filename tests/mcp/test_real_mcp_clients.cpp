@@ -3,7 +3,6 @@
 // (evaluate, then result with the job id it got, then ask) and the campaign's trace records the
 // calls. main() installs the CLIs with scripts/install-agent-clis.sh and exits 77 (skipped) only
 // when npm itself is unavailable.
-#define CATCH_CONFIG_RUNNER
 #include "catch.hpp"
 #include "real_cli_main.hpp"
 

@@ -1,7 +1,7 @@
 // main() of every GPU test executable: with no usable CUDA device it prints why and exits 77,
 // which CTest reports as skipped (SKIP_RETURN_CODE), never as passed.
-#define CATCH_CONFIG_RUNNER
 #include "catch.hpp"
+#include "catch_runner.hpp"
 
 #include <dlfcn.h>
 
@@ -37,5 +37,5 @@ int main(int argc, char* argv[]) {
     std::printf("SKIPPED: GPU tests need a CUDA device: %s\n", why);
     return 77;
   }
-  return Catch::Session().run(argc, argv);
+  return socratic::test::run_catch_session(argc, argv);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "catch.hpp"
+#include "catch_runner.hpp"
 #include "socratic/process/run_process.hpp"
 
 namespace socratic::test {
@@ -32,7 +33,7 @@ inline int run_with_agent_clis(int argc, char* argv[], const std::filesystem::pa
   while (!bin.empty() && (bin.back() == '\n' || bin.back() == '\r')) bin.pop_back();
   bin = bin.substr(bin.rfind('\n') == std::string::npos ? 0 : bin.rfind('\n') + 1);
   cli_bin = bin;
-  return Catch::Session().run(argc, argv);
+  return socratic::test::run_catch_session(argc, argv);
 }
 
 }  // namespace socratic::test

@@ -1,5 +1,5 @@
-// What every test program parses before its own code: the standard library, nlohmann/json and
-// the Boost.Asio and Boost.Process headers the SDK's process spawner includes. Precompiled once
+// What every test program parses before its own code: the standard library, nlohmann/json, the
+// Boost.Asio and Boost.Process headers the SDK's process spawner includes, and Catch2. Precompiled once
 // and shared by the test programs (tests/CMakeLists.txt, SOCRATIC_TEST_PCH): parsing these was
 // 60 % of a test program's compile time.
 #pragma once
@@ -42,3 +42,7 @@
 #include <boost/process/v2/start_dir.hpp>
 #include <boost/process/v2/stdio.hpp>
 #include <nlohmann/json.hpp>
+
+// Catch2's declarations (v2's single header: 17,000 lines, in every test program); its runner is
+// compiled once elsewhere (Catch2::Catch2WithMain, or support/catch_runner.cpp).
+#include "catch.hpp"

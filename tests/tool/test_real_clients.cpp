@@ -2,7 +2,6 @@
 // scripts the model, obeys the real `socratic hook stop` that `socratic init` configured; and
 // CliAgent drives the same CLI headless through Campaign. main() installs the CLIs with
 // scripts/install-agent-clis.sh and exits 77 (skipped) only when npm itself is unavailable.
-#define CATCH_CONFIG_RUNNER
 #include "catch.hpp"
 #include "real_cli_main.hpp"
 

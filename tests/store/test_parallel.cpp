@@ -153,13 +153,16 @@ TEST_CASE("parallel: distinct draft questions across agents at one plateau", "[p
     if (p.event == "draft") asked.push_back(p.detail);
   };
   ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, never_met, campaign_in(root), config);
+  // Every proposal as fast as the first (admitted) one, so the plateau comes at the 6th attempt
+  // after it, however the threads interleave; 8 proposals each, so that no agent has used its
+  // budget by then and each one gets its draft with its next answer.
   for (int a = 0; a < 3; ++a) {
     ProposingAgent agent;
-    for (int i = 0; i < 3; ++i) agent.contents.push_back("ms " + std::to_string(1.0 + 0.01 * a) + "\n// " + std::to_string(i) + "\n");
-    campaign.add_agent(spec_for(root, "a" + std::to_string(a), 3), AnyAgent(std::move(agent)));
+    for (int i = 0; i < 8; ++i) agent.contents.push_back("ms 1.0\n// " + std::to_string(a) + " " + std::to_string(i) + "\n");
+    campaign.add_agent(spec_for(root, "a" + std::to_string(a), 8), AnyAgent(std::move(agent)));
   }
   campaign.run();
-  REQUIRE(asked.size() >= 2);
+  REQUIRE(asked.size() >= 3);
   CHECK(std::set<std::string>(asked.begin(), asked.end()).size() == asked.size());
 }
 

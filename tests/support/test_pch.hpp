@@ -1,6 +1,6 @@
 // What every test program parses before its own code: the standard library, nlohmann/json, the
-// Boost.Asio and Boost.Process headers the SDK's process spawner includes, and Catch2. Precompiled once
-// and shared by the test programs (tests/CMakeLists.txt, SOCRATIC_TEST_PCH): parsing these was
+// Boost.Asio and Boost.Process headers the SDK's process spawner includes, and Catch2. Precompiled
+// once and shared by the test programs (tests/CMakeLists.txt, SOCRATIC_TEST_PCH): parsing these was
 // 60 % of a test program's compile time.
 #pragma once
 #include <algorithm>

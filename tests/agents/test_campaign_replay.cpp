@@ -16,6 +16,7 @@
 #include "socratic/agents/openai_backend.hpp"
 #include "socratic/agents/replay_backend.hpp"
 #include "socratic/socratic.hpp"
+#include "test_files.hpp"
 #include "test_util.hpp"
 
 using namespace socratic;
@@ -23,11 +24,6 @@ using namespace socratic::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 /// An evaluator that returns a prepared report for each candidate content (speedup of both
 /// scenarios; an unknown content fails to build).
@@ -40,7 +36,7 @@ struct PreparedEvaluator {
     r.problem = "toy";
     r.candidate = c;
     r.expected = {"a", "b"};
-    auto it = speedup_of.find(slurp(c.source));
+    auto it = speedup_of.find(socratic::test::read_text(c.source));
     if (it == speedup_of.end()) {
       r.build_log = "error: unknown candidate";
       return r;
@@ -163,7 +159,7 @@ TEST_CASE("campaign: LlmAgent against the scripted server reaches the goal", "[a
   CHECK(result.goal_met);
   CHECK(result.reason == "goal_met");
   CHECK(result.turns == 2);
-  CHECK(slurp(s.ws / "src" / "kernel.cu") == "v2");
+  CHECK(socratic::test::read_text(s.ws / "src" / "kernel.cu") == "v2");
   CHECK(server.unused_replies() == 0);
   // Two by the agent; each stop check found the content the agent had just measured, and repeated
   // that judgement instead of measuring again.
@@ -212,7 +208,7 @@ TEST_CASE("replay: a recorded campaign is reproduced exactly, without a server; 
     CHECK(result.goal_met);
     CHECK(result.turns == 2);
     CHECK(agent.backend().remaining() == 0);
-    CHECK(slurp(again.ws / "src" / "kernel.cu") == "v2");
+    CHECK(socratic::test::read_text(again.ws / "src" / "kernel.cu") == "v2");
     const auto recorded = agent_events(live.trace(), "llm_exchange");
     const auto replayed = agent_events(again.trace(), "llm_exchange");
     REQUIRE(replayed.size() == recorded.size());
@@ -307,7 +303,7 @@ TEST_CASE("secrets: a key from a file reaches the server and nothing else", "[ag
   for (const auto& r : server.requests()) CHECK(r.header("authorization") == "Bearer " + key);
   REQUIRE(log.size() == 1);
   CHECK(log[0].find(key) == std::string::npos);
-  const std::string trace = slurp(s.trace());
+  const std::string trace = socratic::test::read_text(s.trace());
   CHECK(trace.find(key) == std::string::npos);
   CHECK(trace.find("[redacted]") != std::string::npos);  // the model's leak was caught
   const auto shell = agent_events(s.trace(), "tool_result").at(0)["output"].get<std::string>();

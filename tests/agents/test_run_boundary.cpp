@@ -160,7 +160,7 @@ TEST_CASE("socratic run: the model rewrites the evaluator's script through the s
   ScriptedServer server;
   SECTION("in the sandbox the judge is not there to change") {
     RunCampaign c("run_escape", server);
-    const std::string before = detail::sha256_file(c.judge / "evaluate.sh");
+    const std::string before = socratic::detail::sha256_file(c.judge / "evaluate.sh");
     server.push(shell("c1", "cat " + (c.dir / "campaign.json").string() + " | wc -c; printf '%s\\n' \"" + perfect +
                                 "\" > " + (c.judge / "evaluate.sh").string() + "; wc -c < " + (c.judge / "evaluate.sh").string()));
     for (int i = 0; i < 4; ++i) server.push(say("Done: 10x on every scenario."));
@@ -168,7 +168,7 @@ TEST_CASE("socratic run: the model rewrites the evaluator's script through the s
     INFO(r.stdout_text << r.stderr_text);
     CHECK(r.exit_code == 1);  // the goal does not hold: the candidate is still wrong on one scenario
     CHECK(c.ended() != "goal_met");
-    CHECK(detail::sha256_file(c.judge / "evaluate.sh") == before);
+    CHECK(socratic::detail::sha256_file(c.judge / "evaluate.sh") == before);
     const auto shells = c.agent_events("tool_result");
     REQUIRE_FALSE(shells.empty());
     // Hidden, the campaign file and the judge's script can be neither read nor written.

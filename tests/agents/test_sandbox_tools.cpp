@@ -18,6 +18,7 @@
 #include "socratic/agents/agent_tools.hpp"
 #include "socratic/agents/api_key.hpp"
 #include "socratic/agents/pricing.hpp"
+#include "test_files.hpp"
 #include "test_util.hpp"
 
 using namespace socratic;
@@ -25,11 +26,6 @@ using namespace socratic::testing;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 void put(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
@@ -152,7 +148,7 @@ TEST_CASE("tools: the file tools refuse escapes and leave the outside untouched"
     CHECK_THAT(o.output, Catch::Matchers::StartsWith("error: refused:"));
     CHECK(o.details["sandbox_violation"] == true);
   }
-  CHECK(slurp(l.outside / "secret.txt") == "judge data");
+  CHECK(socratic::test::read_text(l.outside / "secret.txt") == "judge data");
   CHECK_FALSE(fs::exists(l.outside / "planted.txt"));
 }
 
@@ -166,7 +162,7 @@ TEST_CASE("tools: read, write, replace and list", "[agents][tools]") {
   auto w = box.call(call("write_file", {{"path", "lib/util.cuh"}, {"content", "line 1\nline 2\nline 3\n"}}), tools);
   CHECK_FALSE(w.is_error);
   CHECK(w.output == "wrote 21 bytes to lib/util.cuh");
-  CHECK(slurp(l.ws / "lib" / "util.cuh") == "line 1\nline 2\nline 3\n");
+  CHECK(socratic::test::read_text(l.ws / "lib" / "util.cuh") == "line 1\nline 2\nline 3\n");
 
   CHECK(box.call(call("read_file", {{"path", "lib/util.cuh"}}), tools).output == "line 1\nline 2\nline 3\n");
   auto part = box.call(call("read_file", {{"path", "lib/util.cuh"}, {"offset", 2}, {"limit", 1}}), tools);
@@ -187,7 +183,7 @@ TEST_CASE("tools: read, write, replace and list", "[agents][tools]") {
   CHECK_THAT(many.output, Catch::Matchers::Contains("occurs 2 times"));
   auto all = box.call(call("replace_in_file", {{"path", "lib/util.cuh"}, {"old", "line"}, {"new", "row"}, {"replace_all", true}}), tools);
   CHECK(all.output == "replaced 2 occurrences in lib/util.cuh");
-  CHECK(slurp(l.ws / "lib" / "util.cuh") == "row 1\nLINE TWO\nrow 3\n");
+  CHECK(socratic::test::read_text(l.ws / "lib" / "util.cuh") == "row 1\nLINE TWO\nrow 3\n");
   auto missing = box.call(call("replace_in_file", {{"path", "lib/util.cuh"}, {"old", "line 9"}, {"new", "x"}}), tools);
   CHECK_THAT(missing.output, Catch::Matchers::Contains("was not found"));
 
@@ -368,7 +364,7 @@ TEST_CASE("tools: the campaign's own files are refused wherever they lie, inside
     CHECK(o.details["sandbox_violation"] == true);
     CHECK_THAT(o.output, Catch::Matchers::Contains("campaign's own files"));
   }
-  CHECK(slurp(l.ws / ".socratic" / "trace.jsonl") == "{\"type\":\"campaign_started\"}\n");
+  CHECK(socratic::test::read_text(l.ws / ".socratic" / "trace.jsonl") == "{\"type\":\"campaign_started\"}\n");
   // The shell does not see it either: an empty folder stands in its place.
   const auto ls = box.call(call("run_shell", {{"command", "ls -A .socratic | wc -l; cat .socratic/trace.jsonl"}}), tools);
   CHECK_THAT(ls.output, Catch::Matchers::StartsWith("exited with code 1") && Catch::Matchers::Contains("[stdout]\n0\n"));
@@ -424,12 +420,12 @@ TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][to
 
   // The workspace is writable; nothing else is, the judge's script included.
   CHECK_THAT(shell("echo mine > own.txt && cat own.txt"), Catch::Matchers::Contains("mine"));
-  CHECK(slurp(l.ws / "own.txt") == "mine\n");
+  CHECK(socratic::test::read_text(l.ws / "own.txt") == "mine\n");
   const std::string outside = shell("echo x > " + (l.outside / "new.txt").string() + "; echo x >> " +
                                     (l.outside / "secret.txt").string() + "; echo y > /etc/socratic_probe");
   CHECK_THAT(outside, Catch::Matchers::Contains("Read-only file system"));
   CHECK_FALSE(fs::exists(l.outside / "new.txt"));
-  CHECK(slurp(l.outside / "secret.txt") == "judge data");
+  CHECK(socratic::test::read_text(l.outside / "secret.txt") == "judge data");
   CHECK_FALSE(fs::exists("/etc/socratic_probe"));
   // The judge's private folder is empty and read-only; the key file can be neither read nor written.
   const std::string judge = shell("cat " + (l.outside / "secret.txt").string() + "; echo; ls -A " +
@@ -443,8 +439,8 @@ TEST_CASE("shell sandbox: the refusals seen from inside the shell", "[agents][to
                         Catch::Matchers::Contains("api.key: Permission denied"));
   CHECK(judge.find("perfect") == std::string::npos);
   CHECK(judge.find("filekey") == std::string::npos);
-  CHECK(slurp(l.outside / "judge" / "evaluate.sh") == "echo perfect\n");
-  CHECK(slurp(key_file) == "sk-ant-filekey-0123456789abcdefghij\n");
+  CHECK(socratic::test::read_text(l.outside / "judge" / "evaluate.sh") == "echo perfect\n");
+  CHECK(socratic::test::read_text(key_file) == "sk-ant-filekey-0123456789abcdefghij\n");
   // No other process, so no other process's environment; the parent's holds no secret.
   const std::string key = "sk-ant-envkey-ZYXWVUTSRQPONMLKJIH0123";
   ::setenv("ANTHROPIC_API_KEY", key.c_str(), 1);

@@ -12,19 +12,15 @@
 #include <vector>
 
 #include "socratic/socratic.hpp"
+#include "test_files.hpp"
 
 namespace fixtures {
 
 using namespace socratic;
 
-inline std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-inline void write_text(const std::filesystem::path& p, const std::string& text) {
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream(p) << text;
-}
+using socratic::test::fresh_dir;
+using socratic::test::read_text;
+using socratic::test::write_text;
 
 /// A report over scenarios "a" and "b" with the given speedups (NaN = incorrect).
 inline EvalReport report_with(double speedup_a, double speedup_b) {
@@ -153,11 +149,5 @@ inline CampaignConfig config_in(const std::filesystem::path& dir) {
   return c;
 }
 
-inline std::filesystem::path fresh_dir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("socratic_campaign_" + name + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
 
 }  // namespace fixtures

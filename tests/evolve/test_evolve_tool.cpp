@@ -19,9 +19,9 @@ using namespace socratic;
 
 namespace {
 
-const std::filesystem::path campaign = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "tests/evolve/cpu/campaign.json";
+const std::filesystem::path cpu_campaign_file = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "tests/evolve/cpu/campaign.json";
 
-std::size_t lines_of(const std::filesystem::path& p) {
+std::size_t line_count(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::size_t n = 0;
   std::string line;
@@ -30,7 +30,7 @@ std::size_t lines_of(const std::filesystem::path& p) {
 }
 
 ProcessResult run_evolve_tool(const std::vector<std::string>& extra) {
-  std::vector<std::string> argv = {SOCRATIC_TOOL_PATH, "evolve", campaign.string()};
+  std::vector<std::string> argv = {SOCRATIC_TOOL_PATH, "evolve", cpu_campaign_file.string()};
   argv.insert(argv.end(), extra.begin(), extra.end());
   ProcessOptions o;
   o.timeout = std::chrono::minutes(10);
@@ -55,14 +55,14 @@ TEST_CASE("socratic evolve killed with SIGKILL resumes without redoing or double
   REQUIRE(pid >= 0);
   if (pid == 0) {
     setpgid(0, 0);  // its own group: the kill takes the agent and the evaluator with it
-    execl(SOCRATIC_TOOL_PATH, SOCRATIC_TOOL_PATH, "evolve", campaign.c_str(), "--state", state.c_str(),
+    execl(SOCRATIC_TOOL_PATH, SOCRATIC_TOOL_PATH, "evolve", cpu_campaign_file.c_str(), "--state", state.c_str(),
           static_cast<char*>(nullptr));
     _exit(127);
   }
   setpgid(pid, pid);
   // Kill it once the store holds the start and at least one child.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
-  while (lines_of(state / "store" / "store.jsonl") < 2 && std::chrono::steady_clock::now() < deadline)
+  while (line_count(state / "store" / "store.jsonl") < 2 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ::kill(-pid, SIGKILL);
   int status = 0;
@@ -139,8 +139,8 @@ TEST_CASE("the ablation runs question and plain mutations on the same budget as 
 
 TEST_CASE("a finished run merges its questions' pulls into the bank's credit table, once", "[evolve][tool][credit]") {
   const auto dir = etest::temp_dir("tool-credit");
-  json c = read_json_file(campaign);
-  const auto cpu = campaign.parent_path();
+  json c = read_json_file(cpu_campaign_file);
+  const auto cpu = cpu_campaign_file.parent_path();
   c["evolution"]["start"] = (cpu / "start.cpp").string();
   c["evolution"]["generations"] = 1;
   c["evolution"]["credit"] = (dir / "credit.json").string();
@@ -167,13 +167,13 @@ TEST_CASE("a finished run merges its questions' pulls into the bank's credit tab
 
 TEST_CASE("a campaign file's mistakes name the file, the section and the field", "[evolve][tool]") {
   const auto dir = etest::temp_dir("tool-bad");
-  json c = read_json_file(campaign);
+  json c = read_json_file(cpu_campaign_file);
   c["evolution"]["islnds"] = 3;
   const auto file = etest::write_file(dir / "campaign.json", c.dump(2));
   const ProcessResult r = run_process({SOCRATIC_TOOL_PATH, "evolve", file.string()});
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.stderr_text, E_CONTAINS("campaign.json") && E_CONTAINS("evolution") && E_CONTAINS("islnds"));
-  c = read_json_file(campaign);
+  c = read_json_file(cpu_campaign_file);
   c["evolution"]["operator"] = "faster";
   etest::write_file(file, c.dump(2));
   const ProcessResult r2 = run_process({SOCRATIC_TOOL_PATH, "evolve", file.string()});

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "socratic/core/json.hpp"
+#include "test_files.hpp"
 #include "socratic/exec/job.hpp"
 #include "socratic/exec/make_job.hpp"
 
@@ -27,24 +28,9 @@ inline fs::path cpu_problem() { return source_dir() / "tests" / "tool" / "cpu_pr
 inline fs::path fixtures() { return source_dir() / "tests" / "exec" / "fixtures"; }
 inline fs::path socratic_exe() { return SOCRATIC_TOOL_PATH; }
 
-inline fs::path fresh_dir(const std::string& name) {
-  auto dir = fs::temp_directory_path() / ("socratic_exec_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-inline std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-inline void write_text(const fs::path& p, const std::string& text) {
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
+using socratic::test::fresh_dir;
+using socratic::test::read_text;
+using socratic::test::write_text;
 
 /// A candidate of the CPU problem (the correct `fast_fixed.cpp`, or with `wrong` the one with a
 /// tail bug) labelled `label`, with fake-evaluator markers appended (`sleep=1`, `crash`, ...).

@@ -14,12 +14,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-struct ToolRun {
+struct SocraticRun {
   int exit_code;
   std::string out, err;
 };
 
-ToolRun run_socratic(const std::vector<std::string>& args, const fs::path& data) {
+SocraticRun run_socratic(const std::vector<std::string>& args, const fs::path& data) {
   std::vector<std::string> argv = {socratic_exe().string()};
   argv.insert(argv.end(), args.begin(), args.end());
   ProcessOptions o;
@@ -56,7 +56,7 @@ TEST_CASE("socratic eval --executor local: CUDA candidates through the pool, the
   std::vector<std::string> args = {"eval", honest.string(), failing.string(), broken.string(), "--executor", "local",
                                    "--gpus", "0,1", "--build-workers", "2", "--json", (tmp / "reports.json").string()};
   args.insert(args.end(), common.begin(), common.end());
-  const ToolRun pooled = run_socratic(args, data);
+  const SocraticRun pooled = run_socratic(args, data);
   INFO(pooled.out << pooled.err);
   CHECK(pooled.exit_code == 1);  // judged, not all accepted
   CHECK_THAT(pooled.err, Contains("3 job(s) on local GPU pool (GPUs 0,1, 2 build workers"));
@@ -75,7 +75,7 @@ TEST_CASE("socratic eval --executor local: CUDA candidates through the pool, the
     const fs::path cand = i == 0 ? honest : i == 1 ? failing : broken;
     std::vector<std::string> one = {"eval", cand.string(), "--json", (tmp / "one.json").string()};
     one.insert(one.end(), common.begin(), common.end());
-    const ToolRun direct = run_socratic(one, data);
+    const SocraticRun direct = run_socratic(one, data);
     INFO(direct.out << direct.err);
     const EvalReport in_process = read_json_file(tmp / "one.json").get<EvalReport>();
     CHECK(verdict(through_pool[i]) == verdict(in_process));
@@ -85,7 +85,7 @@ TEST_CASE("socratic eval --executor local: CUDA candidates through the pool, the
   std::vector<std::string> cascade = {"eval", failing.string(), "--executor", "local", "--gpus", "0", "--cascade", "3",
                                       "--json", (tmp / "cascade.json").string()};
   cascade.insert(cascade.end(), common.begin(), common.end());
-  const ToolRun c = run_socratic(cascade, data);
+  const SocraticRun c = run_socratic(cascade, data);
   INFO(c.out << c.err);
   const EvalReport stopped = read_json_file(tmp / "cascade.json").get<EvalReport>();
   CHECK(stopped.expected == std::vector<std::string>{"a", "b", "c", "d"});
@@ -97,7 +97,7 @@ TEST_CASE("socratic eval --executor local: CUDA candidates through the pool, the
   CHECK(run_socratic(bad, data).exit_code == 2);
   bad = {"eval", honest.string(), "--executor", "slurm"};
   bad.insert(bad.end(), common.begin(), common.end());
-  const ToolRun no_dir = run_socratic(bad, data);
+  const SocraticRun no_dir = run_socratic(bad, data);
   CHECK(no_dir.exit_code == 2);
   CHECK_THAT(no_dir.err, Contains("needs --run-dir"));
   bad = {"eval", honest.string(), failing.string()};

@@ -106,7 +106,7 @@ TEST_CASE("schema.json and the loader agree on triggers, fields and evidence", "
   CHECK(schema_triggers == code_triggers);
   std::set<std::string> schema_fields;
   for (auto it = e["properties"].begin(); it != e["properties"].end(); ++it) schema_fields.insert(it.key());
-  CHECK(schema_fields == std::set<std::string>(detail::bank::entry_fields.begin(), detail::bank::entry_fields.end()));
+  CHECK(schema_fields == std::set<std::string>(socratic::detail::bank::entry_fields.begin(), socratic::detail::bank::entry_fields.end()));
   CHECK(e["required"] == json({"id", "text", "triggers", "evidence", "tags"}));
   CHECK(e["properties"]["evidence"]["enum"] == json({"public", "trace"}));
   // Every shipped file names the schema and its group.

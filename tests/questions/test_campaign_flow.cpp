@@ -35,7 +35,7 @@ struct Turn {
   std::string final_message;
 };
 
-struct ScriptedAgent {
+struct ScriptedTurnsAgent {
   std::vector<Turn> turns;
   std::vector<Message> received;
   std::vector<std::optional<Question>> evaluate_questions;
@@ -57,7 +57,7 @@ struct ScriptedAgent {
 TEST_CASE("a campaign asks bank questions at the moments the detectors find", "[questions][campaign]") {
   const auto dir = qtest::temp_dir("campaign_flow");
   const Bank bank = load_bank(std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank");
-  ScriptedAgent agent;
+  ScriptedTurnsAgent agent;
   agent.turns = {
       // Flat within noise four times: a plateau; then a stop claiming a limit.
       {{1.2, 1.21, 1.2, 1.205, 1.2}, 1.2, "I believe the kernel is at the hardware limit now."},

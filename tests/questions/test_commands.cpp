@@ -12,7 +12,7 @@ using namespace socratic;
 
 namespace {
 
-const std::filesystem::path shipped = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank";
+const std::filesystem::path shipped_bank = std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank";
 
 ProcessResult tool(std::vector<std::string> args) {
   args.insert(args.begin(), SOCRATIC_TOOL_PATH);
@@ -62,7 +62,7 @@ TEST_CASE("bank lint: the shipped bank is clean and counted", "[questions][cli]"
   CHECK_THAT(r.stdout_text, Q_CONTAINS("0 errors, 0 warnings") && Q_CONTAINS("groups (10)") &&
                                 Q_CONTAINS("triggers: claimed_limit") && Q_CONTAINS("sm_90") &&
                                 Q_CONTAINS("requires_reference:"));
-  auto j = tool({"bank", "lint", shipped.string(), "--json"});
+  auto j = tool({"bank", "lint", shipped_bank.string(), "--json"});
   CHECK(j.exit_code == 0);
   const json report = json::parse(j.stdout_text);
   CHECK(report["ok"] == true);

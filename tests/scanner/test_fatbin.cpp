@@ -137,14 +137,14 @@ TEST_CASE("LZ4 block decoder: literals, overlapping matches, and corrupt input",
           "[scanner][fatbin]") {
   std::string why;
   // Token 0x40: 4 literals, no match (last sequence).
-  auto out = detail::decompress_lz4_block(std::string("\x40"
+  auto out = socratic::detail::decompress_lz4_block(std::string("\x40"
                                                       "abcd",
                                                       5),
                                           100, why);
   REQUIRE(out);
   CHECK(*out == "abcd");
   // Token 0x25: 2 literals "ab", match offset 2 length 5+4=9 (overlapping), then "!" as last.
-  out = detail::decompress_lz4_block(std::string("\x25"
+  out = socratic::detail::decompress_lz4_block(std::string("\x25"
                                                  "ab"
                                                  "\x02\x00"
                                                  "\x10"
@@ -156,25 +156,25 @@ TEST_CASE("LZ4 block decoder: literals, overlapping matches, and corrupt input",
         "ababababab"
         "a!");
   // Literal length extended by bytes: 15 + 3 = 18 literals.
-  out = detail::decompress_lz4_block(std::string("\xf0\x03") + std::string(18, 'x'), 100, why);
+  out = socratic::detail::decompress_lz4_block(std::string("\xf0\x03") + std::string(18, 'x'), 100, why);
   REQUIRE(out);
   CHECK(*out == std::string(18, 'x'));
   // Offset reaching before the start, truncated input, output limit.
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x14"
+  CHECK_FALSE(socratic::detail::decompress_lz4_block(std::string("\x14"
                                                        "a"
                                                        "\x05\x00",
                                                        4),
                                            100, why));
   CHECK_THAT(why, Catch::Matchers::Contains("before the start"));
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x50"
+  CHECK_FALSE(socratic::detail::decompress_lz4_block(std::string("\x50"
                                                        "ab",
                                                        3),
                                            100, why));
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x40"
+  CHECK_FALSE(socratic::detail::decompress_lz4_block(std::string("\x40"
                                                        "abcd",
                                                        5),
                                            3, why));
-  CHECK_FALSE(detail::decompress_lz4_block(std::string("\x15"
+  CHECK_FALSE(socratic::detail::decompress_lz4_block(std::string("\x15"
                                                        "a"
                                                        "\x01",
                                                        3),

@@ -40,10 +40,10 @@ TEST_CASE("default policy bans CUTLASS, CuTe, cuBLAS, cuBLASLt and cuDNN", "[sca
   CHECK_FALSE(matches(cudnn, "cudnn_style_softmax"));
   CHECK_FALSE(matches(cudnn, "my_cudnnCreate"));
 
-  CHECK(detail::glob_match("libcublas.so*", "libcublas.so.13"));
-  CHECK_FALSE(detail::glob_match("libcublas.so*", "libcublasLt.so.13"));
-  CHECK(detail::glob_match("libcudnn_*.so*", "libcudnn_ops.so.9"));
-  CHECK_FALSE(detail::glob_match("libcudnn.so*", "libcudnn"));
+  CHECK(socratic::detail::glob_match("libcublas.so*", "libcublas.so.13"));
+  CHECK_FALSE(socratic::detail::glob_match("libcublas.so*", "libcublasLt.so.13"));
+  CHECK(socratic::detail::glob_match("libcudnn_*.so*", "libcudnn_ops.so.9"));
+  CHECK_FALSE(socratic::detail::glob_match("libcudnn.so*", "libcudnn"));
 }
 
 TEST_CASE("policy: add, replace and remove libraries", "[scanner][policy]") {

@@ -21,15 +21,14 @@
 #include "socratic/store/candidate_store.hpp"
 #include "socratic/store/drafts.hpp"
 #include "socratic/store/gate.hpp"
+#include "test_files.hpp"
 
 namespace store_fixtures {
 
 using namespace socratic;
 
-inline void write_text(const std::filesystem::path& p, const std::string& text) {
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
-}
+using socratic::test::read_text;
+using socratic::test::write_text;
 
 /// A candidate file's meaning: `ms X` (every scenario's true time, ms), `wrong SCENARIO`,
 /// `banned LIB`, `flag SCENARIO FLAG`, `build_error`, any other line ignored (comments make

@@ -24,7 +24,7 @@ struct GateBench {
     const auto p = dir / name;
     write_text(p, content);
     Candidate c{p};
-    c.content_hash = detail::sha256_hex(content);
+    c.content_hash = socratic::detail::sha256_hex(content);
     return c;
   }
   GateResult judge(const Candidate& c, const std::optional<Candidate>& inc, std::uint64_t seed = 1) const {
@@ -238,13 +238,13 @@ TEST_CASE("gate: on every scenario's terms the gray zone pools each scenario by 
 }
 
 TEST_CASE("gate: Student's t quantiles", "[gate]") {
-  CHECK(detail::student_t_quantile(0.975, 1) == Approx(12.706).margin(0.001));
-  CHECK(detail::student_t_quantile(0.95, 3) == Approx(2.353).margin(0.001));
-  CHECK(detail::student_t_quantile(0.99, 4) == Approx(3.747).margin(0.001));
-  CHECK(detail::student_t_quantile(0.995, 10) == Approx(3.169).margin(0.001));
-  CHECK(detail::student_t_quantile(0.05, 3) == Approx(-2.353).margin(0.001));
-  CHECK(detail::student_t_cdf(0, 7) == Approx(0.5));
-  CHECK_THROWS(detail::student_t_quantile(1.0, 3));
+  CHECK(socratic::detail::student_t_quantile(0.975, 1) == Approx(12.706).margin(0.001));
+  CHECK(socratic::detail::student_t_quantile(0.95, 3) == Approx(2.353).margin(0.001));
+  CHECK(socratic::detail::student_t_quantile(0.99, 4) == Approx(3.747).margin(0.001));
+  CHECK(socratic::detail::student_t_quantile(0.995, 10) == Approx(3.169).margin(0.001));
+  CHECK(socratic::detail::student_t_quantile(0.05, 3) == Approx(-2.353).margin(0.001));
+  CHECK(socratic::detail::student_t_cdf(0, 7) == Approx(0.5));
+  CHECK_THROWS(socratic::detail::student_t_quantile(1.0, 3));
 }
 
 TEST_CASE("gate: its configuration is checked", "[gate]") {

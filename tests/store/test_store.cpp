@@ -15,7 +15,8 @@ using namespace store_fixtures;
 
 namespace {
 
-std::filesystem::path fresh_dir(const std::string& name) {
+// A path under the temporary folder where nothing is (the store creates its folder itself).
+std::filesystem::path removed_dir(const std::string& name) {
   auto d = std::filesystem::temp_directory_path() / ("socratic-store-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(d);
   return d;
@@ -37,7 +38,7 @@ std::vector<RecordSummary> without_times(std::vector<RecordSummary> v) {
 }  // namespace
 
 TEST_CASE("store: records, notes and views survive reopening", "[store]") {
-  const auto dir = fresh_dir("roundtrip");
+  const auto dir = removed_dir("roundtrip");
   std::vector<RecordSummary> before;
   {
     auto store = CandidateStore::open(dir);
@@ -94,7 +95,7 @@ TEST_CASE("store: records, notes and views survive reopening", "[store]") {
 }
 
 TEST_CASE("store: a torn last line is cut off with a warning, never a crash", "[store]") {
-  const auto dir = fresh_dir("torn");
+  const auto dir = removed_dir("torn");
   {
     auto store = CandidateStore::open(dir);
     for (int i = 0; i < 3; ++i) store.append(record_of("a1", measured(dir, "ms 1\n"), GateOutcome::refused));
@@ -131,7 +132,7 @@ TEST_CASE("store: a torn last line is cut off with a warning, never a crash", "[
 }
 
 TEST_CASE("store: the index is brought up to the log, or rebuilt from it", "[store]") {
-  const auto dir = fresh_dir("index");
+  const auto dir = removed_dir("index");
   std::vector<RecordSummary> all;
   {
     auto store = CandidateStore::open(dir);
@@ -174,7 +175,7 @@ TEST_CASE("store: the index is brought up to the log, or rebuilt from it", "[sto
 }
 
 TEST_CASE("store: one writer; a second is refused with a clear error", "[store]") {
-  const auto dir = fresh_dir("lock");
+  const auto dir = removed_dir("lock");
   auto first = CandidateStore::open(dir);
   CHECK_THROWS_WITH(CandidateStore::open(dir),
                     Catch::Matchers::Contains("held by another writer") && Catch::Matchers::Contains(std::to_string(::getpid())));
@@ -185,7 +186,7 @@ TEST_CASE("store: one writer; a second is refused with a clear error", "[store]"
 }
 
 TEST_CASE("store: a key already stored is not appended again", "[store]") {
-  const auto dir = fresh_dir("keys");
+  const auto dir = removed_dir("keys");
   auto store = CandidateStore::open(dir);
   const auto a = store.append(record_of("a1", measured(dir, "ms 0.9\n"), GateOutcome::admitted, {}, "a1/0/abc"));
   const auto b = store.append(record_of("a1", measured(dir, "ms 0.5\n"), GateOutcome::admitted, {}, "a1/0/abc"));
@@ -197,7 +198,7 @@ TEST_CASE("store: a key already stored is not appended again", "[store]") {
 }
 
 TEST_CASE("store: bad input is refused, naming what and where", "[store]") {
-  const auto dir = fresh_dir("bad");
+  const auto dir = removed_dir("bad");
   {
     auto store = CandidateStore::open(dir);
     CHECK_THROWS_WITH(store.append(record_of("a1", measured(dir, "ms 1\n"), GateOutcome::refused, {"c9"})),
@@ -229,7 +230,7 @@ TEST_CASE("store: bad input is refused, naming what and where", "[store]") {
 }
 
 TEST_CASE("store: many threads appending, noting and reading at once never corrupt it", "[store][concurrency]") {
-  const auto dir = fresh_dir("threads");
+  const auto dir = removed_dir("threads");
   const EvalReport report = measured(dir, "ms 1\n");
   constexpr int threads = 32, each = 40;
   {

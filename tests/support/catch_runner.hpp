@@ -4,7 +4,8 @@
 // compiled, so the mains call this instead).
 namespace socratic::test {
 
-/// @brief Runs Catch2's session with the program's arguments; returns its exit status.
+/// @brief Runs Catch2's session with the program's arguments, every case tagged with its file's
+/// name (`[#test_store]`); returns its exit status.
 int run_catch_session(int argc, char* argv[]);
 
 }  // namespace socratic::test

@@ -357,7 +357,7 @@ TEST_CASE("CliAgent reads Claude Code's stream-json and Codex's JSONL", "[tool][
       R"({"type":"assistant","message":{"content":[{"type":"text","text":"All done."}]},"session_id":"s-1"})" "\n"
       "not json at all\n"
       R"({"type":"result","subtype":"success","is_error":false,"num_turns":2,"result":"All done.","session_id":"s-1","total_cost_usd":0.0125,"usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":5,"cache_creation_input_tokens":7}})" "\n";
-  const CliTurnOutput c = detail::parse_claude_stream(claude);
+  const CliTurnOutput c = socratic::detail::parse_claude_stream(claude);
   CHECK(c.session_id == "s-1");
   CHECK(c.tool_uses == 1);
   CHECK(c.tool_names == std::vector<std::string>{"Bash"});
@@ -365,12 +365,12 @@ TEST_CASE("CliAgent reads Claude Code's stream-json and Codex's JSONL", "[tool][
   CHECK(c.usage.total_tokens() == 132);
   CHECK(c.usage.cost_usd == Approx(0.0125));
   CHECK(c.error.empty());
-  const CliTurnOutput max = detail::parse_claude_stream(
+  const CliTurnOutput max = socratic::detail::parse_claude_stream(
       R"({"type":"result","subtype":"error_max_turns","is_error":true,"session_id":"s-2"})" "\n");
   CHECK(max.max_turns_reached);
   CHECK(max.error.empty());  // the turn simply ended
-  CHECK(detail::parse_claude_stream("").error == "claude printed no result event");
-  CHECK(detail::parse_claude_stream(R"({"type":"result","subtype":"error_during_execution","is_error":true})" "\n")
+  CHECK(socratic::detail::parse_claude_stream("").error == "claude printed no result event");
+  CHECK(socratic::detail::parse_claude_stream(R"({"type":"result","subtype":"error_during_execution","is_error":true})" "\n")
             .error.find("error_during_execution") != std::string::npos);
 
   const std::string codex =
@@ -380,7 +380,7 @@ TEST_CASE("CliAgent reads Claude Code's stream-json and Codex's JSONL", "[tool][
       R"({"type":"item.completed","item":{"id":"i1","type":"command_execution","command":"ls","exit_code":0}})" "\n"
       R"({"type":"item.completed","item":{"id":"i2","type":"agent_message","text":"Fixed."}})" "\n"
       R"({"type":"turn.completed","usage":{"input_tokens":300,"cached_input_tokens":100,"output_tokens":80}})" "\n";
-  const CliTurnOutput x = detail::parse_codex_stream(codex);
+  const CliTurnOutput x = socratic::detail::parse_codex_stream(codex);
   CHECK(x.session_id == "th-9");
   CHECK(x.tool_uses == 1);
   CHECK(x.final_text == "Fixed.");
@@ -388,7 +388,7 @@ TEST_CASE("CliAgent reads Claude Code's stream-json and Codex's JSONL", "[tool][
   CHECK(x.usage.cache_read_tokens == 100);
   CHECK(x.usage.output_tokens == 80);
   CHECK(x.error.empty());
-  CHECK(detail::parse_codex_stream(R"({"type":"turn.failed","error":{"message":"quota"}})" "\n").error ==
+  CHECK(socratic::detail::parse_codex_stream(R"({"type":"turn.failed","error":{"message":"quota"}})" "\n").error ==
         "codex turn failed: quota");
 
   CliAgentOptions o;

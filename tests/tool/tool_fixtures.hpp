@@ -11,6 +11,7 @@
 #include "socratic/campaign/trace.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/process/run_process.hpp"
+#include "test_files.hpp"
 
 namespace tool_fixtures {
 
@@ -21,24 +22,9 @@ inline fs::path source_dir() { return SOCRATIC_SOURCE_DIR; }
 inline fs::path cpu_problem() { return source_dir() / "tests" / "tool" / "cpu_problem"; }
 inline fs::path socratic_exe() { return SOCRATIC_TOOL_PATH; }
 
-inline fs::path fresh_dir(const std::string& name) {
-  auto dir = fs::temp_directory_path() / ("socratic_tool_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-inline std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-inline void write_text(const fs::path& p, const std::string& text) {
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << text;
-}
+using socratic::test::fresh_dir;
+using socratic::test::read_text;
+using socratic::test::write_text;
 
 /// Runs the socratic binary with `args`, stdin text and extra environment entries.
 inline socratic::ProcessResult socratic_run(const std::vector<std::string>& args, const std::string& stdin_text = {},

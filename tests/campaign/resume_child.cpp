@@ -1,18 +1,22 @@
-// Child process of the resume test: runs a campaign and blocks mid-turn (after writing a
-// ready file) so that the parent can kill it with SIGKILL at a known point.
+// Child mode `resume-campaign DIR READY_FILE` of the SDK's test program, for the resume test
+// (test_trace.cpp): runs a campaign and blocks mid-turn (after writing the ready file) so that
+// the parent can kill it with SIGKILL at a known point.
 #include <cstdio>
 #include <thread>
 
+#include "child_modes.hpp"
 #include "fixtures.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+int resume_campaign_child(const std::vector<std::string>& args) {
   using namespace fixtures;
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: resume_child DIR READY_FILE\n");
+  if (args.size() != 2) {
+    std::fprintf(stderr, "usage: --child resume-campaign DIR READY_FILE\n");
     return 2;
   }
-  const std::filesystem::path dir = argv[1];
-  const std::string ready = argv[2];
+  const std::filesystem::path dir = args[0];
+  const std::string ready = args[1];
   PreparedEvaluator evaluator;
   evaluator.reports["v1"] = report_with(1.0, 1.0);
   evaluator.reports["v2"] = report_with(1.1, 1.3);
@@ -28,3 +32,7 @@ int main(int argc, char** argv) {
   campaign.run();
   return 3;  // never reached in the test
 }
+
+const bool resume_campaign_registered = socratic::test::register_child_mode("resume-campaign", resume_campaign_child);
+
+}  // namespace

@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "child_modes.hpp"
 #include "fixtures.hpp"
 
 extern char** environ;
@@ -86,7 +87,7 @@ TEST_CASE("a corrupt line in the middle is an error naming the line", "[trace]")
 TEST_CASE("a campaign killed with SIGKILL resumes from its trace", "[campaign][resume]") {
   auto dir = fresh_dir("resume");
   const std::string ready = (dir / "ready").string();
-  std::vector<std::string> args = {CAMPAIGN_CHILD_PATH, dir.string(), ready};
+  std::vector<std::string> args = socratic::test::child_command("resume-campaign", {dir.string(), ready});
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

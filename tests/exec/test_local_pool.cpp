@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "catch.hpp"
+#include "child_modes.hpp"
 #include "exec_fixtures.hpp"
 #include "socratic/exec/detail/file_lock.hpp"
 #include "socratic/exec/executor_evaluator.hpp"
@@ -301,8 +302,9 @@ TEST_CASE("after kill -9 of the pool no lease is held, and a restart runs the un
   std::vector<fs::path> cands = {candidate(dir, "quick1", {"canned"}), candidate(dir, "quick2", {"canned"}),
                                  candidate(dir, "slow1", {"sleep-once=60:" + (dir / "slow1.flag").string(), "canned"}),
                                  candidate(dir, "slow2", {"sleep-once=60:" + (dir / "slow2.flag").string(), "canned"})};
-  std::vector<std::string> argv = {SOCRATIC_EXEC_TESTS_PATH, "--pool-driver", run.string(), log.string()};
-  for (const auto& c : cands) argv.push_back(c.string());
+  std::vector<std::string> driver_args = {run.string(), log.string()};
+  for (const auto& c : cands) driver_args.push_back(c.string());
+  std::vector<std::string> argv = socratic::test::child_command("pool-driver", driver_args);
   const pid_t driver = ::fork();
   if (driver == 0) {
     std::vector<char*> args;
@@ -402,3 +404,30 @@ TEST_CASE("the cascade judges correctness on a few scenarios first, and times th
   CHECK(count_lines(l, "START", "tailbug") == 1);  // the correctness stage only
   CHECK(count_lines(l, "START", "fixed") == 4);    // (stage 1 + full) twice
 }
+
+namespace {
+
+// Child mode `pool-driver RUN LOG CANDIDATE...` for the kill -9 test above: a pool process that
+// runs the candidates on fake GPUs 0 and 1 and waits (the test kills it).
+int pool_driver_child(const std::vector<std::string>& args) {
+  using namespace socratic::exec;
+  if (args.size() < 3) {
+    std::fprintf(stderr, "usage: --child pool-driver RUN LOG CANDIDATE...\n");
+    return 2;
+  }
+  LocalPoolConfig c;
+  c.run_dir = args[0];
+  c.gpus = {"0", "1"};
+  c.worker = {exec_fixtures::socratic_exe().string(), "exec-job"};
+  c.build_workers = 0;
+  LocalGpuPool pool(c);
+  std::vector<std::string> ids;
+  for (std::size_t i = 2; i < args.size(); ++i) ids.push_back(pool.submit(exec_fixtures::cpu_job(args[i], args[1], false)));
+  for (const auto& id : ids) pool.wait(id, std::chrono::hours(1));
+  std::printf("DONE\n");
+  return 0;
+}
+
+const bool pool_driver_registered = socratic::test::register_child_mode("pool-driver", pool_driver_child);
+
+}  // namespace

@@ -29,10 +29,11 @@ if cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DSOCRATIC_BUILD_TOOLS=
   say "cmake build of the CUDA parts and gpu_runner_tests ok"
   gpu=build-device/bin/gpu_runner_tests
   # The CPU tests too (they also prove the Catch2 v2/v3 shim where v3 is installed).
-  cmake --build build-device -j "$(nproc)" --target runner_logic_tests core_tests >> "$out/build.log" 2>&1
-  say "cmake build of runner_logic_tests and core_tests exit $?"
+  cmake --build build-device -j "$(nproc)" --target runner_logic_tests socratic_sdk_tests >> "$out/build.log" 2>&1
+  say "cmake build of runner_logic_tests and socratic_sdk_tests exit $?"
   logic=build-device/bin/runner_logic_tests
-  [ -x build-device/bin/core_tests ] && { build-device/bin/core_tests >> "$out/tests.log" 2>&1; say "core_tests exit $?"; }
+  [ -x build-device/bin/socratic_sdk_tests ] && {
+    ctest --test-dir build-device -R '^core_tests$' --output-on-failure >> "$out/tests.log" 2>&1; say "core_tests exit $?"; }
 else
   say "cmake build failed (see build.log); building the CUDA parts with nvcc directly"
   mkdir -p "$cuda_dir/adversarial"

@@ -1,8 +1,8 @@
 // The real Claude Code and Codex CLIs, against the loopback server that scripts the model, with
 // the MCP configuration `socratic init` wrote: the scripted model calls Socratic's tools
 // (evaluate, then result with the job id it got, then ask) and the campaign's trace records the
-// calls. main() installs the CLIs with scripts/install-agent-clis.sh and exits 77 (skipped) only
-// when npm itself is unavailable.
+// calls. the program's main() (support/real_cli_main.cpp) installs the CLIs and exits 77
+// (skipped) only when npm is unavailable.
 #include "catch.hpp"
 #include "real_cli_main.hpp"
 
@@ -22,7 +22,6 @@ using socratic::testing::ScriptedServer;
 
 namespace {
 
-fs::path g_cli_bin;
 
 /// The texts of every tool result the client sent back (Messages and Responses shapes).
 std::vector<std::string> tool_outputs(const json& body) {
@@ -161,7 +160,7 @@ TEST_CASE("real Claude Code calls socratic mcp's tools: evaluate, result, ask, i
   o.working_dir = ws;
   o.environment = claude_env(server, root / "home");
   o.timeout = std::chrono::minutes(6);
-  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Evaluate candidate.cpp with Socratic.",
+  const ProcessResult run = run_process({(socratic::test::agent_cli_bin() / "claude").string(), "-p", "Evaluate candidate.cpp with Socratic.",
                                          "--output-format", "stream-json", "--verbose", "--max-turns", "12",
                                          // A headless run grants no tool by itself; the project settings'
                                          // allow rules did not grant MCP tools to `claude -p` 2.1.197.
@@ -220,7 +219,7 @@ TEST_CASE("real Codex calls socratic mcp's tools from the project's .codex/confi
   o.environment = env;
   o.timeout = std::chrono::minutes(6);
   const ProcessResult run = run_process(
-      {(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust",
+      {(socratic::test::agent_cli_bin() / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust",
        "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust", "--enable", "hooks", "-c",
        "model_provider=\"loopback\"", "-c",
        "model_providers.loopback={name=\"loopback\",base_url=\"" + server.url() +
@@ -243,8 +242,4 @@ TEST_CASE("real Codex calls socratic mcp's tools from the project's .codex/confi
   REQUIRE(script.tool_names_seen.size() == 3);
   CHECK(traced_calls(dir) == std::vector<std::string>{"evaluate", "result", "ask"});
   CHECK_FALSE(events_of(trace_of(dir), "evaluation").empty());
-}
-
-int main(int argc, char* argv[]) {
-  return socratic::test::run_with_agent_clis(argc, argv, source_dir(), g_cli_bin);
 }

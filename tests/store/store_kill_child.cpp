@@ -1,22 +1,25 @@
-// A coordinator of two agents over a prepared measurement, for the kill -9 test: agent `fast`
+// Child mode `store-coordinator ROOT` of the SDK's test program, for the kill -9 test
+// (test_parallel.cpp): a coordinator of two agents over a prepared measurement. Agent `fast`
 // proposes ever faster candidates (each a real gain), agent `wrong` only wrong ones, so every
-// verdict is the same whatever order the proposals arrive in. Usage: store_kill_child ROOT.
-// Exit 0 when the campaign ended (all proposals gated), 1 on an error.
+// verdict is the same whatever order the proposals arrive in. Exit 0 when the campaign ended (all
+// proposals gated), 1 on an error.
 #include <cstdio>
 #include <iostream>
 
+#include "child_modes.hpp"
 #include "store_fixtures.hpp"
 
-using namespace socratic;
-using namespace store_fixtures;
+namespace {
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: store_kill_child ROOT\n";
+int store_coordinator_child(const std::vector<std::string>& args) {
+  using namespace socratic;
+  using namespace store_fixtures;
+  if (args.size() != 1) {
+    std::cerr << "usage: --child store-coordinator ROOT\n";
     return 2;
   }
   try {
-    const std::filesystem::path root = argv[1];
+    const std::filesystem::path root = args[0];
     PreparedMeasure measure;
     measure.delay = std::chrono::milliseconds(8);
     BaselineEvaluator evaluator{measure};
@@ -41,7 +44,11 @@ int main(int argc, char** argv) {
     std::cout << r.reason << " " << r.records << "\n";
     return 0;
   } catch (const std::exception& e) {
-    std::cerr << "store_kill_child: " << e.what() << "\n";
+    std::cerr << "store-coordinator: " << e.what() << "\n";
     return 1;
   }
 }
+
+const bool store_coordinator_registered = socratic::test::register_child_mode("store-coordinator", store_coordinator_child);
+
+}  // namespace

@@ -11,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "child_modes.hpp"
 #include "store_fixtures.hpp"
 
 extern char** environ;
@@ -190,7 +191,7 @@ TEST_CASE("parallel: 24 agents proposing at once", "[parallel][concurrency]") {
 
 TEST_CASE("parallel: a coordinator killed with SIGKILL at random points resumes to the same store", "[parallel][resume]") {
   auto run_child = [](const std::filesystem::path& root, std::optional<int> kill_after_ms) {
-    std::vector<std::string> args = {STORE_KILL_CHILD_PATH, root.string()};
+    std::vector<std::string> args = socratic::test::child_command("store-coordinator", {root.string()});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

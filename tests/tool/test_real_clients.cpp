@@ -1,7 +1,7 @@
 // The real Claude Code CLI (npm @anthropic-ai/claude-code), talking to our loopback server that
 // scripts the model, obeys the real `socratic hook stop` that `socratic init` configured; and
-// CliAgent drives the same CLI headless through Campaign. main() installs the CLIs with
-// scripts/install-agent-clis.sh and exits 77 (skipped) only when npm itself is unavailable.
+// CliAgent drives the same CLI headless through Campaign. the program's main()
+// (support/real_cli_main.cpp) installs the CLIs and exits 77 (skipped) only when npm is unavailable.
 #include "catch.hpp"
 #include "real_cli_main.hpp"
 
@@ -26,7 +26,6 @@ using socratic::testing::ScriptedServer;
 
 namespace {
 
-fs::path g_cli_bin;  // node_modules/.bin with claude and codex
 
 /// The scripted model: writes the buggy candidate and claims success; when sent back (by the Stop
 /// hook or by the campaign loop) writes the fixed one and says so.
@@ -202,7 +201,7 @@ TEST_CASE("real Claude Code obeys the Stop hook that socratic init configured", 
   o.environment = claude_environment(server, root / "home");
   o.timeout = std::chrono::minutes(6);
   fs::create_directories(root / "home");
-  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+  const ProcessResult run = run_process({(socratic::test::agent_cli_bin() / "claude").string(), "-p", "Make candidate.cpp faster.",
                                          "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash",
                                          "--max-turns", "12"},
                                         o);
@@ -258,7 +257,7 @@ TEST_CASE("real Claude Code: a whole chain of blocks up to the cap's last one, t
   o.environment = claude_environment(server, root / "home");
   o.timeout = std::chrono::minutes(6);
   fs::create_directories(root / "home");
-  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+  const ProcessResult run = run_process({(socratic::test::agent_cli_bin() / "claude").string(), "-p", "Make candidate.cpp faster.",
                                          "--output-format", "stream-json", "--verbose", "--max-turns", "12"},
                                         o);
   INFO("claude " << run.describe() << "\nstderr: " << run.stderr_text << "\nstdout tail: "
@@ -300,7 +299,7 @@ TEST_CASE("CliAgent drives real Claude Code headless through the campaign loop",
 
   CliAgentOptions options;
   options.kind = CliKind::claude_code;
-  options.program = (g_cli_bin / "claude").string();
+  options.program = (socratic::test::agent_cli_bin() / "claude").string();
   options.max_turns = 8;
   options.allowed_tools = "Bash";
   options.timeout = std::chrono::seconds(300);
@@ -349,7 +348,7 @@ TEST_CASE("socratic agent --cli claude runs the campaign file's campaign to its 
   write_text(dir / "campaign.json", c.dump(2));
   fs::create_directories(root / "home");
   const ProcessResult r = socratic_run(
-      {"agent", (dir / "campaign.json").string(), "--cli", "claude", "--program", (g_cli_bin / "claude").string()}, "",
+      {"agent", (dir / "campaign.json").string(), "--cli", "claude", "--program", (socratic::test::agent_cli_bin() / "claude").string()}, "",
       {"HOME=" + (root / "home").string(), "SOCRATIC_TEST_AGENT_KEY=loopback-agent-key-123", "DISABLE_TELEMETRY=1",
        "DISABLE_AUTOUPDATER=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1"});
   INFO(r.stdout_text << r.stderr_text);
@@ -376,7 +375,7 @@ TEST_CASE("real Codex obeys the Stop hook that socratic init configured", "[tool
   o.environment = codex_environment(root / "home");
   o.timeout = std::chrono::minutes(6);
   // --trust: Codex reads a project's .codex/ (where init wrote the hook) only in a trusted project.
-  std::vector<std::string> argv{(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
+  std::vector<std::string> argv{(socratic::test::agent_cli_bin() / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
   for (const auto& a : codex_args(server)) argv.push_back(a);
   argv.push_back("Make candidate.cpp faster.");
   const ProcessResult run = run_process(argv, o);
@@ -408,7 +407,7 @@ TEST_CASE("CliAgent drives real Codex headless through the campaign loop", "[too
 
   CliAgentOptions options;
   options.kind = CliKind::codex;
-  options.program = (g_cli_bin / "codex").string();
+  options.program = (socratic::test::agent_cli_bin() / "codex").string();
   options.timeout = std::chrono::seconds(300);
   options.extra_args = codex_args(server);
   for (const auto& e : codex_environment(root / "home")) {
@@ -470,7 +469,7 @@ TEST_CASE("real Claude Code: the start question reaches the session, and each bl
   o.environment = claude_environment(server, root / "home");
   o.timeout = std::chrono::minutes(6);
   fs::create_directories(root / "home");
-  const ProcessResult run = run_process({(g_cli_bin / "claude").string(), "-p", "Make candidate.cpp faster.",
+  const ProcessResult run = run_process({(socratic::test::agent_cli_bin() / "claude").string(), "-p", "Make candidate.cpp faster.",
                                          "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash",
                                          "--max-turns", "12"},
                                         o);
@@ -501,7 +500,7 @@ TEST_CASE("real Codex: the start question reaches the session through AGENTS.md"
   o.working_dir = ws;
   o.environment = codex_environment(root / "home");
   o.timeout = std::chrono::minutes(6);
-  std::vector<std::string> argv{(g_cli_bin / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
+  std::vector<std::string> argv{(socratic::test::agent_cli_bin() / "codex").string(), "exec", "--json", "--skip-git-repo-check", "--trust"};
   for (const auto& a : codex_args(server)) argv.push_back(a);
   argv.push_back("Make candidate.cpp faster.");
   const ProcessResult run = run_process(argv, o);
@@ -566,9 +565,9 @@ TEST_CASE("socratic run: two real Claude Code agents in parallel, sandboxed, on 
                  {"kind", "claude-code"},
                  {"roles",
                   {{{"id", "agent-a"}, {"role", "ROLE-A: you handle the remainder columns."}, {"max_proposals", 1},
-                    {"program", (g_cli_bin / "claude").string()}},
+                    {"program", (socratic::test::agent_cli_bin() / "claude").string()}},
                    {{"id", "agent-b"}, {"role", "ROLE-B: you try unrolling."}, {"max_proposals", 1},
-                    {"program", (g_cli_bin / "claude").string()}}}}};
+                    {"program", (socratic::test::agent_cli_bin() / "claude").string()}}}}};
   write_text(dir / "campaign.json", c.dump(2));
   fs::create_directories(root / "home");
   const ProcessResult r = socratic_run(
@@ -628,8 +627,4 @@ TEST_CASE("socratic run: two real Claude Code agents in parallel, sandboxed, on 
   const std::string html = read_text(root / "report.html");
   CHECK(html.find("data-agent=\"agent-a\" data-verdict=\"admitted\"") != std::string::npos);
   CHECK(html.find("data-agent=\"agent-b\" data-verdict=\"failed\"") != std::string::npos);
-}
-
-int main(int argc, char* argv[]) {
-  return socratic::test::run_with_agent_clis(argc, argv, source_dir(), g_cli_bin);
 }

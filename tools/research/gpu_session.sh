@@ -30,7 +30,7 @@ for stage in "$@"; do
       if cmake -S . -B build-device -DCMAKE_BUILD_TYPE=Release -DSOCRATIC_BUILD_EXAMPLES=OFF \
            > "$out/build.log" 2>&1 &&
          cmake --build build-device -j "$(nproc)" --target socratic_tool gpu_runner_tests \
-           eval_gpu_tests runner_logic_tests core_tests campaign_tests goals_tests >> "$out/build.log" 2>&1; then
+           eval_gpu_tests runner_logic_tests socratic_sdk_tests >> "$out/build.log" 2>&1; then
         say "cmake build ok (on the device)"
       else
         say "cmake build on the device failed (tail of build.log follows); using prebuilt/"
@@ -41,7 +41,7 @@ for stage in "$@"; do
       ;;
     gputests)
       for t in core_tests campaign_tests goals_tests runner_logic_tests; do
-        [ -x build-device/bin/$t ] && { build-device/bin/$t > "$out/$t.log" 2>&1; say "$t exit $? ($(grep -E '^(All tests passed|test cases)' "$out/$t.log" | head -1))"; }
+        [ -d build-device ] && { ctest --test-dir build-device -R "^$t\$" --output-on-failure > "$out/$t.log" 2>&1; say "$t exit $? ($(grep -E 'tests passed|tests failed' "$out/$t.log" | head -1))"; }
       done
       export SOCRATIC_GPU_LOG_DIR=$out
       gpu=build-device/bin/gpu_runner_tests

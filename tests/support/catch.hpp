@@ -5,12 +5,27 @@
 #define SOCRATIC_CATCH3 1
 // v3 renamed v2's string matcher Contains to ContainsSubstring (its Contains matches elements
 // of a range) and moved Approx into namespace Catch; the tests use v2's names. A non-template
-// overload wins over v3's Contains(T&&) for a string literal.
+// overload wins over v3's Contains(T&&) where it binds the argument as well: a string literal,
+// and a std::string of each value category (an rvalue would otherwise pick T&&, the element
+// matcher).
 namespace Catch::Matchers {
 inline auto Contains(const char* text, CaseSensitive sensitivity = CaseSensitive::Yes) {
   return ContainsSubstring(text, sensitivity);
 }
+inline auto Contains(const std::string& text, CaseSensitive sensitivity = CaseSensitive::Yes) {
+  return ContainsSubstring(text, sensitivity);
+}
+inline auto Contains(std::string& text, CaseSensitive sensitivity = CaseSensitive::Yes) {
+  return ContainsSubstring(text, sensitivity);
+}
+inline auto Contains(std::string&& text, CaseSensitive sensitivity = CaseSensitive::Yes) {
+  return ContainsSubstring(text, sensitivity);
+}
 }  // namespace Catch::Matchers
+// v2 also names its matchers in namespace Catch (Catch::Contains).
+namespace Catch {
+using Matchers::Contains;
+}  // namespace Catch
 using Catch::Approx;
 #else
 #include <catch2/catch.hpp>

@@ -1,7 +1,7 @@
 // The real Claude Code and Codex CLIs, against the loopback server that scripts the model, with
 // the MCP configuration `socratic init` wrote: the scripted model calls Socratic's tools
 // (evaluate, then result with the job id it got, then ask) and the campaign's trace records the
-// calls. the program's main() (support/real_cli_main.cpp) installs the CLIs and exits 77
+// calls. The program's main() (support/real_cli_main.cpp) installs the CLIs and exits 77
 // (skipped) only when npm is unavailable.
 #include "catch.hpp"
 #include "real_cli_main.hpp"

@@ -1,6 +1,6 @@
 // The real Claude Code CLI (npm @anthropic-ai/claude-code), talking to our loopback server that
 // scripts the model, obeys the real `socratic hook stop` that `socratic init` configured; and
-// CliAgent drives the same CLI headless through Campaign. the program's main()
+// CliAgent drives the same CLI headless through Campaign. The program's main()
 // (support/real_cli_main.cpp) installs the CLIs and exits 77 (skipped) only when npm is unavailable.
 #include "catch.hpp"
 #include "real_cli_main.hpp"

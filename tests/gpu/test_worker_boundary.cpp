@@ -4,6 +4,7 @@
 #include "catch.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -90,6 +91,14 @@ TEST_CASE("the worker's sandbox: what the implementation may and may not do", "[
       if (kill(getpid(), 0) != 0) return 3;
       return big[12345] == 1 ? 0 : 4;
     }));
+  }
+  SECTION("it stays on the CPU the judge gave it: no affinity changes") {
+    expect_refused(sandboxed([] {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(0, &one);
+      return sched_setaffinity(0, sizeof one, &one);
+    }), "sched_setaffinity");
   }
   SECTION("its own code cannot be rewritten: no write through /proc/self/mem") {
     expect_refused(sandboxed([] { return open("/proc/self/mem", O_RDWR) >= 0 ? 0 : 1; }), "openat");
@@ -299,6 +308,19 @@ TEST_CASE("the judge's end of a worker: every misbehaviour is named, none is bel
     CHECK_THROWS_AS(w.link.receive(seq, {wire::Type::done}, std::chrono::milliseconds(300)), WorkerFailure);
     w.link.resume();
     CHECK(wire::call_reply(w.link.receive(seq, {wire::Type::done}, std::chrono::seconds(3))).event_ms == 1.0);
+  }
+  SECTION("both workers run on one CPU, the same for each") {
+    WorkerLink a = WorkerLink::spawn({SOCRATIC_FAKE_WORKER, "hang"}, {}, "the candidate's worker");
+    WorkerLink b = WorkerLink::spawn({SOCRATIC_FAKE_WORKER, "hang"}, {}, "the baseline's worker");
+    auto cpus_of = [](pid_t pid) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      REQUIRE(sched_getaffinity(pid, sizeof set, &set) == 0);
+      return set;
+    };
+    const cpu_set_t ca = cpus_of(a.pid()), cb = cpus_of(b.pid());
+    CHECK(CPU_COUNT(&ca) == 1);
+    CHECK(CPU_EQUAL(&ca, &cb));
   }
   SECTION("the worker dies with the judge") {
     int pipe_fd[2];

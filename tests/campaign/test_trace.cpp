@@ -8,6 +8,7 @@
 
 #include "child_modes.hpp"
 #include "fixtures.hpp"
+#include "socratic/process/run_process.hpp"
 
 extern char** environ;
 
@@ -167,4 +168,12 @@ TEST_CASE("a campaign without an id is named after its state folder, or the work
   CHECK(socratic::detail::default_campaign_id("runs/attention-7/") == "attention-7");
   CHECK(socratic::detail::default_campaign_id("/work/ws/.socratic") == "ws");
   CHECK(socratic::detail::default_campaign_id("/work/ws/.socratic/") == "ws");
+}
+
+TEST_CASE("a test program's unknown child mode exits 2 naming the modes it has", "[campaign][resume]") {
+  socratic::ProcessOptions o;
+  o.timeout = std::chrono::seconds(30);
+  const socratic::ProcessResult r = socratic::run_process(socratic::test::child_command("no-such-mode", {}), o);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.stderr_text, Catch::Matchers::Contains("--child MODE") && Catch::Matchers::Contains("resume-campaign"));
 }

@@ -1,11 +1,16 @@
-// The runner's command line (docs/runner-protocol.md, "Running"). Plain C++17, no CUDA: the
-// parsing is unit-tested on machines without a GPU (tests/gpu/test_runner_logic.cpp).
+// The runner's options (docs/runner-protocol.md, "Running"). The host writes them on the
+// runner's standard input (`runner --options-stdin`, one word a line), never on its command
+// line: every process of the machine can read a command line (/proc/PID/cmdline), a worker
+// included, and the seed, the tolerance and the sampling rules are the judge's alone. Plain
+// C++17, no CUDA: the parsing is unit-tested on machines without a GPU
+// (tests/gpu/test_runner_logic.cpp).
 #pragma once
 
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,7 +23,9 @@ struct RunnerOptions {
   std::string candidate;          ///< --candidate: the candidate shared object
   std::string scenarios;          ///< --scenarios: scenario-set JSON file
   std::vector<std::string> only;  ///< --only: scenario ids to run (all when empty)
-  std::uint64_t seed = 0;         ///< --seed: base of every input, poison and garbage seed
+  /// --seed: a reproducible run, whose inputs, poisons and schedule derive from this seed. Unset
+  /// (the default): a fresh secret key per run (secret.hpp), never written anywhere.
+  std::optional<std::uint64_t> seed;
   double k = 2.0;                 ///< --k: FA-style multiplier of the baseline's error
   bool timing = true;             ///< --no-timing: correctness only
   int min_samples = 12;           ///< --min-samples: timed samples before the noise rule may stop
@@ -28,7 +35,13 @@ struct RunnerOptions {
   // Extensions (documented in docs/runner-protocol.md and docs/harness.md).
   int trials = 3;                      ///< --trials: correctness trials (input scales) per scenario
   int warmup = 2;                      ///< --warmup: untimed calls per implementation before timing
-  int recheck_every = 8;               ///< --recheck-every: re-check every Nth timed output
+  /// --recheck-every N: each timed sample gets the full reference check with probability 1/N,
+  /// drawn from the judge's secret after the sample ran (every timed output is also compared
+  /// with the baseline's output of the same sample, always).
+  int recheck_every = 8;
+  /// --no-launch-hold: time each call from an idle GPU (its host-side launch in the interval)
+  /// instead of behind the worker's hold kernel (timing.cuh, "the hold").
+  bool launch_hold = true;
   std::size_t guard_elements = 16384;  ///< --guard-elements: guard band per side, elements
   double scenario_timeout_s = 120;     ///< --scenario-timeout-s: watchdog per scenario (0 = off)
   int placements = 3;                  ///< --placements: buffer allocations the samples rotate over
@@ -78,8 +91,13 @@ inline std::vector<std::string> split_ids(const std::string& name, const std::st
 
 }  // namespace detail
 
-/// Parses argv; throws std::invalid_argument naming the option that was wrong.
-inline RunnerOptions parse_runner_options(int argc, char** argv) {
+/// Parses the option words (argv without the program); throws std::invalid_argument naming
+/// the option that was wrong.
+inline RunnerOptions parse_runner_words(const std::vector<std::string>& words) {
+  std::vector<char*> pointers{const_cast<char*>("socratic-runner")};
+  for (const auto& w : words) pointers.push_back(const_cast<char*>(w.c_str()));
+  const int argc = static_cast<int>(pointers.size());
+  char** argv = pointers.data();
   RunnerOptions o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -112,8 +130,12 @@ inline RunnerOptions parse_runner_options(int argc, char** argv) {
         throw std::invalid_argument("option --seed: expected an unsigned integer, got \"" + text +
                                     "\"");
       o.seed = v;
+    } else if (a == "--options-stdin") {
+      throw std::invalid_argument("--options-stdin must be the only word of the command line");
     } else if (a == "--k") {
       o.k = positive();
+    } else if (a == "--no-launch-hold") {
+      o.launch_hold = false;
     } else if (a == "--no-timing") {
       o.timing = false;
     } else if (a == "--min-samples") {
@@ -150,6 +172,32 @@ inline RunnerOptions parse_runner_options(int argc, char** argv) {
                                 ") is larger than --max-samples (" + std::to_string(o.max_samples) +
                                 ")");
   return o;
+}
+
+/// Parses argv (for a person at a terminal; the host uses --options-stdin).
+inline RunnerOptions parse_runner_options(int argc, char** argv) {
+  std::vector<std::string> words;
+  for (int i = 1; i < argc; ++i) words.emplace_back(argv[i]);
+  return parse_runner_words(words);
+}
+
+/// The option words of `--options-stdin`: one a line (a path may hold spaces), a final newline
+/// optional, no empty word.
+inline std::vector<std::string> option_words_from_text(const std::string& text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      if (word.empty())
+        throw std::invalid_argument("--options-stdin: empty line " + std::to_string(words.size() + 1));
+      words.push_back(word);
+      word.clear();
+    } else {
+      word += text[i];
+    }
+  }
+  if (!word.empty()) words.push_back(word);
+  return words;
 }
 
 }  // namespace socratic::harness

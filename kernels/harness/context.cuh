@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,13 +21,14 @@
 #include "problem.cuh"
 #include "proc_self.hpp"
 #include "remote_implementation.cuh"
+#include "secret.hpp"
 
 namespace socratic::harness {
 
 struct RunnerContext {
   RunnerContext(const RunnerOptions& o, Problem& p, DeviceOps& d, cudaStream_t s, Emitter& e,
-                const SmClock& c)
-      : options(o), problem(p), ops(d), stream(s), emit(e), clock(c) {}
+                const SmClock& c, const JudgeSecret& k)
+      : options(o), problem(p), ops(d), stream(s), emit(e), clock(c), secret(k) {}
 
   const RunnerOptions& options;
   Problem& problem;
@@ -34,6 +36,18 @@ struct RunnerContext {
   cudaStream_t stream;
   Emitter& emit;
   const SmClock& clock;
+  /// Every seed and every choice of which call is fully checked (never seen by a worker).
+  const JudgeSecret& secret;
+  std::uint64_t scope = 0;  ///< the scenario being judged, as the secret's scope
+  /// Per input regime (correctness trial t), the largest distance an honest candidate's output
+  /// may have from the baseline's on the same inputs: its tolerance plus the baseline's own error
+  /// against the reference (triangle inequality). Every timed output is held to it.
+  std::vector<double> agreement_bound;
+  /// Wall seconds the current scenario spent in the problem's fp32 reference (scenario_end's
+  /// `reference_s`: where a judge's time goes).
+  double reference_s = 0;
+  /// Seeds of call `index` of the current scenario.
+  std::uint64_t seed(SecretUse use, std::uint64_t index) const { return secret.value(use, scope, index); }
   /// The two implementations, each in its own worker process (worker.cuh).
   RemoteImplementation* candidate = nullptr;
   RemoteImplementation* baseline = nullptr;
@@ -134,6 +148,15 @@ inline std::string persisting_l2_left_behind(RunnerContext& ctx) {
              " bytes was set on the runner's stream";
   }
   return found;
+}
+
+/// The problem's fp32 reference on the current inputs into `out`, waited for and timed.
+inline void run_reference(RunnerContext& ctx, const std::vector<void*>& inputs, float* out,
+                          const std::string& when) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ctx.problem.reference(inputs, out, ctx.stream);
+  cuda_check(cudaStreamSynchronize(ctx.stream), "reference (" + when + ")");
+  ctx.reference_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// Formats a number for messages (6 significant digits).

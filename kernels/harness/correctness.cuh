@@ -14,6 +14,12 @@
 
 namespace socratic::harness {
 
+/// Call indices under the judge's secret (secret.hpp): correctness trial t is call t; these bits
+/// mark its re-run and the baseline's call, and timed sample s is call timed_call_base + s.
+inline constexpr std::uint64_t rerun_call = 1ull << 40;
+inline constexpr std::uint64_t baseline_call_bit = 1ull << 41;
+inline constexpr std::uint64_t timed_call_base = 1ull << 32;
+
 /// Hashes of the input tensors' contents, in order.
 inline std::vector<unsigned long long> hash_inputs(RunnerContext& ctx, const ScenarioBuffers& b) {
   std::vector<unsigned long long> h;
@@ -94,7 +100,7 @@ inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, Runne
   // The worker fills its SMs' shared memory with garbage, calls, and stops when its stream is
   // done: the judge snapshots the output then; anything that still changes it afterwards ran
   // somewhere else (another stream of the worker's context).
-  const RemoteReply rep = ctx.candidate->checked(b.candidate_placement, mix64(seed ^ 0x5A5A5A5Aull), [&] {
+  const RemoteReply rep = ctx.candidate->checked(b.candidate_placement, mix64(seed ^ ctx.seed(SecretUse::garbage, 0)), [&] {
     cuda_check(cudaMemcpyAsync(b.snapshot_raw.get(), out.data(), b.out_bytes(),
                                cudaMemcpyDeviceToDevice, ctx.stream),
                "cudaMemcpyAsync (output snapshot)");
@@ -192,15 +198,15 @@ inline void keep_worst(RunnerResult& r, const ErrorVerdict& v, double& worst_rat
 }
 
 /// Every correctness trial of a scenario. Stops at the first trial that fails.
-inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
-                              std::uint64_t scenario_seed) {
+inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r) {
   double worst = -1;
   const auto inputs = b.input_pointers();
+  ctx.agreement_bound.assign(static_cast<std::size_t>(correctness_trials(ctx)), 0.0);
   for (int trial = 0; trial < correctness_trials(ctx); ++trial) {
     const std::string when = "trial " + std::to_string(trial);
-    const std::uint64_t input_seed =
-        mix64(scenario_seed ^ (0x1000ull + static_cast<std::uint64_t>(trial)));
-    const std::uint64_t call_seed = mix64(input_seed ^ 0xCA11ull);
+    const auto call = static_cast<std::uint64_t>(trial);
+    const std::uint64_t input_seed = ctx.seed(SecretUse::inputs, call);
+    const std::uint64_t call_seed = ctx.seed(SecretUse::poison, call);
     ctx.problem.generate_inputs(inputs, input_seed, trial, ctx.stream);
     cuda_check(cudaStreamSynchronize(ctx.stream), "generate_inputs (" + when + ")");
     const auto hashes = hash_inputs(ctx, b);
@@ -210,14 +216,14 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
     if (trial == 0) {
       // Re-run on the same inputs under other shared-memory garbage and a random-bits poison.
       if (!checked_candidate_call(ctx, b, r, when + ", re-run", PoisonMode::random_finite,
-                                  mix64(call_seed ^ 0xD0D0ull), hashes, b.rerun_f32))
+                                  ctx.seed(SecretUse::poison, call | rerun_call), hashes,
+                                  b.rerun_f32))
         return;
     }
     if (r.has_flag("inputs_modified")) {  // the reference must see the inputs as generated
       ctx.problem.generate_inputs(inputs, input_seed, trial, ctx.stream);
     }
-    ctx.problem.reference(inputs, b.reference_f32.as<float>(), ctx.stream);
-    cuda_check(cudaStreamSynchronize(ctx.stream), "reference (" + when + ")");
+    run_reference(ctx, inputs, b.reference_f32.as<float>(), when);
     if (trial >= 1) {
       // Same buffers, new contents: outputs the reference says must change but that stayed
       // bit-identical to the previous call's are a memo. (Elements whose correct value did not
@@ -240,9 +246,11 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
                                b.out_elements * sizeof(float), cudaMemcpyDeviceToDevice, ctx.stream),
                "cudaMemcpyAsync (keep previous reference)");
     if (!r.correct) return;
-    if (!baseline_call(ctx, b, r, when, mix64(call_seed ^ 0xBA5Eull))) return;
+    if (!baseline_call(ctx, b, r, when, ctx.seed(SecretUse::poison, call | baseline_call_bit)))
+      return;
     const ErrorVerdict v = judge_outputs(ctx, b, r, when);
     keep_worst(r, v, worst);
+    ctx.agreement_bound[static_cast<std::size_t>(trial)] = v.tolerance + v.baseline.max_abs_diff;
     if (trial == 0) {
       const Comparison again =
           ctx.ops.compare(b.rerun_f32.as<float>(), b.candidate_f32.as<float>(), b.out_elements);

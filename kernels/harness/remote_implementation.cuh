@@ -31,6 +31,7 @@ struct RemoteReply {
   cudaError_t cuda_error = cudaSuccess;  ///< what the worker's context reported after the call
   double event_ms = 0;                  ///< timed calls: the worker's own events (not trusted alone)
   unsigned persisting_l2 = 0;           ///< persisting-L2 settings the call left behind (bits)
+  bool hold_expired = false;            ///< a held call whose hold gave up before the release
 };
 
 /// A CUDA error inside a worker's context: the implementation broke its own context.
@@ -109,9 +110,10 @@ class RemoteImplementation {
 
   /// A timed call: the worker's events around the call; the judge keeps its own clock around
   /// this function (timing.cuh). The answer is awaited spinning, so the judge wakes at once.
-  RemoteReply timed(std::uint32_t placement) {
+  RemoteReply timed(std::uint32_t placement, bool held) {
     link_.assert_quiet();
-    const auto seq = send_call(placement, wire::CallKind::timed, 0);
+    const auto seq =
+        send_call(placement, held ? wire::CallKind::timed_held : wire::CallKind::timed, 0);
     return reply(link_.receive(seq, {wire::Type::done}, call_timeout, std::chrono::seconds(5)));
   }
 
@@ -145,6 +147,7 @@ class RemoteImplementation {
     out.cuda_error = static_cast<cudaError_t>(r.cuda_error);
     out.event_ms = r.event_ms;
     out.persisting_l2 = r.persisting_l2;
+    out.hold_expired = r.hold == 2;
     return out;
   }
 

@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -66,7 +67,7 @@ std::string name_from_entry_point(std::string e) {
   return e;
 }
 
-/// Allocates one scenario's buffers after the problem was configured.
+/// Allocates one scenario's buffers after the problem was configured (`seed`: the guard bands').
 ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
   ScenarioBuffers b;
   const auto specs = ctx.problem.tensors();
@@ -119,7 +120,7 @@ void exercise_runner_calls(RunnerContext& ctx) {
   ctx.clock.current_mhz();
 }
 
-RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uint64_t base_seed) {
+RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc) {
   RunnerResult r;
   r.id = sc.id;
   try {
@@ -127,7 +128,10 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
   } catch (const std::exception& e) {
     throw BadScenario("scenario \"" + sc.id + "\": " + e.what());
   }
-  const std::uint64_t seed = mix64(base_seed ^ fnv1a(sc.id));
+  // Every seed of the scenario comes from the judge's secret under this scope (secret.hpp).
+  const std::uint64_t scope = fnv1a(sc.id);
+  ctx.scope = scope;
+  ctx.reference_s = 0;
   ctx.candidate->configure(sc.params);
   ctx.baseline->configure(sc.params);
   // Every placement is shared with both workers; the mappings are closed before the buffers go.
@@ -142,20 +146,20 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
     }
   };
   std::vector<ScenarioBuffers> extra;  // declared before the guard: freed after the unmap
-  ScenarioBuffers b = allocate(ctx, seed);
+  ScenarioBuffers b = allocate(ctx, ctx.secret.value(SecretUse::scenario, scope, 0));
   Unmap unmap_at_end{ctx};
   share(ctx, b);
   reset_persisting_l2(ctx);
   using clock = std::chrono::steady_clock;
   const auto check_began = clock::now();
-  check_correctness(ctx, b, r, seed);
+  check_correctness(ctx, b, r);
   const auto timing_began = clock::now();
   r.check_s = std::chrono::duration<double>(timing_began - check_began).count();
   if (r.correct && ctx.options.timing) {
     // Further placements are allocated while the first is alive, so they land elsewhere.
     for (int p = 1; p < ctx.options.placements; ++p) {
       try {
-        extra.push_back(allocate(ctx, seed));
+        extra.push_back(allocate(ctx, ctx.secret.value(SecretUse::scenario, scope, p)));
         share(ctx, extra.back());
       } catch (const CudaError& e) {  // out of memory: time on the placements there are
         cudaGetLastError();
@@ -167,7 +171,7 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, std::uin
     }
     std::vector<ScenarioBuffers*> placements{&b};
     for (auto& e : extra) placements.push_back(&e);
-    measure(ctx, placements, r, seed);
+    measure(ctx, placements, r);
     r.timing_s = std::chrono::duration<double>(clock::now() - timing_began).count();
   }
   return r;
@@ -252,12 +256,16 @@ int run(const RunnerOptions& opt, Emitter& emit) {
              {"flush_bytes", ops.flush_bytes()},
              {"guard_elements", opt.guard_elements},
              {"k", opt.k},
-             {"boundary", "workers"}});
+             {"boundary", "workers"},
+             // Whether the inputs and the schedule can be foreseen by anyone who knows the seed.
+             {"inputs", opt.seed ? "reproducible" : "secret"},
+             {"launch_hold", opt.launch_hold}});
   if (!clock.available())
     emit.log("SM clock unreadable (" + clock.why_unavailable() + "): sm_clock_mhz will be null");
 
   // ---- the two implementations, each in its worker ------------------------------------------
-  RunnerContext ctx(opt, *problem, ops, stream, emit, clock);
+  const JudgeSecret secret = opt.seed ? JudgeSecret::from_seed(*opt.seed) : JudgeSecret::fresh();
+  RunnerContext ctx(opt, *problem, ops, stream, emit, clock, secret);
   ctx.peaks = peaks;
   ctx.l2_bytes = prop.l2CacheSize;
   ctx.persisting_l2_supported = prop.persistingL2CacheMaxSize > 0;
@@ -315,7 +323,7 @@ int run(const RunnerOptions& opt, Emitter& emit) {
       emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
     };
     try {
-      r = run_scenario(ctx, sc, opt.seed);
+      r = run_scenario(ctx, sc);
     } catch (const BadScenario& e) {
       emit.fatal(e.what());
       return exit_bad_input;
@@ -354,7 +362,7 @@ int run(const RunnerOptions& opt, Emitter& emit) {
     }
     watchdog.disarm();
     emit.line({{"event", "scenario_end"}, {"result", r.to_json()}, {"check_s", r.check_s},
-               {"timing_s", r.timing_s}});
+               {"timing_s", r.timing_s}, {"reference_s", ctx.reference_s}});
     const auto now = ctx.candidate->mapped_libraries();
     const auto fresh = newly_mapped(reported, now);
     reported.insert(reported.end(), fresh.begin(), fresh.end());
@@ -403,7 +411,23 @@ int main(int argc, char** argv) {
   }
   RunnerOptions options;
   try {
-    options = parse_runner_options(argc, argv);
+    if (argc == 2 && std::string(argv[1]) == "--options-stdin") {
+      // Read before any worker exists; the workers get /dev/null on 0 in any case.
+      std::string text;
+      char chunk[4096];
+      ssize_t n;
+      while ((n = read(0, chunk, sizeof chunk)) != 0) {
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          throw std::runtime_error("--options-stdin: cannot read standard input");
+        }
+        text.append(chunk, static_cast<std::size_t>(n));
+      }
+      close(0);
+      options = parse_runner_words(option_words_from_text(text));
+    } else {
+      options = parse_runner_options(argc, argv);
+    }
   } catch (const std::exception& e) {
     emit.fatal(std::string("command line: ") + e.what());
     return 2;

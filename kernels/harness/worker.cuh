@@ -25,6 +25,7 @@
 
 #include "context.cuh"
 #include "device_ops.cuh"
+#include "launch_hold.cuh"
 #include "problem.cuh"
 #include "sandbox_filter.hpp"
 #include "worker_link.hpp"
@@ -154,10 +155,16 @@ inline int worker_main(const WorkerOptions& options) {
   cudaGetDeviceProperties(&prop, 0);
   const bool l2_controls = prop.persistingL2CacheMaxSize > 0;
   std::unique_ptr<DeviceOps> ops;
+  std::unique_ptr<LaunchHold> hold;
   std::unique_ptr<Problem> problem;
   try {
     ops = std::make_unique<DeviceOps>(stream, prop.multiProcessorCount, 0, /*flush_buffer=*/false);
+    hold = std::make_unique<LaunchHold>(prop.multiProcessorCount, static_cast<int>(ops->garbage_bytes()));
     problem = socratic_make_problem();
+    hold->hold(stream);
+    hold->release();
+    cuda_check(cudaStreamSynchronize(stream), "hold warm-up");
+    hold->expired();
     // Every runtime call the worker makes later, once, before the filter: whatever the driver
     // sets up lazily is set up now.
     ops->smem_garbage(1);
@@ -269,21 +276,26 @@ inline int worker_main(const WorkerOptions& options) {
           Placement& p = it->second;
           wire::CallReply reply{};
           const auto kind = static_cast<wire::CallKind>(req.kind);
-          if (kind == wire::CallKind::timed) {
+          if (kind == wire::CallKind::timed || kind == wire::CallKind::timed_held) {
             // A kernel of the worker's own, waited for, first: the GPU switches from the judge's
-            // context to this one there, outside the interval. The start event then lands at
-            // once on an idle GPU and the interval holds the whole entry point, its host-side
-            // work included, as in-process timing did.
+            // context to this one there, outside the interval. Unheld, the start event then
+            // lands at once on an idle GPU and the interval holds the whole entry point, its
+            // host-side work included; held, everything waits behind the hold until the entry
+            // point has returned, and the interval holds the GPU's work (launch_hold.cuh).
+            const bool held = kind == wire::CallKind::timed_held;
             ops->fence_us();
+            if (held) hold->hold(stream);
             cudaEventRecord(start, stream);
             reply.ret = problem->launch(entry, p.inputs, {p.output}, stream);
             cudaEventRecord(stop, stream);
+            if (held) hold->release();
             cudaError_t e = cudaStreamSynchronize(stream);
             if (e == cudaSuccess) e = cudaDeviceSynchronize();
             float ms = 0;
             if (e == cudaSuccess && reply.ret == 0) e = cudaEventElapsedTime(&ms, start, stop);
             reply.cuda_error = e;
             reply.event_ms = ms;
+            if (held && e == cudaSuccess) reply.hold = hold->expired() ? 2 : 1;
             reply.persisting_l2 = persisting_l2_bits(stream, l2_controls, false);
             channel.send_value(wire::Type::done, m.seq, reply);
           } else if (kind == wire::CallKind::checked) {

@@ -48,7 +48,7 @@ struct Header {
   std::uint32_t type;
   std::uint64_t seq;
   std::uint32_t payload_bytes;
-  std::uint32_t reserved;
+  std::uint32_t hold;  ///< timed_held calls: 1 the hold worked, 2 it expired first (else 0)
 };
 static_assert(sizeof(Header) == 24, "the wire header is 24 bytes");
 
@@ -69,6 +69,9 @@ enum class CallKind : std::uint32_t {
   plain = 0,    ///< call, synchronise the device, answer done
   checked = 1,  ///< shared-memory garbage, call, stream_done, wait for proceed, sync, done
   timed = 2,    ///< events around the call, sync stream and device, done with the event time
+  /// As timed, with the worker's stream held by its hold kernel until the entry point has
+  /// returned: the interval holds the GPU's work, not the host's launch (timing.cuh).
+  timed_held = 3,
 };
 
 struct CallRequest {
@@ -82,7 +85,7 @@ struct CallReply {
   std::int32_t cuda_error;    ///< a cudaError_t seen after the call (0: none)
   double event_ms;            ///< timed calls: the worker's events around the call; else 0
   std::uint32_t persisting_l2;  ///< bit 0: a carve-out limit was left set; bit 1: a window
-  std::uint32_t reserved;
+  std::uint32_t hold;  ///< timed_held calls: 1 the hold worked, 2 it expired first (else 0)
 };
 
 struct Hello {
@@ -197,7 +200,7 @@ inline CallReply call_reply(const Message& m) {
                         " ms");
   if (r.persisting_l2 > 3)
     throw ProtocolError("a done message with persisting-L2 bits " + std::to_string(r.persisting_l2));
-  if (r.reserved != 0) throw ProtocolError("a done message with its reserved field set");
+  if (r.hold > 2) throw ProtocolError("a done message with hold state " + std::to_string(r.hold));
   return r;
 }
 

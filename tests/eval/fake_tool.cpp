@@ -165,10 +165,21 @@ void emit_forged(json j, const char* token) {
 }
 
 int fake_runner(int argc, char** argv) {
+  // As the real runner: the options come on standard input, one word a line; an option on the
+  // command line (where any process could read it) is refused, so a host that put one there
+  // fails its tests.
+  if (argc != 2 || std::string(argv[1]) != "--options-stdin") {
+    std::cout << json{{"event", "fatal"}, {"message", "fake runner: options on the command line"}}.dump()
+              << std::endl;
+    return 2;
+  }
+  std::vector<std::string> words;
+  for (std::string line; std::getline(std::cin, line);) words.push_back(line);
+  const int word_count = static_cast<int>(words.size());
   std::string candidate, scenarios_file, only, k = "2", seed;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+  for (int i = 0; i < word_count; ++i) {
+    const std::string a = words[static_cast<std::size_t>(i)];
+    auto value = [&] { return i + 1 < word_count ? words[static_cast<std::size_t>(++i)] : std::string(); };
     if (a == "--candidate") candidate = value();
     else if (a == "--scenarios") scenarios_file = value();
     else if (a == "--only") only = value();

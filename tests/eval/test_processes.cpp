@@ -209,6 +209,29 @@ struct RunnerFixture {
 
 }  // namespace
 
+TEST_CASE("runner client: the runner's command line names no option; they go on its stdin",
+          "[eval][runner]") {
+  RunnerJob job;
+  job.runner = "/opt/r/socratic-runner-x";
+  job.baseline = "/b/base line.so";
+  job.candidate = "/c/cand.so";
+  job.scenarios = "/s/set.json";
+  job.options.seed = 42;
+  job.options.max_samples = 9;
+  const auto c = detail::runner_command(job, {"a", "b"});
+  CHECK(c.argv == std::vector<std::string>{"/opt/r/socratic-runner-x", "--options-stdin"});
+  CHECK_THAT(c.stdin_words, Contains("--baseline\n/b/base line.so\n"));
+  CHECK_THAT(c.stdin_words, Contains("--only\na,b\n"));
+  CHECK_THAT(c.stdin_words, Contains("--seed\n42\n"));
+  CHECK_THAT(c.stdin_words, Contains("--max-samples\n9\n"));
+  // Without a seed the runner draws its own secret key: no seed travels at all.
+  job.options.seed.reset();
+  CHECK(detail::runner_command(job, {}).stdin_words.find("--seed") == std::string::npos);
+  // A word the runner could not read back is refused before anything runs.
+  job.options.extra_args = {"--k\n9"};
+  CHECK_THROWS_WITH(detail::runner_command(job, {}), Contains("hold no newline"));
+}
+
 TEST_CASE("runner client: a clean run", "[eval][runner]") {
   RunnerFixture f("fake: unknown_event\nfake: speedup c 2.0\nfake: fail d max error 0.5 > tolerance 0.004\n");
   f.job.k = 3.5;

@@ -74,15 +74,16 @@ void keep_log(const std::string& label, const std::vector<std::string>& argv,
 RunnerRun run_runner(const std::string& label, const std::string& candidate,
                      std::vector<std::string> extra,
                      std::chrono::seconds timeout = std::chrono::seconds(600)) {
-  std::vector<std::string> argv = {(cuda_dir / "socratic-runner-rmsnorm").string(),
-                                   "--baseline",
-                                   (cuda_dir / "rmsnorm_baseline.so").string(),
-                                   "--candidate",
-                                   candidate,
-                                   "--scenarios",
-                                   (source_dir / "scenarios/rmsnorm.json").string()};
-  argv.insert(argv.end(), extra.begin(), extra.end());
+  // As the host starts it: the options on its standard input, none on its command line (which
+  // every process, the candidate's worker included, could read).
+  std::vector<std::string> words = {"--baseline", (cuda_dir / "rmsnorm_baseline.so").string(),
+                                    "--candidate", candidate,
+                                    "--scenarios", (source_dir / "scenarios/rmsnorm.json").string()};
+  words.insert(words.end(), extra.begin(), extra.end());
+  const std::vector<std::string> argv = {(cuda_dir / "socratic-runner-rmsnorm").string(),
+                                         "--options-stdin"};
   socratic::ProcessOptions options;
+  for (const auto& w : words) options.stdin_data += w + "\n";
   options.timeout = timeout;
   options.max_output_bytes = 16 << 20;
   RunnerRun run;
@@ -111,7 +112,7 @@ RunnerRun run_runner(const std::string& label, const std::string& candidate,
     if (kind == "libraries")
       for (const auto& p : e["mapped"]) run.mapped.push_back(p);
   }
-  keep_log(label, argv, run);
+  keep_log(label, words, run);
   return run;
 }
 

@@ -20,6 +20,7 @@
 #include "proc_self.hpp"
 #include "result.hpp"
 #include "scenario_file.hpp"
+#include "secret.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/core/scenario.hpp"
 #include "stats.hpp"
@@ -123,7 +124,13 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
                                  "--placements",
                                  "1"});
   CHECK(o.only == std::vector<std::string>{"a", "b", "c"});
-  CHECK(o.seed == 18446744073709551615ull);
+  REQUIRE(o.seed);
+  CHECK(*o.seed == 18446744073709551615ull);
+  CHECK_FALSE(d.seed);  // no seed: a fresh secret key per run
+  CHECK(d.launch_hold);
+  CHECK_FALSE(parse({"--baseline", "b.so", "--candidate", "c.so", "--scenarios", "s.json",
+                     "--no-launch-hold"})
+                  .launch_hold);
   CHECK(o.k == Approx(3.5));
   CHECK_FALSE(o.timing);
   CHECK(o.min_samples == 3);
@@ -159,6 +166,87 @@ TEST_CASE("runner command line: defaults, every option, and errors that name the
                     Catch::Matchers::Contains("larger than --max-samples"));
   CHECK_THROWS_WITH(parse(with({"--fast"})),
                     Catch::Matchers::Contains("unknown option \"--fast\""));
+  CHECK_THROWS_WITH(parse(with({"--options-stdin"})),
+                    Catch::Matchers::Contains("--options-stdin must be the only word"));
+}
+
+TEST_CASE("the options on standard input: one word a line, spaces kept, no empty word",
+          "[harness][cli]") {
+  const auto words = option_words_from_text("--baseline\n/a b/base.so\n--candidate\nc.so\n"
+                                            "--scenarios\ns.json\n--seed\n7\n");
+  REQUIRE(words.size() == 8);
+  CHECK(words[1] == "/a b/base.so");
+  const RunnerOptions o = parse_runner_words(words);
+  CHECK(o.baseline == "/a b/base.so");
+  REQUIRE(o.seed);
+  CHECK(*o.seed == 7);
+  CHECK(option_words_from_text("--k\n3") == std::vector<std::string>{"--k", "3"});
+  CHECK_THROWS_WITH(option_words_from_text("--k\n\n3\n"), Catch::Matchers::Contains("empty line 2"));
+}
+
+TEST_CASE("the judge's secret: SipHash-2-4, fresh keys, streams that say nothing of each other",
+          "[harness][secret]") {
+  // The reference vector of SipHash-2-4 (Aumasson and Bernstein): key 00..0f, message 00..0e.
+  unsigned char message[15];
+  for (int i = 0; i < 15; ++i) message[i] = static_cast<unsigned char>(i);
+  CHECK(siphash24(0x0706050403020100ull, 0x0F0E0D0C0B0A0908ull, message, 15) ==
+        0xA129CA6149BE45E5ull);
+  CHECK(siphash24(0x0706050403020100ull, 0x0F0E0D0C0B0A0908ull, message, 0) == 0x726FDB47DD0E0E31ull);
+
+  // Two runs without a seed share nothing; a seed makes a run reproducible.
+  const JudgeSecret a = JudgeSecret::fresh(), b = JudgeSecret::fresh();
+  CHECK_FALSE(a.reproducible());
+  CHECK(a.value(SecretUse::inputs, 1, 0) != b.value(SecretUse::inputs, 1, 0));
+  const JudgeSecret s = JudgeSecret::from_seed(5), t = JudgeSecret::from_seed(5);
+  CHECK(s.reproducible());
+  CHECK(s.value(SecretUse::inputs, 9, 3) == t.value(SecretUse::inputs, 9, 3));
+  CHECK(s.value(SecretUse::inputs, 9, 3) != JudgeSecret::from_seed(6).value(SecretUse::inputs, 9, 3));
+  // Uses, scopes and indices are separate streams.
+  CHECK(s.value(SecretUse::inputs, 9, 3) != s.value(SecretUse::poison, 9, 3));
+  CHECK(s.value(SecretUse::inputs, 9, 3) != s.value(SecretUse::inputs, 10, 3));
+  CHECK(s.value(SecretUse::inputs, 9, 3) != s.value(SecretUse::inputs, 9, 4));
+
+  // Knowing call i's seed (a worker can recover it from the inputs it sees) tells nothing of
+  // call i+1's: their difference and xor are spread over all 64 bits, unlike the old chain
+  // mix64(seed ^ (C + s)), which a worker could invert.
+  int bits_differing = 0;
+  for (std::uint64_t i = 0; i < 256; ++i)
+    bits_differing += __builtin_popcountll(a.value(SecretUse::inputs, 1, i) ^ a.value(SecretUse::inputs, 1, i + 1));
+  CHECK(bits_differing / 256.0 == Approx(32).margin(2));
+}
+
+TEST_CASE("the timed calls the judge also checks against the reference: rate 1/N, unforeseeable",
+          "[harness][secret]") {
+  // Which sample gets the full reference check is drawn after the sample, at rate 1/8. (Every
+  // timed output is also compared with the baseline's, always: a candidate that skips the
+  // work in any timed call is caught with probability 1; one whose timed outputs stay inside
+  // the agreement bound but outside the tolerance in a share f of its n samples is caught by
+  // this draw with probability 1 - (1 - f/8)^n: 71 % for f = 0.5, n = 20.)
+  const JudgeSecret k = JudgeSecret::fresh();
+  int picked = 0, picked_after_picked = 0, after_picked = 0;
+  bool previous = false;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const bool p = k.chance(SecretUse::recheck, 77, static_cast<std::uint64_t>(i), 1.0 / 8);
+    picked += p;
+    if (previous) {
+      ++after_picked;
+      picked_after_picked += p;
+    }
+    previous = p;
+  }
+  CHECK(picked / double(n) == Approx(0.125).margin(0.003));
+  // No serial pattern: after a picked sample the rate is the same.
+  CHECK(picked_after_picked / double(after_picked) == Approx(0.125).margin(0.01));
+  // The same position in another run (another key) is picked independently.
+  const JudgeSecret other = JudgeSecret::fresh();
+  int both = 0;
+  for (int i = 0; i < n; ++i)
+    both += k.chance(SecretUse::recheck, 77, static_cast<std::uint64_t>(i), 0.5) &&
+            other.chance(SecretUse::recheck, 77, static_cast<std::uint64_t>(i), 0.5);
+  CHECK(both / double(n) == Approx(0.25).margin(0.005));
+  CHECK(k.chance(SecretUse::recheck, 1, 1, 1.0));
+  CHECK_FALSE(k.chance(SecretUse::recheck, 1, 1, 0.0));
 }
 
 TEST_CASE("timing statistics: median, robust spread, stopping rule", "[harness][stats]") {
@@ -473,5 +561,20 @@ TEST_CASE("the built runner answers a bad command line with one fatal line and s
   const json line = json::parse(result.stdout_text);
   CHECK(line["event"] == "fatal");
   CHECK(line["message"].get<std::string>().find("--k: expected a number") != std::string::npos);
+}
+
+TEST_CASE("the built runner reads its options from standard input, as the host gives them",
+          "[harness][runner]") {
+  socratic::ProcessOptions options;
+  options.stdin_data = "--baseline\nb.so\n--k\nzero\n";
+  const auto result = socratic::run_process({SOCRATIC_RUNNER, "--options-stdin"}, options);
+  CHECK(result.exit_code == 2);
+  const json line = json::parse(result.stdout_text);
+  CHECK(line["event"] == "fatal");
+  CHECK(line["message"].get<std::string>().find("--k: expected a number") != std::string::npos);
+  options.stdin_data = "--baseline\n\nb.so\n";
+  const auto empty = socratic::run_process({SOCRATIC_RUNNER, "--options-stdin"}, options);
+  CHECK(empty.exit_code == 2);
+  CHECK(empty.stdout_text.find("empty line 2") != std::string::npos);
 }
 #endif

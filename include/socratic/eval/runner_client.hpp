@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -136,11 +137,20 @@ inline std::string join_ids(const std::vector<std::string>& ids) {
   return out;
 }
 
-/// The runner's command line for the scenarios in `only` (all of the file when empty).
-inline std::vector<std::string> runner_command(const RunnerJob& job, const std::vector<std::string>& only) {
-  std::vector<std::string> argv = {job.runner.string(),       "--baseline",  job.baseline.string(),
-                                   "--candidate",             job.candidate.string(),
-                                   "--scenarios",             job.scenarios.string()};
+/// How the runner is started: its command line names no option (any process of the machine
+/// can read a command line, the candidate's worker included); the options go to its standard
+/// input, one word a line.
+struct RunnerCommand {
+  std::vector<std::string> argv;
+  std::string stdin_words;
+};
+
+/// The runner's option words for the scenarios in `only` (all of the file when empty).
+inline std::vector<std::string> runner_option_words(const RunnerJob& job,
+                                                    const std::vector<std::string>& only) {
+  std::vector<std::string> argv = {"--baseline",  job.baseline.string(),
+                                   "--candidate", job.candidate.string(),
+                                   "--scenarios", job.scenarios.string()};
   if (!only.empty()) {
     argv.push_back("--only");
     argv.push_back(join_ids(only));
@@ -161,6 +171,21 @@ inline std::vector<std::string> runner_command(const RunnerJob& job, const std::
     argv.insert(argv.end(), {"--max-ms-per-scenario", std::to_string(*o.max_ms_per_scenario)});
   argv.insert(argv.end(), o.extra_args.begin(), o.extra_args.end());
   return argv;
+}
+
+/// The runner's command line and standard input for the scenarios in `only`. Throws
+/// std::invalid_argument for an option word the runner could not read back (empty, or holding
+/// a newline).
+inline RunnerCommand runner_command(const RunnerJob& job, const std::vector<std::string>& only) {
+  RunnerCommand c;
+  c.argv = {job.runner.string(), "--options-stdin"};
+  for (const auto& word : runner_option_words(job, only)) {
+    if (word.empty() || word.find('\n') != std::string::npos)
+      throw std::invalid_argument("runner option \"" + word +
+                                  "\": a word must be non-empty and hold no newline");
+    c.stdin_words += word + "\n";
+  }
+  return c;
 }
 
 }  // namespace detail
@@ -206,7 +231,15 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
       break;
     }
     // Every run names its scenarios, so a runner never judges one it was not asked for.
-    const std::vector<std::string> argv = detail::runner_command(job, todo);
+    detail::RunnerCommand command;
+    try {
+      command = detail::runner_command(job, todo);
+    } catch (const std::invalid_argument& e) {
+      outcome.problems.push_back(e.what());
+      not_run_reason = std::string("not run: ") + e.what();
+      break;
+    }
+    const std::vector<std::string>& argv = command.argv;
     ++outcome.runs;
     const int run_number = outcome.runs;
 
@@ -215,6 +248,7 @@ inline RunnerOutcome run_runner(const RunnerJob& job,
     so.working_dir = job.working_dir;
     so.environment = job.environment ? *job.environment : scrubbed_environment();
     so.environment->push_back("SOCRATIC_RUNNER_TOKEN=" + token);
+    so.stdin_data = command.stdin_words;
     so.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     so.no_output_timeout = job.limits.watchdog;
     so.max_line_bytes = job.limits.max_line_bytes;

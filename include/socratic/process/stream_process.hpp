@@ -45,6 +45,9 @@ struct StreamOptions {
   std::size_t max_stderr_bytes = 1 << 20;  ///< stderr kept (head and tail)
   /// Time to wait for the pipes to close after the child exits (grandchildren may hold them).
   std::chrono::milliseconds drain_grace{500};
+  /// Written to the child's standard input, which is then closed (empty: closed at once). The
+  /// evaluator hands the runner its options this way, out of every other process's sight.
+  std::string stdin_data;
 };
 
 /// @brief How a streaming process ended.
@@ -123,6 +126,7 @@ inline StreamResult stream_process(
   spec.timeout = options.timeout;
   spec.no_progress_timeout = options.no_output_timeout;
   spec.drain_grace = options.drain_grace;
+  spec.stdin_data = options.stdin_data;
 
   StreamResult result;
   detail::capped_text err_text(options.max_stderr_bytes);

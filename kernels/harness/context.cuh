@@ -77,6 +77,16 @@ struct ScenarioBuffers {
     for (const auto& t : inputs) p.push_back(t.data());
     return p;
   }
+  /// Device memory of this placement, guard bands aside (how many placements fit a budget).
+  std::size_t device_bytes() const {
+    std::size_t n = 0;
+    for (const auto& t : inputs) n += t.bytes();
+    for (const auto& t : outputs) n += t.bytes();
+    for (const DeviceBuffer* d : {&reference_f32, &candidate_f32, &baseline_f32, &rerun_f32,
+                                  &previous_raw, &snapshot_raw, &previous_reference_f32})
+      n += d->bytes();
+    return n;
+  }
   /// What one worker may map: the inputs, then its own output.
   std::vector<const GuardedTensor*> shared_with(bool candidate) const {
     std::vector<const GuardedTensor*> t;

@@ -6,6 +6,7 @@
 // medians' relative error.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -21,6 +22,9 @@ namespace socratic::harness {
 
 /// Calls shorter than this (either side's median) are flagged `short_call`.
 inline constexpr double short_call_ms = 0.005;
+/// A scenario whose warm-up calls took less than this gets at least this many samples.
+inline constexpr double short_call_samples_below_ms = 0.1;
+inline constexpr int short_call_min_samples = 96;
 
 struct TimedCall {
   double event_ms = 0;  ///< the worker's events around the call
@@ -115,23 +119,48 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
   // Held (launch_hold.cuh) unless the options say otherwise or a hold expired in the warm-up
   // (an entry point that waits for its own stream): then both sides are timed unheld alike.
   bool held = o.launch_hold;
-  // The other worker is stopped (SIGSTOP) while one is timed: the candidate's cannot launch
-  // anything into the baseline's interval (what it left queued shows in the quiet check), and
-  // both sides are treated alike, so that their paths cost the judge's clock the same.
+  // Both workers are stopped (SIGSTOP) through the timed phase and each runs only for its own
+  // call: the candidate's cannot launch anything into the baseline's interval (what it left
+  // queued shows in the quiet check), both sides are treated alike, so that their paths cost
+  // the judge's clock the same, and a worker is stopped while it alone has the CPU both share.
+  // (Stopping the idle worker before each call instead waited for it to be scheduled on that
+  // CPU, which the timed worker's spin held: about 6 ms a sample, measured in D141.)
+  struct StoppedWhileTiming {
+    RemoteImplementation &a, &b;
+    StoppedWhileTiming(RemoteImplementation& x, RemoteImplementation& y) : a(x), b(y) {
+      a.link().stop();
+      b.link().stop();
+    }
+    ~StoppedWhileTiming() {
+      try {
+        a.link().resume();
+        b.link().resume();
+      } catch (...) {  // a worker that died: reported where the next call fails
+      }
+    }
+  } stopped{candidate, baseline};
+  double in_calls_s = 0;  // wall time inside time_one: where the timed phase goes (log line)
   auto time_one = [&](bool is_candidate, ScenarioBuffers& buffers, const std::string& when) {
+    const auto began = std::chrono::steady_clock::now();
+    struct Count {
+      double& into;
+      std::chrono::steady_clock::time_point from;
+      ~Count() { into += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count(); }
+    } count{in_calls_s, began};
     RemoteImplementation& timed = is_candidate ? candidate : baseline;
-    RemoteImplementation& other = is_candidate ? baseline : candidate;
-    other.link().stop();
+    timed.link().resume();
     const bool ok = timed_call(ctx, r, timed,
                                is_candidate ? buffers.candidate_placement : buffers.baseline_placement,
                                held, when, t);
-    other.link().resume();
+    timed.link().stop();
     return ok;
   };
+  double warm_ms = 0;  // the longest warm-up call
   for (int w = 0; w < o.warmup; ++w) {
     const std::string when = "warm-up " + std::to_string(w);
     for (bool is_candidate : {true, false}) {
       if (!time_one(is_candidate, first, when)) return;
+      warm_ms = std::max(warm_ms, t.event_ms);
       if (held && t.hold_expired) {
         held = false;
         ctx.emit.log("scenario \"" + r.id + "\": the " + (is_candidate ? "candidate" : "baseline") +
@@ -140,6 +169,11 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
       }
     }
   }
+  // A short call's spread is a few percent even held, and the spread of a dozen samples
+  // underestimates it: such a scenario takes at least short_call_min_samples (D141).
+  const bool short_calls = o.warmup > 0 && warm_ms < short_call_samples_below_ms;
+  const int min_samples = short_calls ? std::max(o.min_samples, std::min(short_call_min_samples, o.max_samples))
+                                      : o.min_samples;
   std::vector<double> ev_c, ev_b, wall_c, wall_b, clocks, quiet_after_c, quiet_after_b;
   const auto started = std::chrono::steady_clock::now();
   StopReason stop = StopReason::keep_going;
@@ -195,12 +229,15 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
             .count();
     stop = stop_rule(s + 1, median_relative_error(ev_c), median_relative_error(ev_b), elapsed,
-                     o.min_samples, o.max_samples, o.target_noise, o.max_ms_per_scenario);
+                     min_samples, o.max_samples, o.target_noise, o.max_ms_per_scenario);
   }
   ctx.emit.log("scenario \"" + r.id + "\": " + std::to_string(ev_c.size()) +
                " timed samples, each output compared with the baseline's; " +
                std::to_string(full_checks) + " also against the reference" +
-               (held ? "; calls timed behind the hold" : "; calls timed unheld"));
+               (held ? "; calls timed behind the hold" : "; calls timed unheld") + "; " +
+               num(in_calls_s) + " s in the timed calls' round trips, " +
+               num(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()) +
+               " s in the sampling loop");
 
   r.samples = static_cast<int>(std::min(ev_c.size(), ev_b.size()));
   r.candidate_ms = median(ev_c);

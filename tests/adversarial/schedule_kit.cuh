@@ -29,7 +29,16 @@ inline Position next_call(const socratic_rmsnorm_args* a) {
   return p;
 }
 
-/// Under the old schedule, whether timed sample `s` was compared with anything.
-inline bool old_judge_checks(int sample, int recheck_every = 8) { return sample % recheck_every == 0; }
+/// Under the old schedule, whether timed sample `s` was compared with anything: every Nth,
+/// and the last, which may come at any sample from --min-samples on.
+inline bool old_judge_checks(int sample, int recheck_every = 8, int min_samples = 12) {
+  return sample % recheck_every == 0 || sample >= min_samples - 1;
+}
+
+/// The samples a careful cheat skips: a small share (the odd ones) of those the old judge
+/// left unchecked, so that the median it reports is an honest sample, a little faster.
+inline bool skip(int sample, int recheck_every = 8, int min_samples = 12) {
+  return sample % 2 == 1 && !old_judge_checks(sample, recheck_every, min_samples);
+}
 
 }  // namespace schedule

@@ -71,6 +71,8 @@ class GuardedTensor {
   }
 
   const TensorSpec& spec() const { return spec_; }
+  /// The name messages give it (the two outputs of a placement swap roles).
+  void rename(const std::string& name) { spec_.name = name; }
   void* data() const { return memory_.as<char>() + offset_in_allocation(); }
   /// Where the tensor starts in its allocation (after the front guard band).
   std::size_t offset_in_allocation() const { return guard_ * dtype_bytes(spec_.dtype); }

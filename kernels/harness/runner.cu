@@ -91,6 +91,14 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
   b.outputs.emplace_back(outs[0], ctx.options.guard_elements, ctx.ops, mix64(seed ^ 0x0A7ull));
   b.outputs.emplace_back(baseline_spec, ctx.options.guard_elements, ctx.ops,
                          mix64(seed ^ 0x0B7ull));
+  // Which of the two output allocations (the earlier or the later address) is the candidate's
+  // is drawn per placement: where an output lands (its L2 partition and DRAM channels) is
+  // fixed within a run, and a fixed order would give one side the same place every time.
+  if (seed & 1) {
+    std::swap(b.outputs[0], b.outputs[1]);
+    b.outputs[0].rename(outs[0].name);
+    b.outputs[1].rename(baseline_spec.name);
+  }
   b.out_elements = outs[0].elements;
   b.out_dtype = outs[0].dtype;
   const std::size_t f32 = b.out_elements * sizeof(float);

@@ -198,15 +198,18 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
     unsigned long long output_at_fence = 0;
     for (int k = 0; k < 2; ++k) {
       const bool is_candidate = (k == 0) == candidate_first;
+      // After either call the judge does the same work (a hash of that side's output as its
+      // fence found it, the SM clock), so that neither side's call follows more of it.
+      if (!time_one(is_candidate, b, when)) return;
+      const unsigned long long at_fence =
+          ctx.ops.hash((is_candidate ? b.candidate_out() : b.baseline_out()).data(), b.out_bytes());
+      const double mhz = ctx.clock.current_mhz();
       if (is_candidate) {
-        if (!time_one(true, b, when)) return;
-        // The output as the judge's fence found it; compared again once the sample is over.
-        output_at_fence = ctx.ops.hash(b.candidate_out().data(), b.out_bytes());
+        output_at_fence = at_fence;  // compared again once the sample is over
         ev_c.push_back(t.event_ms);
         wall_c.push_back(t.wall_ms);
-        clocks.push_back(ctx.clock.current_mhz());
+        clocks.push_back(mhz);
       } else {
-        if (!time_one(false, b, when)) return;
         ev_b.push_back(t.event_ms);
         wall_b.push_back(t.wall_ms);
       }

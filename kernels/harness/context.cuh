@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,13 +61,27 @@ struct RunnerContext {
 /// runner's scratch (fp32 copies for comparison, the previous output, a snapshot). The inputs and
 /// the candidate's output are shared with the candidate's worker, the inputs and the baseline's
 /// output with the baseline's: neither worker can see the other's output or the judge's scratch.
+/// The judge's scratch for one scenario: fp32 copies for comparison, the previous output, a
+/// snapshot. Every placement of the scenario shares it (a check uses it only while it runs), so
+/// a further placement costs its tensors alone.
+struct ScenarioScratch {
+  DeviceBuffer reference_f32, candidate_f32, baseline_f32, rerun_f32, previous_raw, snapshot_raw;
+  DeviceBuffer previous_reference_f32;  ///< the previous trial's reference (memoisation check)
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const DeviceBuffer* d : {&reference_f32, &candidate_f32, &baseline_f32, &rerun_f32,
+                                  &previous_raw, &snapshot_raw, &previous_reference_f32})
+      n += d->bytes();
+    return n;
+  }
+};
+
 struct ScenarioBuffers {
   std::vector<GuardedTensor> inputs;
   std::vector<GuardedTensor> outputs;  ///< [0] the candidate's output, [1] the baseline's
   std::size_t out_elements = 0;
   Dtype out_dtype = Dtype::bf16;
-  DeviceBuffer reference_f32, candidate_f32, baseline_f32, rerun_f32, previous_raw, snapshot_raw;
-  DeviceBuffer previous_reference_f32;  ///< the previous trial's reference (memoisation check)
+  std::shared_ptr<ScenarioScratch> scratch;
   std::uint32_t candidate_placement = 0, baseline_placement = 0;  ///< ids in each worker
 
   GuardedTensor& candidate_out() { return outputs[0]; }
@@ -77,14 +92,12 @@ struct ScenarioBuffers {
     for (const auto& t : inputs) p.push_back(t.data());
     return p;
   }
-  /// Device memory of this placement, guard bands aside (how many placements fit a budget).
-  std::size_t device_bytes() const {
+  /// Device memory of this placement's own tensors, guard bands aside (how many further
+  /// placements fit a budget; the scratch is shared).
+  std::size_t tensor_bytes() const {
     std::size_t n = 0;
     for (const auto& t : inputs) n += t.bytes();
     for (const auto& t : outputs) n += t.bytes();
-    for (const DeviceBuffer* d : {&reference_f32, &candidate_f32, &baseline_f32, &rerun_f32,
-                                  &previous_raw, &snapshot_raw, &previous_reference_f32})
-      n += d->bytes();
     return n;
   }
   /// What one worker may map: the inputs, then its own output.

@@ -101,7 +101,7 @@ inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, Runne
   // done: the judge snapshots the output then; anything that still changes it afterwards ran
   // somewhere else (another stream of the worker's context).
   const RemoteReply rep = ctx.candidate->checked(b.candidate_placement, mix64(seed ^ ctx.seed(SecretUse::garbage, 0)), [&] {
-    cuda_check(cudaMemcpyAsync(b.snapshot_raw.get(), out.data(), b.out_bytes(),
+    cuda_check(cudaMemcpyAsync(b.scratch->snapshot_raw.get(), out.data(), b.out_bytes(),
                                cudaMemcpyDeviceToDevice, ctx.stream),
                "cudaMemcpyAsync (output snapshot)");
     cuda_check(cudaStreamSynchronize(ctx.stream), "cudaStreamSynchronize (output snapshot)");
@@ -109,7 +109,7 @@ inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, Runne
   if (!accept_reply(*ctx.candidate, rep, r, when)) return false;
   const unsigned long long words = b.out_bytes() / 2;
   const unsigned long long same =
-      ctx.ops.count_equal(b.snapshot_raw.get(), out.data(), b.out_bytes());
+      ctx.ops.count_equal(b.scratch->snapshot_raw.get(), out.data(), b.out_bytes());
   if (same != words)
     r.fail("side_stream", "side_stream",
            std::to_string(words - same) + " of " + std::to_string(words) +
@@ -131,7 +131,7 @@ inline bool baseline_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& 
              "cudaStreamSynchronize (before the baseline's call)");
   const RemoteReply rep = ctx.baseline->plain(b.baseline_placement);
   if (!accept_reply(*ctx.baseline, rep, r, when)) return false;
-  ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, b.baseline_f32.as<float>());
+  ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, b.scratch->baseline_f32.as<float>());
   return true;
 }
 
@@ -146,9 +146,9 @@ struct ErrorVerdict {
 inline ErrorVerdict judge_outputs(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
                                   const std::string& when) {
   ErrorVerdict v;
-  const float* ref = b.reference_f32.as<float>();
-  v.baseline = ctx.ops.compare(b.baseline_f32.as<float>(), ref, b.out_elements);
-  v.candidate = ctx.ops.compare(b.candidate_f32.as<float>(), ref, b.out_elements);
+  const float* ref = b.scratch->reference_f32.as<float>();
+  v.baseline = ctx.ops.compare(b.scratch->baseline_f32.as<float>(), ref, b.out_elements);
+  v.candidate = ctx.ops.compare(b.scratch->candidate_f32.as<float>(), ref, b.out_elements);
   const double ref_max = v.candidate.max_abs_b;
   v.tolerance = ctx.options.k * v.baseline.max_abs_diff + ctx.problem.rounding_floor(ref_max);
   v.cap = ctx.problem.max_error_cap(ref_max);
@@ -211,26 +211,26 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
     cuda_check(cudaStreamSynchronize(ctx.stream), "generate_inputs (" + when + ")");
     const auto hashes = hash_inputs(ctx, b);
     if (!checked_candidate_call(ctx, b, r, when, PoisonMode::nan, call_seed, hashes,
-                                b.candidate_f32))
+                                b.scratch->candidate_f32))
       return;
     if (trial == 0) {
       // Re-run on the same inputs under other shared-memory garbage and a random-bits poison.
       if (!checked_candidate_call(ctx, b, r, when + ", re-run", PoisonMode::random_finite,
                                   ctx.seed(SecretUse::poison, call | rerun_call), hashes,
-                                  b.rerun_f32))
+                                  b.scratch->rerun_f32))
         return;
     }
     if (r.has_flag("inputs_modified")) {  // the reference must see the inputs as generated
       ctx.problem.generate_inputs(inputs, input_seed, trial, ctx.stream);
     }
-    run_reference(ctx, inputs, b.reference_f32.as<float>(), when);
+    run_reference(ctx, inputs, b.scratch->reference_f32.as<float>(), when);
     if (trial >= 1) {
       // Same buffers, new contents: outputs the reference says must change but that stayed
       // bit-identical to the previous call's are a memo. (Elements whose correct value did not
       // change, such as rows with nothing to attend to, are not evidence either way.)
-      const auto count = ctx.ops.count_stale(b.candidate_out().data(), b.previous_raw.get(),
-                                             b.reference_f32.as<float>(),
-                                             b.previous_reference_f32.as<float>(), b.out_elements,
+      const auto count = ctx.ops.count_stale(b.candidate_out().data(), b.scratch->previous_raw.get(),
+                                             b.scratch->reference_f32.as<float>(),
+                                             b.scratch->previous_reference_f32.as<float>(), b.out_elements,
                                              b.out_dtype);
       if (count.expected > 0 && count.stale * 2 > count.expected)
         r.fail("memoised", "memoised",
@@ -239,10 +239,10 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
                    "call's although the inputs in the same buffers changed (" +
                    when + ")");
     }
-    cuda_check(cudaMemcpyAsync(b.previous_raw.get(), b.candidate_out().data(), b.out_bytes(),
+    cuda_check(cudaMemcpyAsync(b.scratch->previous_raw.get(), b.candidate_out().data(), b.out_bytes(),
                                cudaMemcpyDeviceToDevice, ctx.stream),
                "cudaMemcpyAsync (keep previous output)");
-    cuda_check(cudaMemcpyAsync(b.previous_reference_f32.get(), b.reference_f32.get(),
+    cuda_check(cudaMemcpyAsync(b.scratch->previous_reference_f32.get(), b.scratch->reference_f32.get(),
                                b.out_elements * sizeof(float), cudaMemcpyDeviceToDevice, ctx.stream),
                "cudaMemcpyAsync (keep previous reference)");
     if (!r.correct) return;
@@ -253,7 +253,7 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
     ctx.agreement_bound[static_cast<std::size_t>(trial)] = v.tolerance + v.baseline.max_abs_diff;
     if (trial == 0) {
       const Comparison again =
-          ctx.ops.compare(b.rerun_f32.as<float>(), b.candidate_f32.as<float>(), b.out_elements);
+          ctx.ops.compare(b.scratch->rerun_f32.as<float>(), b.scratch->candidate_f32.as<float>(), b.out_elements);
       if (again.finiteness_mismatch > 0 || again.max_abs_diff > v.tolerance)
         r.fail(
             "nondeterministic", "nondeterministic",

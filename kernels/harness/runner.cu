@@ -72,8 +72,10 @@ std::string name_from_entry_point(std::string e) {
   return e;
 }
 
-/// Allocates one scenario's buffers after the problem was configured (`seed`: the guard bands').
-ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
+/// Allocates one scenario's buffers after the problem was configured (`seed`: the guard bands'),
+/// with the scenario's scratch (`shared`), or a new one when none is given.
+ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed,
+                         std::shared_ptr<ScenarioScratch> shared = nullptr) {
   ScenarioBuffers b;
   const auto specs = ctx.problem.tensors();
   std::vector<TensorSpec> outs;
@@ -101,14 +103,19 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed) {
   }
   b.out_elements = outs[0].elements;
   b.out_dtype = outs[0].dtype;
+  if (shared) {
+    b.scratch = std::move(shared);
+    return b;
+  }
   const std::size_t f32 = b.out_elements * sizeof(float);
-  b.reference_f32 = DeviceBuffer(f32, "reference output");
-  b.candidate_f32 = DeviceBuffer(f32, "candidate output, fp32");
-  b.baseline_f32 = DeviceBuffer(f32, "baseline output, fp32");
-  b.rerun_f32 = DeviceBuffer(f32, "candidate re-run output, fp32");
-  b.previous_raw = DeviceBuffer(b.out_bytes(), "previous candidate output");
-  b.previous_reference_f32 = DeviceBuffer(f32, "previous reference output");
-  b.snapshot_raw = DeviceBuffer(b.out_bytes(), "candidate output snapshot");
+  b.scratch = std::make_shared<ScenarioScratch>();
+  b.scratch->reference_f32 = DeviceBuffer(f32, "reference output");
+  b.scratch->candidate_f32 = DeviceBuffer(f32, "candidate output, fp32");
+  b.scratch->baseline_f32 = DeviceBuffer(f32, "baseline output, fp32");
+  b.scratch->rerun_f32 = DeviceBuffer(f32, "candidate re-run output, fp32");
+  b.scratch->previous_raw = DeviceBuffer(b.out_bytes(), "previous candidate output");
+  b.scratch->previous_reference_f32 = DeviceBuffer(f32, "previous reference output");
+  b.scratch->snapshot_raw = DeviceBuffer(b.out_bytes(), "candidate output snapshot");
   return b;
 }
 
@@ -173,13 +180,13 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc) {
     // small scenario gets more of them (up to max_placements within placement_budget_bytes):
     // where its few pages land moved the baseline against itself by 2-3 % from run to run on
     // RMSNorm's 6-8 us scenarios (D141), and more placements average that inside a run.
-    const std::size_t each = std::max<std::size_t>(b.device_bytes(), 1);
+    const std::size_t each = std::max<std::size_t>(b.tensor_bytes(), 1);
     const int wanted = static_cast<int>(std::clamp<std::size_t>(
         placement_budget_bytes / each, static_cast<std::size_t>(ctx.options.placements),
         static_cast<std::size_t>(std::max(ctx.options.placements, max_placements))));
     for (int p = 1; p < wanted; ++p) {
       try {
-        extra.push_back(allocate(ctx, ctx.secret.value(SecretUse::scenario, scope, p)));
+        extra.push_back(allocate(ctx, ctx.secret.value(SecretUse::scenario, scope, p), b.scratch));
         share(ctx, extra.back());
       } catch (const CudaError& e) {  // out of memory: time on the placements there are
         cudaGetLastError();

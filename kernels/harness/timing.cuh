@@ -20,8 +20,11 @@
 
 namespace socratic::harness {
 
-/// Calls shorter than this (either side's median) are flagged `short_call`.
-inline constexpr double short_call_ms = 0.005;
+/// Calls shorter than this (either side's median) are flagged `short_call`: below it the
+/// baseline against itself moved by more than 2 % between runs (D143: 2.4 % at 6.5 us, 6.2 %
+/// at 4.4 us; within 2 % from 11 us on), and the host widens the speedup's confidence bound
+/// (speedup_systematic_error in include/socratic/core/report.hpp).
+inline constexpr double short_call_ms = 0.010;
 /// A scenario whose warm-up calls took less than this gets at least this many samples.
 inline constexpr double short_call_samples_below_ms = 0.1;
 inline constexpr int short_call_min_samples = 96;
@@ -62,11 +65,11 @@ inline void recheck_timed_outputs(RunnerContext& ctx, ScenarioBuffers& b, Runner
                                   const std::vector<unsigned long long>* input_hashes) {
   check_memory(ctx, b, r, when, input_hashes);
   check_unwritten(ctx, b, r, poison_seed, when);
-  run_reference(ctx, b.input_pointers(), b.reference_f32.as<float>(), when);
+  run_reference(ctx, b.input_pointers(), b.scratch->reference_f32.as<float>(), when);
   ctx.ops.to_float(b.candidate_out().data(), b.out_elements, b.out_dtype,
-                   b.candidate_f32.as<float>());
+                   b.scratch->candidate_f32.as<float>());
   ctx.ops.to_float(b.baseline_out().data(), b.out_elements, b.out_dtype,
-                   b.baseline_f32.as<float>());
+                   b.scratch->baseline_f32.as<float>());
   judge_outputs(ctx, b, r, when);
 }
 
@@ -86,11 +89,11 @@ inline void check_timed_output(RunnerContext& ctx, ScenarioBuffers& b, RunnerRes
   check_unwritten(ctx, b, r, poison_seed, when);
   if (!r.correct) return;
   ctx.ops.to_float(b.candidate_out().data(), b.out_elements, b.out_dtype,
-                   b.candidate_f32.as<float>());
+                   b.scratch->candidate_f32.as<float>());
   ctx.ops.to_float(b.baseline_out().data(), b.out_elements, b.out_dtype,
-                   b.baseline_f32.as<float>());
+                   b.scratch->baseline_f32.as<float>());
   const Comparison c =
-      ctx.ops.compare(b.candidate_f32.as<float>(), b.baseline_f32.as<float>(), b.out_elements);
+      ctx.ops.compare(b.scratch->candidate_f32.as<float>(), b.scratch->baseline_f32.as<float>(), b.out_elements);
   const std::size_t i = static_cast<std::size_t>(regime);
   const double bound = i < ctx.agreement_bound.size()
                            ? timed_agreement_slack * ctx.agreement_bound[i]
@@ -250,8 +253,8 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
   if (stop == StopReason::sample_cap || stop == StopReason::time_cap) r.flag("sample_cap");
   if (r.candidate_noise > 10 * o.target_noise || r.baseline_noise > 10 * o.target_noise)
     r.flag("noisy");
-  // Below this the judge's timing has not been shown to hold 2 % (docs/harness.md, "Short
-  // calls"): the figure is reported, and a goal should not lean on its last percent.
+  // Below this the judge's timing has not been shown to hold 2 % from run to run (docs/harness.md,
+  // "Short calls"): the figure is reported, with a wider confidence bound.
   if (r.baseline_ms < short_call_ms || r.candidate_ms < short_call_ms) r.flag("short_call");
 
   // The judge's clock against the candidate worker's events, calibrated by the baseline's.

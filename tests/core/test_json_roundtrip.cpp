@@ -124,3 +124,26 @@ TEST_CASE("report helpers: missing scenarios, geomean, all_correct", "[core]") {
   CHECK_FALSE(empty.all_correct());
   CHECK(std::isnan(empty.geomean_speedup()));
 }
+
+TEST_CASE("a short call's speedup bound holds the run-to-run spread the run's noise misses",
+          "[core]") {
+  ScenarioResult s;
+  s.id = "x";
+  s.speedup = 1.05;
+  s.candidate_noise = s.baseline_noise = 0.02;
+  s.samples = 96;
+  s.candidate_ms = 0.0065;
+  s.baseline_ms = 0.0068;
+  const double within = 1.2533 * std::sqrt(2 * 0.02 * 0.02) / std::sqrt(96.0);
+  CHECK(speedup_systematic_error(s) == 0);  // not flagged: the run's noise alone
+  CHECK(speedup_relative_error(s) == Approx(within));
+  s.flags = {"short_call"};
+  CHECK(speedup_systematic_error(s) == Approx(0.012));
+  CHECK(speedup_relative_error(s) == Approx(std::sqrt(within * within + 0.012 * 0.012)));
+  // A 5 % gain at 6.5 us no longer clears 1.0 by a hair: its bound is below the point estimate by
+  // more than the 2.4 % the baseline against itself moved between runs there.
+  CHECK(speedup_lower_bound(s) < 1.05 / 1.024);
+  s.candidate_ms = 0.0044;
+  CHECK(speedup_systematic_error(s) == Approx(0.03));
+  CHECK(speedup_lower_bound(s) < 1.0);  // a 5 % gain under 5 us is not established
+}

@@ -216,7 +216,7 @@ tool::command_run eval_setup(CLI::App& app) {
   tool::add_repeatable(app, "--nvcc-flag", o->nvcc_flags, "extra nvcc flag for the candidate (repeatable)")
       ->type_name("FLAG");
   app.add_option("--k", o->k, "tolerance factor of the correctness rule (default 2)")->type_name("K");
-  app.add_option("--seed", o->seed, "input seed")->type_name("N");
+  app.add_option("--seed", o->seed, "a reproducible run from this input seed (default: a fresh secret key per run)")->type_name("N");
   app.add_flag("--no-timing", o->no_timing, "check correctness only");
   app.add_option("--watchdog", o->watchdog, "kill a silent runner after this long (default 60)")->type_name("SECONDS");
   app.add_option("--timeout", o->timeout, "overall runner time limit (default 1800)")->type_name("SECONDS");

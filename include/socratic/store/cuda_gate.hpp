@@ -21,7 +21,10 @@ inline PairMeasure cuda_pair_measure(CudaEvaluatorConfig base) {
                                   const GateRunRequest& request) {
     CudaEvaluatorConfig config = base;
     if (incumbent) config.baseline = incumbent->judged_file();
-    config.runner.seed = request.seed;
+    // No seed from the gate: the runner draws a fresh secret key per run (a gate seed derives
+    // from a public base and the candidate's own hash, so the candidate could compute it). A
+    // seed the configuration itself sets (a reproducible run) is kept.
+    (void)request;
     CudaEvaluator evaluator(std::move(config));
     return evaluator.evaluate(candidate);
   };

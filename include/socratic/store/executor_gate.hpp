@@ -26,7 +26,10 @@ PairMeasure executor_pair_measure(X& executor, exec::JobTemplate tmpl,
       else
         t.evaluator.cuda.baseline = incumbent->judged_file();
     }
-    t.seed = request.seed;
+    // A command evaluator draws its inputs from the job's seed: a different one each run. The
+    // CUDA runner draws a fresh secret key per run by itself; a seed from the gate (derived from
+    // a public base and the candidate's own hash) would let the candidate compute its inputs.
+    if (t.evaluator.kind == "command") t.seed = request.seed;
     exec::ExecutorEvaluator<X> evaluator(executor, std::move(t), {}, timeout);
     return evaluator.evaluate(candidate);
   };

@@ -394,12 +394,14 @@ inline GateDecision decide(const std::vector<EvalReport>& reports, bool has_incu
 /// @brief How one gate run is asked for.
 struct GateRunRequest {
   int attempt = 0;          ///< 0: the first run; 1, 2, ...: remeasures
-  std::uint64_t seed = 0;   ///< a different seed each run: other inputs and placements
+  /// A different seed each run, for measures that draw their inputs from it (a command
+  /// evaluator); the CUDA measures ignore it: their runner draws a secret key of its own.
+  std::uint64_t seed = 0;
 };
 
 /// @brief Measures `candidate` with `incumbent` as the run's baseline (none: the problem's own),
 /// interleaved in one run. For the CUDA evaluator: a CudaEvaluator whose `baseline` is the
-/// incumbent's judged file and whose runner seed is `request.seed` (eval/gate_measure.hpp).
+/// incumbent's judged file (store/cuda_gate.hpp).
 using PairMeasure =
     std::function<EvalReport(const Candidate& candidate, const std::optional<Candidate>& incumbent, const GateRunRequest& request)>;
 

@@ -13,7 +13,15 @@ SOCRATIC_DECL double speedup_relative_error(const ScenarioResult& s) {
   if (!c && !b) return detail::nan;
   const double sc = c ? s.candidate_noise : 0, sb = b ? s.baseline_noise : 0;
   const double n = std::max(1, s.samples);
-  return 1.2533 * std::sqrt(sc * sc + sb * sb) / std::sqrt(n);
+  const double within = 1.2533 * std::sqrt(sc * sc + sb * sb) / std::sqrt(n);
+  const double between = speedup_systematic_error(s);
+  return std::sqrt(within * within + between * between);
+}
+
+SOCRATIC_DECL double speedup_systematic_error(const ScenarioResult& s) {
+  if (!s.has_flag("short_call")) return 0;
+  const double shorter = std::min(s.candidate_ms, s.baseline_ms);
+  return std::isfinite(shorter) && shorter >= 0.005 ? 0.012 : 0.03;
 }
 
 SOCRATIC_DECL double speedup_lower_bound(const ScenarioResult& s, double z) {

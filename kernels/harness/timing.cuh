@@ -21,8 +21,8 @@
 namespace socratic::harness {
 
 /// Calls shorter than this (either side's median) are flagged `short_call`: below it the
-/// baseline against itself moved by more than 2 % between runs (D143: 2.4 % at 6.5 us, 6.2 %
-/// at 4.4 us; within 2 % from 11 us on), and the host widens the speedup's confidence bound
+/// baseline against itself moved by more than 2 % between runs (D143-D144: 2.9 % at 6.5 us,
+/// 6.2 % at 4.4 us; within 2 % from 11 us on), and the host widens the speedup's confidence bound
 /// (speedup_systematic_error in include/socratic/core/report.hpp).
 inline constexpr double short_call_ms = 0.010;
 /// A scenario whose warm-up calls took less than this gets at least this many samples.

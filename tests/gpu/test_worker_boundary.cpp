@@ -92,6 +92,26 @@ TEST_CASE("the worker's sandbox: what the implementation may and may not do", "[
       return big[12345] == 1 ? 0 : 4;
     }));
   }
+  SECTION("what it can see of its judge: not its environment, descriptors or memory") {
+    // The judge (this process, here) is not dumpable, as the runner makes itself; the worker
+    // has dropped its capabilities. Its command line stays readable by any process, which is
+    // why the host hands the judge its options on standard input (runner-protocol.md).
+    REQUIRE(prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0);
+    const SandboxedRun seen = sandboxed([] {
+      const std::string judge = "/proc/" + std::to_string(getppid());
+      int refused = 0;
+      for (const char* what : {"/environ", "/mem", "/auxv", "/fd/0"}) {
+        const int fd = open((judge + what).c_str(), O_RDONLY);
+        if (fd < 0 && errno == EACCES) ++refused;
+        if (fd >= 0) close(fd);
+      }
+      const int cmdline = open((judge + "/cmdline").c_str(), O_RDONLY);
+      if (cmdline >= 0) close(cmdline);
+      return refused == 4 && cmdline >= 0 ? 0 : 10 + refused;
+    });
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    expect_allowed(seen);
+  }
   SECTION("it stays on the CPU the judge gave it: no affinity changes") {
     expect_refused(sandboxed([] {
       cpu_set_t one;

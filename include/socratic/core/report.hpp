@@ -152,8 +152,8 @@ SOCRATIC_DECL double speedup_relative_error(const ScenarioResult& s);
 
 /// @brief What a run's own noise does not show for very short calls: the baseline against
 /// itself moved from one run to the next by more than its within-run error. Measured on an H200
-/// (docs/benchmarks.md, "The judge at suite scale", D143): up to 6.2 % at 4.4 us, 2.4 % at
-/// 6.5 us, within 2 % from 11 us on. 0 without the `short_call` flag; 0.03 under 5 us; 0.012
+/// (docs/benchmarks.md, "The judge at suite scale", D143-D144): up to 6.2 % at 4.4 us, 2.9 % at
+/// 6.5 us, within 2 % from 11 us on. 0 without the `short_call` flag; 0.03 under 5 us; 0.015
 /// under 10 us (one standard error: the default z = 2 covers the measured spread).
 SOCRATIC_DECL double speedup_systematic_error(const ScenarioResult& s);
 

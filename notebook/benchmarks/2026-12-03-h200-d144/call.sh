@@ -2,7 +2,7 @@
 # D144 (2026-12-03, one H200): the judge's time after the attention reference's 128-wide tiles
 # and the scratch shared by a scenario's placements: the new reference against a0713d4's, bit for
 # bit and in time (compare_reference, built here); the corpus; the baseline against itself on
-# the FA3 grid (three runs) and RMSNorm (three runs), to set beside D142's figures.
+# the FA3 grid and RMSNorm (two runs each), to set beside D142's figures.
 # Carried: .devcarry/d144/ (runners, baselines, corpus .so, gpu_runner_tests, compare_reference).
 #   device: bash notebook/benchmarks/2026-12-03-h200-d144/call.sh
 set -uo pipefail
@@ -27,7 +27,7 @@ secs() { python3 -c "import time; print(f'{time.time()-$1:.2f}')"; }
   grep -E "passed|failed" "$logs/gpu_runner.txt" | tail -3
   for set in attention rmsnorm; do
     sc=scenarios/rmsnorm.json; [[ $set == attention ]] && sc=scenarios/attention_fa3_grid.json
-    for i in 1 2 3; do
+    for i in 1 2; do
       s1=$(date +%s.%N)
       printf '%s\n' --baseline $D/new/${set}_baseline.so --candidate $D/new/${set}_baseline.so --scenarios $sc |
         timeout 120 $D/new/socratic-runner-$set --options-stdin >"$logs/${set}_held_$i.jsonl" 2>/dev/null

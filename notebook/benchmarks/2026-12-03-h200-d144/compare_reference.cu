@@ -1,7 +1,8 @@
 // The attention reference with 128-wide tiles against the 64 x 64 one it replaced (a0713d4's
 // kernels/attention/reference.cu, built with -Dattention=attention_old): the same inputs, the
 // outputs compared bit for bit, each timed (CUDA events, median of 3). Built here, run on the
-// device by call.sh.
+// device by call.sh. The 128-wide version measured here was not kept (no faster); it is
+// kernels/attention/reference.cu at commit de0fb98.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>

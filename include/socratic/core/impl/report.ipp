@@ -21,7 +21,7 @@ SOCRATIC_DECL double speedup_relative_error(const ScenarioResult& s) {
 SOCRATIC_DECL double speedup_systematic_error(const ScenarioResult& s) {
   if (!s.has_flag("short_call")) return 0;
   const double shorter = std::min(s.candidate_ms, s.baseline_ms);
-  return std::isfinite(shorter) && shorter >= 0.005 ? 0.012 : 0.03;
+  return std::isfinite(shorter) && shorter >= 0.005 ? 0.015 : 0.03;
 }
 
 SOCRATIC_DECL double speedup_lower_bound(const ScenarioResult& s, double z) {

@@ -82,13 +82,15 @@ struct LlmCampaignOptions {
   long long context_window = 128'000;    ///< the model's context window, in tokens
   std::vector<std::filesystem::path> judge_paths;  ///< the judge's files, checked after every turn
   std::string system_prompt;             ///< empty: the reference agent's own
-  /// Receives one line per retry and warning of the backend, secrets removed. Default: none.
+  /// Receives one line per retry and warning of the backend (cause, attempt, wait), secrets
+  /// removed. Default (empty): each line on standard error, as it happens.
   std::function<void(std::string_view)> log;
 };
 
 /// @brief Runs (or resumes) the campaign of `config` with the reference LLM agent on `model`,
-/// judged by `evaluator` and `goal`, asked by `questions`. Throws error when the backend is
-/// unknown, the model is not named or the key is missing.
+/// judged by `evaluator` and `goal`, asked by `questions`. Throws error, before any call, when
+/// the backend is unknown, the model is not named or the key is missing for a server that is not
+/// on this machine (it names where the key was looked for).
 SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options,
                                               AnyEvaluator evaluator, AnyQuestionSource questions,
                                               goals::AnyGoal goal, CampaignConfig config);

@@ -299,3 +299,14 @@ TEST_CASE("anthropic: transient failures are retried for the policy's time, with
     CHECK(server.requests().size() == 2);
   }
 }
+
+TEST_CASE("anthropic: no key for Anthropic's API is refused at once, naming the variable",
+          "[agents][anthropic][secrets]") {
+  ::unsetenv("SOCRATIC_TEST_UNSET_ANTHROPIC_KEY");
+  AnthropicOptions o;
+  o.api_key = ApiKey::from_environment("SOCRATIC_TEST_UNSET_ANTHROPIC_KEY");
+  CHECK_THROWS_WITH(AnthropicBackend(o), Catch::Matchers::Contains("no API key for https://api.anthropic.com") &&
+                                             Catch::Matchers::Contains("SOCRATIC_TEST_UNSET_ANTHROPIC_KEY"));
+  o.base_url = "http://127.0.0.1:8123";
+  CHECK_NOTHROW(AnthropicBackend(o));
+}

@@ -376,3 +376,24 @@ TEST_CASE("openai: authentication failures say where the key came from, never th
   CHECK(std::string(e.what()).find(secret) == std::string::npos);
   CHECK(server.requests().size() == 1);
 }
+
+TEST_CASE("openai: no key for a server elsewhere is refused at once, naming where it was looked for",
+          "[agents][openai][secrets]") {
+  const auto unset = ApiKey::from_environment("SOCRATIC_TEST_UNSET_VARIABLE");
+  OpenAiOptions remote = OpenAiOptions::compatible("https://api.example.invalid/v1", unset);
+  const auto began = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(OpenAiBackend(remote), Catch::Matchers::Contains("no API key for https://api.example.invalid") &&
+                                               Catch::Matchers::Contains("SOCRATIC_TEST_UNSET_VARIABLE"));
+  CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(1));  // no call was tried
+  CHECK_THROWS_WITH(OpenAiBackend(OpenAiOptions::compatible("https://api.example.invalid/v1")),
+                    Catch::Matchers::Contains("none was given"));
+  remote.remote_without_key = true;  // a keyless server elsewhere, said so
+  CHECK_NOTHROW(OpenAiBackend(remote));
+  // This machine's servers need none.
+  for (const char* local : {"http://127.0.0.1:8000/v1", "http://localhost:8000/v1", "http://[::1]:8000/v1",
+                            "http://127.1.2.3:9/v1"})
+    CHECK_NOTHROW(OpenAiBackend(OpenAiOptions::compatible(local, unset)));
+  CHECK(socratic::detail::is_loopback_host("model.localhost"));
+  CHECK_FALSE(socratic::detail::is_loopback_host("127.0.0.1.example.com"));
+  CHECK_FALSE(socratic::detail::is_loopback_host("10.0.0.5"));
+}

@@ -336,6 +336,22 @@ TEST_CASE("socratic run: transient server failures are retried; a refused key en
     CHECK(r.exit_code == 0);
     CHECK(c.ended() == "goal_met");
     CHECK(server.requests().size() == 5);
+    // Each retry said on the terminal as it happened: the cause, the attempt, the wait.
+    CHECK_THAT(r.stderr_text, Catch::Matchers::Contains("model server: POST") &&
+                                  Catch::Matchers::Contains("retry 1 in") && Catch::Matchers::Contains("retry 4 in") &&
+                                  Catch::Matchers::Contains("529"));
+  }
+  SECTION("no key for a server elsewhere: refused at the start, naming the variable, nothing sent") {
+    RunCampaign c("run_no_key", server, {{"base_url", "https://api.example.invalid/v1"},
+                                         {"api_key_env", "SOCRATIC_RUN_NO_SUCH_KEY"}});
+    const auto began = std::chrono::steady_clock::now();
+    const ProcessResult r = c.run();
+    INFO(r.stdout_text << r.stderr_text);
+    CHECK(r.exit_code != 0);
+    CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(30));
+    CHECK_THAT(r.stderr_text, Catch::Matchers::Contains("no API key for https://api.example.invalid") &&
+                                  Catch::Matchers::Contains("SOCRATIC_RUN_NO_SUCH_KEY"));
+    CHECK(server.requests().empty());
   }
   SECTION("a 401 is not retried, and the reason names the call, the status and where the key came from") {
     RunCampaign c("run_refused", server);

@@ -3,6 +3,7 @@
 // the agent's boundary (what its tools must not see or change, the shell's sandbox).
 // Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -96,6 +97,12 @@ inline void transport_options(BackendOptions& o, const AgentSettings& a) {
   o.retry.max_retries = a.max_retries;
   o.retry.initial_delay = ms(a.retry_initial_delay_s);
   o.retry.max_delay = ms(a.retry_max_delay_s);
+  // Every retry on the terminal as it happens (cause, attempt, wait): a server that is down or
+  // refusing is seen within seconds, not after the retry budget.
+  o.log = [](std::string_view line) {
+    std::fprintf(stderr, "socratic: model server: %.*s\n", static_cast<int>(line.size()), line.data());
+    std::fflush(stderr);
+  };
 }
 
 /// Calls `run(LlmAgent<Backend>&)` with the agent the settings describe; returns its result.

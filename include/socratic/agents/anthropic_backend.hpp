@@ -248,6 +248,7 @@ class AnthropicBackend {
         client_(options_.http),
         endpoint_(http::join_url(options_.base_url, "/v1/messages")) {
     http::parse_url(endpoint_, "AnthropicOptions::base_url");
+    detail::require_key_for_remote(options_, endpoint_, "AnthropicOptions");
   }
 
   /// @brief One model call, retried as the policy allows. @throws llm_error.

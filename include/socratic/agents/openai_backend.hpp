@@ -261,6 +261,7 @@ class OpenAiBackend {
         client_(options_.http),
         endpoint_(http::join_url(options_.base_url, "/chat/completions")) {
     http::parse_url(endpoint_, "OpenAiOptions::base_url");  // fail now, not at the first call
+    detail::require_key_for_remote(options_, endpoint_, "OpenAiOptions");
   }
 
   /// @brief One model call, retried as the policy allows. @throws llm_error.

@@ -3,6 +3,9 @@
 /// @brief The definition of run_llm_campaign() (llm_campaign.hpp): the agent, its backends and
 /// the campaign. Included by llm_campaign.hpp (header-only) or by socratic/src.hpp (compiled once).
 
+#include <cstdio>
+#include <functional>
+#include <string_view>
 #include <utility>
 
 #include "socratic/agents/anthropic_backend.hpp"
@@ -31,6 +34,12 @@ SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCa
     if (model.api_key_file) return ApiKey::from_file(*model.api_key_file);
     return model.api_key_env.empty() ? ApiKey::from_environment_or_file(usual) : ApiKey::from_environment(model.api_key_env);
   };
+  // Retries reach the terminal unless the embedder takes them.
+  const std::function<void(std::string_view)> log =
+      options.log ? options.log : std::function<void(std::string_view)>([](std::string_view line) {
+        std::fprintf(stderr, "socratic: model server: %.*s\n", static_cast<int>(line.size()), line.data());
+        std::fflush(stderr);
+      });
   auto run = [&](auto& agent) {
     Campaign campaign(agent, evaluator, questions, std::move(goal), std::move(config));
     return campaign.run();
@@ -40,7 +49,7 @@ SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCa
     if (!model.base_url.empty()) o.base_url = model.base_url;
     o.api_key = key("OPENAI_API_KEY");
     o.stream = true;
-    o.log = options.log;
+    o.log = log;
     LlmAgent<OpenAiBackend> agent(OpenAiBackend(std::move(o)), agent_options);
     return run(agent);
   }
@@ -49,7 +58,7 @@ SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCa
     if (!model.base_url.empty()) o.base_url = model.base_url;
     o.api_key = key("ANTHROPIC_API_KEY");
     o.stream = true;
-    o.log = options.log;
+    o.log = log;
     LlmAgent<AnthropicBackend> agent(AnthropicBackend(std::move(o)), agent_options);
     return run(agent);
   }

@@ -34,9 +34,35 @@ struct BackendOptions {
   std::function<void(std::string_view)> log;
   /// Waits between retries. Default: std::this_thread::sleep_for (tests substitute their own).
   std::function<void(std::chrono::milliseconds)> sleep;
+  /// A server on another machine that needs no key: without this, a backend whose `api_key` is
+  /// empty refuses to be made for any host but this machine's (the campaign would otherwise
+  /// spend its retry budget on calls that cannot succeed before it said why).
+  bool remote_without_key = false;
 };
 
 namespace detail {
+
+/// True for this machine's names and addresses: `localhost` (and `*.localhost`), 127.0.0.0/8,
+/// ::1. A model server there (vLLM, llama.cpp) usually needs no key.
+inline bool is_loopback_host(std::string_view host) {
+  if (host == "localhost" || host == "::1" || host == "0:0:0:0:0:0:0:1") return true;
+  if (host.size() > 10 && host.substr(host.size() - 10) == ".localhost") return true;
+  return host.rfind("127.", 0) == 0 && host.find_first_not_of("0123456789.") == std::string_view::npos;
+}
+
+/// Refuses a backend with no key for a server elsewhere, naming where the key was looked for:
+/// said when the backend is made, before any call, not after the retry budget is spent.
+/// @throws error
+inline void require_key_for_remote(const BackendOptions& o, const std::string& endpoint, std::string_view what) {
+  if (!o.api_key.empty() || o.remote_without_key) return;
+  const http::Url url = http::parse_url(endpoint, std::string(what) + "::base_url");
+  if (is_loopback_host(url.host)) return;
+  const std::string where = o.api_key.source() == "no key given" ? "none was given"
+                                                                  : "looked for it in " + o.api_key.source();
+  throw error(std::string(what) + ": no API key for " + url.scheme + "://" + url.host_header() + " (" +
+              where + "). Set it; a server on this machine needs none; for a server elsewhere that needs "
+              "none, set remote_without_key (or give the variable any value)");
+}
 
 /// One attempt's failure, before the retry loop decides what to do with it.
 struct attempt_error {

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "socratic/core/scenario.hpp"
 
@@ -45,4 +47,22 @@ TEST_CASE("scenario set errors name the file, the scenario and the field", "[cor
                     Catch::Matchers::Contains("cannot open"));
   auto empty = write_temp("empty.json", R"({"name":"s","problem":"p","scenarios":[]})");
   CHECK_THROWS_WITH(load_scenario_set(empty), Catch::Matchers::Contains("non-empty array"));
+}
+
+TEST_CASE("the shipped data names no machine's paths", "[core][scenario]") {
+  // A scenario set, a problem definition or a bank entry that points at one machine's folder
+  // (/work/..., /home/..., /root/...) is a broken reference everywhere else.
+  const std::filesystem::path root = SOCRATIC_SOURCE_DIR;
+  int files = 0;
+  for (const char* folder : {"scenarios", "kernels", "question_bank"})
+    for (const auto& e : std::filesystem::recursive_directory_iterator(root / folder)) {
+      if (e.path().extension() != ".json") continue;
+      ++files;
+      std::ifstream in(e.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      INFO(e.path());
+      for (const char* machine : {"/work/", "/home/", "/root/"})
+        CHECK(text.find(machine) == std::string::npos);
+    }
+  CHECK(files >= 5);
 }

@@ -130,7 +130,8 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     auto evaluator = std::make_shared<CommandEvaluator>(std::move(config));
     const IntegrityManifest m = detail::keep_manifest(c, evaluator->integrity_manifest());
     AnyEvaluator out{detail::goal_guarded([evaluator](const Candidate& cand) { return evaluator->evaluate(cand); }, m, c),
-                     "command evaluator (" + c.evaluator.command.front() + ")", evaluator->judge_paths(), {}};
+                     "command evaluator (" + c.evaluator.command.front() + ")", evaluator->judge_paths(), {},
+                     std::nullopt};
     // The agent sees the scenarios (it optimises for them); the script and its files, not.
     for (const auto& p : out.judge)
       if (std::filesystem::weakly_canonical(p) != std::filesystem::weakly_canonical(c.scenarios)) out.hidden.push_back(p);

@@ -3,7 +3,6 @@
 // the agent's boundary (what its tools must not see or change, the shell's sandbox).
 // Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only.
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -99,10 +98,7 @@ inline void transport_options(BackendOptions& o, const AgentSettings& a) {
   o.retry.max_delay = ms(a.retry_max_delay_s);
   // Every retry on the terminal as it happens (cause, attempt, wait): a server that is down or
   // refusing is seen within seconds, not after the retry budget.
-  o.log = [](std::string_view line) {
-    std::fprintf(stderr, "socratic: model server: %.*s\n", static_cast<int>(line.size()), line.data());
-    std::fflush(stderr);
-  };
+  o.log = log_to_stderr;
 }
 
 /// Calls `run(LlmAgent<Backend>&)` with the agent the settings describe; returns its result.

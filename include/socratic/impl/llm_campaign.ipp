@@ -3,7 +3,6 @@
 /// @brief The definition of run_llm_campaign() (llm_campaign.hpp): the agent, its backends and
 /// the campaign. Included by llm_campaign.hpp (header-only) or by socratic/src.hpp (compiled once).
 
-#include <cstdio>
 #include <functional>
 #include <string_view>
 #include <utility>
@@ -36,10 +35,7 @@ SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCa
   };
   // Retries reach the terminal unless the embedder takes them.
   const std::function<void(std::string_view)> log =
-      options.log ? options.log : std::function<void(std::string_view)>([](std::string_view line) {
-        std::fprintf(stderr, "socratic: model server: %.*s\n", static_cast<int>(line.size()), line.data());
-        std::fflush(stderr);
-      });
+      options.log ? options.log : std::function<void(std::string_view)>(log_to_stderr);
   auto run = [&](auto& agent) {
     Campaign campaign(agent, evaluator, questions, std::move(goal), std::move(config));
     return campaign.run();

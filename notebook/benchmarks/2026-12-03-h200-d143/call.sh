@@ -34,7 +34,7 @@ secs() { python3 -c "import time; print(f'{time.time()-$1:.2f}')"; }
       stamp "rmsnorm $v run $i: exit $?, $(secs $s1) s"
     done
   done
-  python3 "$here/selfstats.py" "$logs" rmsnorm
+  python3 "$here/../2026-12-03-h200-d141/selfstats.py" "$logs" rmsnorm
   stamp "end"
 } 2>&1 | tee "$logs/summary.txt"
 tar cJf "$out/d143.tar.xz" -C "$out" d143 && rm -rf "$logs"

@@ -33,7 +33,7 @@ secs() { python3 -c "import time; print(f'{time.time()-$1:.2f}')"; }
         timeout 120 $D/new/socratic-runner-$set --options-stdin >"$logs/${set}_held_$i.jsonl" 2>/dev/null
       stamp "$set run $i: exit $?, $(secs $s1) s"
     done
-    python3 "$here/selfstats.py" "$logs" "$set" | grep -v "^   s[0-9]"
+    python3 "$here/../2026-12-03-h200-d141/selfstats.py" "$logs" "$set" | grep -v "^   s[0-9]"
   done
   stamp "end"
 } 2>&1 | tee "$logs/summary.txt"

@@ -40,6 +40,13 @@ struct BackendOptions {
   bool remote_without_key = false;
 };
 
+/// @brief A `BackendOptions::log` that prints each line on standard error as it happens
+/// (`socratic: model server: ...`), what `socratic run` and run_llm_campaign use by default.
+inline void log_to_stderr(std::string_view line) {
+  std::fprintf(stderr, "socratic: model server: %.*s\n", static_cast<int>(line.size()), line.data());
+  std::fflush(stderr);
+}
+
 namespace detail {
 
 /// True for this machine's names and addresses: `localhost` (and `*.localhost`), 127.0.0.0/8,

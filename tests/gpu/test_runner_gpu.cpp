@@ -42,6 +42,7 @@ struct RunnerRun {
   std::map<std::string, socratic::ScenarioResult> results;
   std::vector<std::string> begun;   ///< scenario ids in scenario_begin order
   std::vector<std::string> mapped;  ///< every path of every `libraries` event
+  std::vector<std::string> logs;    ///< the message of every `log` event
   json hello, fatal;
   bool done = false;
   std::vector<std::string> bad_lines;
@@ -111,6 +112,7 @@ RunnerRun run_runner(const std::string& label, const std::string& candidate,
     }
     if (kind == "libraries")
       for (const auto& p : e["mapped"]) run.mapped.push_back(p);
+    if (kind == "log") run.logs.push_back(e.value("message", ""));
   }
   keep_log(label, words, run);
   return run;
@@ -161,7 +163,10 @@ TEST_CASE("the baseline against itself: correct everywhere, speedup 1 within the
     CHECK(r.correct);
     CHECK(r.samples >= 10);
     REQUIRE(std::isfinite(r.speedup));
-    CHECK(std::fabs(r.speedup - 1) <= r.candidate_noise + r.baseline_noise + 0.002);
+    // Calls flagged short_call move from run to run by more than their own noise shows: the
+    // judge states that as speedup_systematic_error, covered at z = 2 (D145: 0.943 at 4.3 us).
+    CHECK(std::fabs(r.speedup - 1) <=
+          r.candidate_noise + r.baseline_noise + 0.002 + 2 * socratic::speedup_systematic_error(r));
     CHECK(r.max_abs_error <= r.tolerance);
     CHECK(r.roofline_fraction <= 1.0);
     CHECK(r.tflops > 0);
@@ -239,6 +244,11 @@ TEST_CASE("every adversarial candidate is caught with the expected reason", "[gp
       }
       for (const auto& f : c.value("forbidden_flags", json::array()))
         CHECK_FALSE(r.has_flag(f.get<std::string>()));
+    }
+    if (c.contains("log_contains")) {
+      const std::string want = c["log_contains"];
+      CHECK(std::any_of(run.logs.begin(), run.logs.end(),
+                        [&](const std::string& m) { return m.find(want) != std::string::npos; }));
     }
     if (c.contains("mapped_any_of")) {
       bool seen = false;

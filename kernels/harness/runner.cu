@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -238,18 +239,22 @@ void fail_remaining(Emitter& emit, const std::vector<RunnerScenario>& scenarios,
   }
 }
 
-int run(const RunnerOptions& opt, Emitter& emit) {
-  Workers workers = start_workers(opt);
+/// The judge's GPU: its stream, what it is, and the peaks its roofline floors use.
+struct JudgeDevice {
+  cudaStream_t stream = nullptr;
+  cudaDeviceProp prop{};
+  std::string bus_id;
+  DevicePeaks peaks;
+};
 
-  // ---- device, stream, helpers --------------------------------------------------------------
+/// The judge's CUDA context, after the workers were started (a fork is cheap before it).
+JudgeDevice open_device() {
+  JudgeDevice d;
   cuda_check(cudaSetDeviceFlags(cudaDeviceScheduleSpin), "cudaSetDeviceFlags");
   cuda_check(cudaSetDevice(0), "cudaSetDevice(0)");
   cuda_check(cudaFree(nullptr), "CUDA context creation");
-  cudaStream_t stream = nullptr;
-  cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking),
-             "cudaStreamCreateWithFlags");
-  cudaDeviceProp prop{};
-  cuda_check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  cuda_check(cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  cuda_check(cudaGetDeviceProperties(&d.prop, 0), "cudaGetDeviceProperties");
   int mem_clock_khz = 0, bus_bits = 0, sm_clock_khz = 0;
   cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, 0);
   cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
@@ -257,28 +262,27 @@ int run(const RunnerOptions& opt, Emitter& emit) {
   cudaGetLastError();  // an attribute this driver lacks is not an error worth stopping for
   char bus_id[32] = {0};
   cuda_check(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0), "cudaDeviceGetPCIBusId");
-  const SmClock clock(bus_id);
-  const DevicePeaks peaks = device_peaks(prop.name, prop.major, prop.multiProcessorCount,
-                                         sm_clock_khz, mem_clock_khz, bus_bits);
-  DeviceOps ops(stream, prop.multiProcessorCount, static_cast<std::size_t>(prop.l2CacheSize));
-  Watchdog watchdog(emit);
+  d.bus_id = bus_id;
+  d.peaks = device_peaks(d.prop.name, d.prop.major, d.prop.multiProcessorCount, sm_clock_khz, mem_clock_khz,
+                         bus_bits);
+  return d;
+}
 
-  std::unique_ptr<Problem> problem = socratic_make_problem();
-  std::string problem_name = problem->name();
-  if (problem_name.empty()) problem_name = name_from_entry_point(socratic_problem_entry_point());
-
-  const std::string arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+/// The protocol's first line (docs/runner-protocol.md).
+void say_hello(Emitter& emit, const RunnerOptions& opt, const JudgeDevice& d, const SmClock& clock,
+               const DeviceOps& ops, const std::string& problem_name) {
+  const std::string arch = "sm_" + std::to_string(d.prop.major) + std::to_string(d.prop.minor);
   emit.line({{"event", "hello"},
              {"protocol", 2},
              {"problem", problem_name},
-             {"device", prop.name},
+             {"device", d.prop.name},
              {"arch", arch},
-             {"sm_count", prop.multiProcessorCount},
-             {"l2_bytes", prop.l2CacheSize},
-             {"peak_tflops", peaks.tflops},
-             {"peak_gbps", peaks.gbps},
+             {"sm_count", d.prop.multiProcessorCount},
+             {"l2_bytes", d.prop.l2CacheSize},
+             {"peak_tflops", d.peaks.tflops},
+             {"peak_gbps", d.peaks.gbps},
              // Extensions (docs/runner-protocol.md):
-             {"peaks_source", peaks.source},
+             {"peaks_source", d.peaks.source},
              {"sm_clock_max_mhz", clock.max_mhz()},
              {"flush_bytes", ops.flush_bytes()},
              {"guard_elements", opt.guard_elements},
@@ -289,31 +293,22 @@ int run(const RunnerOptions& opt, Emitter& emit) {
              {"launch_hold", opt.launch_hold}});
   if (!clock.available())
     emit.log("SM clock unreadable (" + clock.why_unavailable() + "): sm_clock_mhz will be null");
+}
 
-  // ---- the two implementations, each in its worker ------------------------------------------
-  const JudgeSecret secret = opt.seed ? JudgeSecret::from_seed(*opt.seed) : JudgeSecret::fresh();
-  RunnerContext ctx(opt, *problem, ops, stream, emit, clock, secret);
-  ctx.peaks = peaks;
-  ctx.l2_bytes = prop.l2CacheSize;
-  ctx.persisting_l2_supported = prop.persistingL2CacheMaxSize > 0;
-  ctx.candidate = workers.candidate.get();
-  ctx.baseline = workers.baseline.get();
-  const auto call_timeout = std::chrono::milliseconds(
-      static_cast<long long>(1000 * (opt.scenario_timeout_s > 0 ? opt.scenario_timeout_s + 30 : 3600)));
-  ctx.candidate->call_timeout = ctx.baseline->call_timeout = call_timeout;
-  exercise_runner_calls(ctx);
-  std::vector<RunnerScenario> scenarios;
-  try {
-    const RunnerScenarioSet set = load_scenario_set_file(opt.scenarios);
-    if (set.problem != problem_name)
-      throw std::runtime_error(opt.scenarios + ": the scenario set is for problem \"" +
-                               set.problem + "\", this runner is for \"" + problem_name + "\"");
-    scenarios = select_scenarios(set, opt.only);
-  } catch (const std::exception& e) {
-    emit.fatal(e.what());
-    return exit_bad_input;
-  }
+/// The scenarios the options select, from a set that must be this runner's problem's.
+std::vector<RunnerScenario> selected_scenarios(const RunnerOptions& opt, const std::string& problem_name) {
+  const RunnerScenarioSet set = load_scenario_set_file(opt.scenarios);
+  if (set.problem != problem_name)
+    throw std::runtime_error(opt.scenarios + ": the scenario set is for problem \"" + set.problem +
+                             "\", this runner is for \"" + problem_name + "\"");
+  return select_scenarios(set, opt.only);
+}
+
+/// Waits for both workers' hello. Returns the run's exit status when it ends here: a candidate
+/// refused while loading fails every scenario (exit 0); a broken worker is fatal.
+std::optional<int> await_workers(RunnerContext& ctx, const std::vector<RunnerScenario>& scenarios) {
   const auto hello_timeout = std::chrono::seconds(120);
+  Emitter& emit = ctx.emit;
   try {
     ctx.baseline->await_hello(hello_timeout);
   } catch (const WorkerFailure& e) {
@@ -334,64 +329,100 @@ int run(const RunnerOptions& opt, Emitter& emit) {
     emit.fatal(e.what());
     return e.kind == WorkerFailure::Kind::error ? exit_bad_input : exit_cuda;
   }
+  return std::nullopt;
+}
+
+/// Judges scenario `i` and writes its end line. Returns the run's exit status when the run
+/// stops here (a bad scenario, a broken worker or CUDA context, a disqualified candidate).
+std::optional<int> judge_scenario(RunnerContext& ctx, const std::vector<RunnerScenario>& scenarios,
+                                  std::size_t i, Watchdog& watchdog) {
+  const RunnerScenario& sc = scenarios[i];
+  Emitter& emit = ctx.emit;
+  emit.line({{"event", "scenario_begin"}, {"index", i}, {"id", sc.id}});
+  watchdog.arm(sc.id, ctx.options.scenario_timeout_s);
+  auto broke = [&](const std::string& flag, const std::string& what) {
+    RunnerResult r;
+    r.id = sc.id;
+    r.fail(flag, flag, what);
+    emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
+  };
+  RunnerResult r;
+  try {
+    r = run_scenario(ctx, sc);
+  } catch (const BadScenario& e) {
+    emit.fatal(e.what());
+    return exit_bad_input;
+  } catch (const WorkerFailure& e) {
+    const bool candidate = e.role == "candidate";
+    // A candidate whose worker broke its sandbox or the wire tampered with the judge: it is
+    // disqualified, and no scenario after this one is judged.
+    if (candidate && (e.kind == WorkerFailure::Kind::sandbox || e.kind == WorkerFailure::Kind::protocol)) {
+      fail_remaining(emit, scenarios, i, true,
+                     e.kind == WorkerFailure::Kind::sandbox ? "sandbox_violation" : "worker_protocol", e.what());
+      emit.line({{"event", "done"}, {"scenarios", scenarios.size()}});
+      return exit_ok;
+    }
+    const std::string flag = !candidate ? "runner_error"
+                             : e.kind == WorkerFailure::Kind::protocol ? "worker_protocol"
+                                                                        : "worker_failed";
+    broke(flag, e.what());
+    emit.fatal("scenario \"" + sc.id + "\": " + e.what() + "; the runner stops");
+    return exit_cuda;
+  } catch (const WorkerCudaError& e) {
+    broke(e.role == "candidate" ? "cuda_error" : "runner_error", e.what());
+    emit.fatal("scenario \"" + sc.id + "\": " + e.what() + "; the worker's CUDA context is unusable, the runner stops");
+    return exit_cuda;
+  } catch (const CudaError& e) {
+    broke("runner_error", e.what());
+    emit.fatal("scenario \"" + sc.id + "\": " + e.what() + "; the judge's CUDA context is unusable, the runner stops");
+    return exit_cuda;
+  } catch (const std::exception& e) {
+    broke("runner_error", e.what());
+    emit.fatal("scenario \"" + sc.id + "\": " + e.what());
+    return exit_cuda;
+  }
+  watchdog.disarm();
+  emit.line({{"event", "scenario_end"}, {"result", r.to_json()}, {"check_s", r.check_s},
+             {"timing_s", r.timing_s}, {"reference_s", ctx.reference_s}});
+  return std::nullopt;
+}
+
+int run(const RunnerOptions& opt, Emitter& emit) {
+  Workers workers = start_workers(opt);
+  const JudgeDevice device = open_device();
+  const SmClock clock(device.bus_id);
+  DeviceOps ops(device.stream, device.prop.multiProcessorCount, static_cast<std::size_t>(device.prop.l2CacheSize));
+  Watchdog watchdog(emit);
+  std::unique_ptr<Problem> problem = socratic_make_problem();
+  std::string problem_name = problem->name();
+  if (problem_name.empty()) problem_name = name_from_entry_point(socratic_problem_entry_point());
+  say_hello(emit, opt, device, clock, ops, problem_name);
+
+  const JudgeSecret secret = opt.seed ? JudgeSecret::from_seed(*opt.seed) : JudgeSecret::fresh();
+  RunnerContext ctx(opt, *problem, ops, device.stream, emit, clock, secret);
+  ctx.peaks = device.peaks;
+  ctx.l2_bytes = device.prop.l2CacheSize;
+  ctx.persisting_l2_supported = device.prop.persistingL2CacheMaxSize > 0;
+  ctx.candidate = workers.candidate.get();
+  ctx.baseline = workers.baseline.get();
+  const auto call_timeout = std::chrono::milliseconds(
+      static_cast<long long>(1000 * (opt.scenario_timeout_s > 0 ? opt.scenario_timeout_s + 30 : 3600)));
+  ctx.candidate->call_timeout = ctx.baseline->call_timeout = call_timeout;
+  exercise_runner_calls(ctx);
+  std::vector<RunnerScenario> scenarios;
+  try {
+    scenarios = selected_scenarios(opt, problem_name);
+  } catch (const std::exception& e) {
+    emit.fatal(e.what());
+    return exit_bad_input;
+  }
+  if (const auto ended = await_workers(ctx, scenarios)) return *ended;
   std::vector<std::string> reported = ctx.candidate->mapped_libraries();
   emit.line({{"event", "libraries"}, {"mapped", reported}});
 
-  // ---- scenarios ----------------------------------------------------------------------------
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
-    const RunnerScenario& sc = scenarios[i];
-    emit.line({{"event", "scenario_begin"}, {"index", i}, {"id", sc.id}});
-    watchdog.arm(sc.id, opt.scenario_timeout_s);
-    RunnerResult r;
-    auto broke = [&](const std::string& flag, const std::string& what) {
-      r = RunnerResult{};
-      r.id = sc.id;
-      r.fail(flag, flag, what);
-      emit.line({{"event", "scenario_end"}, {"result", r.to_json()}});
-    };
-    try {
-      r = run_scenario(ctx, sc);
-    } catch (const BadScenario& e) {
-      emit.fatal(e.what());
-      return exit_bad_input;
-    } catch (const WorkerFailure& e) {
-      const bool candidate = e.role == "candidate";
-      // A candidate whose worker broke its sandbox or the wire tampered with the judge: it is
-      // disqualified, and no scenario after this one is judged.
-      if (candidate && (e.kind == WorkerFailure::Kind::sandbox ||
-                        e.kind == WorkerFailure::Kind::protocol)) {
-        fail_remaining(emit, scenarios, i, true,
-                       e.kind == WorkerFailure::Kind::sandbox ? "sandbox_violation" : "worker_protocol",
-                       e.what());
-        emit.line({{"event", "done"}, {"scenarios", scenarios.size()}});
-        return exit_ok;
-      }
-      const std::string flag = !candidate ? "runner_error"
-                               : e.kind == WorkerFailure::Kind::protocol ? "worker_protocol"
-                                                                          : "worker_failed";
-      broke(flag, e.what());
-      emit.fatal("scenario \"" + sc.id + "\": " + e.what() + "; the runner stops");
-      return exit_cuda;
-    } catch (const WorkerCudaError& e) {
-      broke(e.role == "candidate" ? "cuda_error" : "runner_error", e.what());
-      emit.fatal("scenario \"" + sc.id + "\": " + e.what() +
-                 "; the worker's CUDA context is unusable, the runner stops");
-      return exit_cuda;
-    } catch (const CudaError& e) {
-      broke("runner_error", e.what());
-      emit.fatal("scenario \"" + sc.id + "\": " + e.what() +
-                 "; the judge's CUDA context is unusable, the runner stops");
-      return exit_cuda;
-    } catch (const std::exception& e) {
-      broke("runner_error", e.what());
-      emit.fatal("scenario \"" + sc.id + "\": " + e.what());
-      return exit_cuda;
-    }
-    watchdog.disarm();
-    emit.line({{"event", "scenario_end"}, {"result", r.to_json()}, {"check_s", r.check_s},
-               {"timing_s", r.timing_s}, {"reference_s", ctx.reference_s}});
-    const auto now = ctx.candidate->mapped_libraries();
-    const auto fresh = newly_mapped(reported, now);
+    if (const auto ended = judge_scenario(ctx, scenarios, i, watchdog)) return *ended;
+    const auto fresh = newly_mapped(reported, ctx.candidate->mapped_libraries());
     reported.insert(reported.end(), fresh.begin(), fresh.end());
     emit.line({{"event", "libraries"}, {"mapped", fresh}});
   }

@@ -124,230 +124,277 @@ inline std::uint32_t persisting_l2_bits(cudaStream_t stream, bool supported, boo
   return bits;
 }
 
+/// One worker's life: set up CUDA before anything is loaded, load the implementation under the
+/// sandbox, then answer the judge's requests until it says quit. Each request kind is one member.
+class WorkerSession {
+ public:
+  WorkerSession(const WorkerOptions& options, Worker& channel) : options_(options), channel_(channel) {}
+
+  /// The process's exit status: 0 after quit, 2 refused or bad input, 3 a CUDA set-up failure.
+  int run() {
+    if (const int status = set_up(); status != 0) return status;
+    if (const int status = load(); status != 0) return status;
+    channel_.send_value(wire::Type::hello, 0, wire::Hello{static_cast<std::int32_t>(getpid()), wire::protocol});
+    return serve();
+  }
+
+ private:
+  /// Privileges, the CUDA context, and every runtime call the worker makes later, once, before
+  /// the sandbox: whatever the driver sets up lazily is set up now.
+  int set_up() {
+    std::string why;
+    // A refused call ends the worker with SIGSYS where the reporter cannot run; no core dump of
+    // a process holding a CUDA context (it takes seconds, and the judge waits for the end).
+    rlimit no_core{0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    // Privileges first: the CUDA driver's threads, created next, inherit none.
+    if (!drop_privileges(why)) {
+      channel_.fail(0, "the worker cannot drop its privileges: " + why);
+      return 2;
+    }
+    // Spin while waiting: the judge's clock sees the worker's synchronisation latency.
+    if (!cuda_ok(cudaSetDeviceFlags(cudaDeviceScheduleSpin), "cudaSetDeviceFlags") ||
+        !cuda_ok(cudaSetDevice(0), "cudaSetDevice(0)") || !cuda_ok(cudaFree(nullptr), "CUDA context creation") ||
+        !cuda_ok(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate") ||
+        !cuda_ok(cudaEventCreate(&start_), "cudaEventCreate") || !cuda_ok(cudaEventCreate(&stop_), "cudaEventCreate"))
+      return 3;
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    l2_controls_ = prop.persistingL2CacheMaxSize > 0;
+    try {
+      ops_ = std::make_unique<DeviceOps>(stream_, prop.multiProcessorCount, 0, /*flush_buffer=*/false);
+      hold_ = std::make_unique<LaunchHold>(prop.multiProcessorCount, static_cast<int>(ops_->garbage_bytes()));
+      problem_ = socratic_make_problem();
+      hold_->hold(stream_);
+      hold_->release();
+      cuda_check(cudaStreamSynchronize(stream_), "hold warm-up");
+      hold_->expired();
+      ops_->smem_garbage(1);
+      cudaEventRecord(start_, stream_);
+      cudaEventRecord(stop_, stream_);
+      cuda_check(cudaStreamSynchronize(stream_), "warm-up");
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start_, stop_);
+      cuda_check(cudaDeviceSynchronize(), "warm-up");
+      persisting_l2_bits(stream_, l2_controls_, true);
+      void* scratch = nullptr;
+      cuda_check(cudaMalloc(&scratch, 1 << 20), "warm-up allocation");
+      cudaFree(scratch);
+    } catch (const std::exception& e) {
+      channel_.fail(0, std::string("worker set-up: ") + e.what());
+      return 3;
+    }
+    return 0;
+  }
+
+  /// The sandbox, then the implementation (its static constructors run already under the
+  /// filter), then the tighter filter of the calls.
+  int load() {
+    std::string why;
+    if (!install_sandbox_reporter(worker_channel_fd, why) || !install_sandbox_filter(SandboxPhase::load, why)) {
+      channel_.fail(0, "the worker cannot install its sandbox: " + why);
+      return 2;
+    }
+    void* lib = dlopen(options_.implementation.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* e = dlerror();
+      channel_.fail(0, "cannot load the " + options_.role + " " + options_.implementation + ": " +
+                           (e ? e : "unknown error"));
+      return 2;
+    }
+    entry_ = dlsym(lib, socratic_problem_entry_point());
+    if (!entry_) {
+      channel_.fail(0, "the " + options_.role + " " + options_.implementation + " has no entry point \"" +
+                           socratic_problem_entry_point() + "\" (it must be extern \"C\")");
+      return 2;
+    }
+    if (!install_sandbox_filter(SandboxPhase::run, why)) {
+      channel_.fail(0, "the worker cannot tighten its sandbox: " + why);
+      return 2;
+    }
+    return 0;
+  }
+
+  /// Answers requests until quit; a request that fails is answered with its error.
+  int serve() {
+    for (;;) {
+      wire::Message m;
+      try {
+        m = channel_.next();
+      } catch (const wire::ProtocolError& e) {
+        channel_.fail(0, std::string("the judge's message could not be read: ") + e.what());
+        return 2;
+      }
+      try {
+        switch (m.type) {
+          case wire::Type::configure:
+            problem_->configure(nlohmann::json::parse(m.payload));
+            configured_ = true;
+            channel_.send_value(wire::Type::ok, m.seq, wire::Ok{0});
+            break;
+          case wire::Type::map:
+            on_map(m);
+            break;
+          case wire::Type::unmap:
+            on_unmap(m);
+            break;
+          case wire::Type::call:
+            on_call(m);
+            break;
+          case wire::Type::quit:
+            channel_.send_value(wire::Type::ok, m.seq, wire::Ok{0});
+            return 0;
+          default:
+            throw std::runtime_error(std::string("unexpected ") + wire::type_name(m.type));
+        }
+      } catch (const std::exception& e) {
+        channel_.fail(m.seq, e.what());
+      }
+    }
+  }
+
+  /// Opens the judge's IPC handles of one placement, checking each tensor's size.
+  void on_map(const wire::Message& m) {
+    if (!configured_) throw std::runtime_error("map before configure");
+    if (m.payload.size() < sizeof(wire::MapRequest)) throw std::runtime_error("short map request");
+    wire::MapRequest req;
+    std::memcpy(&req, m.payload.data(), sizeof req);
+    const auto specs = problem_->tensors();
+    if (req.regions != specs.size() || m.payload.size() != sizeof req + req.regions * sizeof(wire::Region))
+      throw std::runtime_error("map request for " + std::to_string(req.regions) + " tensors; the problem has " +
+                               std::to_string(specs.size()));
+    Placement p;
+    for (std::uint32_t i = 0; i < req.regions; ++i) {
+      wire::Region region;
+      std::memcpy(&region, m.payload.data() + sizeof req + i * sizeof region, sizeof region);
+      const std::size_t want = specs[i].elements * dtype_bytes(specs[i].dtype);
+      if (region.bytes != want)
+        throw std::runtime_error("tensor \"" + specs[i].name + "\": the judge shares " +
+                                 std::to_string(region.bytes) + " bytes, the problem needs " + std::to_string(want));
+      cudaIpcMemHandle_t handle;
+      std::memcpy(&handle, region.handle, sizeof handle);
+      void* base = nullptr;
+      cuda_check(cudaIpcOpenMemHandle(&base, handle, cudaIpcMemLazyEnablePeerAccess),
+                 "cudaIpcOpenMemHandle (tensor \"" + specs[i].name + "\")");
+      p.bases.push_back(base);
+      void* tensor = static_cast<char*>(base) + region.offset;
+      if (specs[i].output)
+        p.output = tensor;
+      else
+        p.inputs.push_back(tensor);
+    }
+    placements_[req.placement] = std::move(p);
+    channel_.send_value(wire::Type::ok, m.seq, wire::Ok{req.placement});
+  }
+
+  void on_unmap(const wire::Message& m) {
+    for (auto& [id, p] : placements_)
+      for (void* base : p.bases) cudaIpcCloseMemHandle(base);
+    placements_.clear();
+    cudaGetLastError();
+    channel_.send_value(wire::Type::ok, m.seq, wire::Ok{0});
+  }
+
+  void on_call(const wire::Message& m) {
+    const auto req = m.as<wire::CallRequest>();
+    auto it = placements_.find(req.placement);
+    if (it == placements_.end()) throw std::runtime_error("call on an unmapped placement");
+    const auto kind = static_cast<wire::CallKind>(req.kind);
+    if (kind == wire::CallKind::timed || kind == wire::CallKind::timed_held)
+      timed_call(m, it->second, kind == wire::CallKind::timed_held);
+    else if (kind == wire::CallKind::checked)
+      checked_call(m, it->second, req.garbage_seed);
+    else if (kind == wire::CallKind::plain)
+      plain_call(m, it->second);
+    else
+      throw std::runtime_error("unknown call kind " + std::to_string(req.kind));
+    // Whatever persisting-L2 state the call left is cleared after the answer, so that the next
+    // call starts clean without the clearing inside anyone's interval.
+    persisting_l2_bits(stream_, l2_controls_, true);
+  }
+
+  /// A kernel of the worker's own, waited for, first: the GPU switches from the judge's context
+  /// to this one there, outside the interval. Unheld, the start event then lands at once on an
+  /// idle GPU and the interval holds the whole entry point, its host-side work included; held,
+  /// everything waits behind the hold until the entry point has returned, and the interval holds
+  /// the GPU's work (launch_hold.cuh).
+  void timed_call(const wire::Message& m, Placement& p, bool held) {
+    wire::CallReply reply{};
+    ops_->fence_us();
+    if (held) hold_->hold(stream_);
+    cudaEventRecord(start_, stream_);
+    reply.ret = problem_->launch(entry_, p.inputs, {p.output}, stream_);
+    cudaEventRecord(stop_, stream_);
+    if (held) hold_->release();
+    cudaError_t e = cudaStreamSynchronize(stream_);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    float ms = 0;
+    if (e == cudaSuccess && reply.ret == 0) e = cudaEventElapsedTime(&ms, start_, stop_);
+    reply.cuda_error = e;
+    reply.event_ms = ms;
+    if (held && e == cudaSuccess) reply.hold = hold_->expired() ? 2 : 1;
+    reply.persisting_l2 = persisting_l2_bits(stream_, l2_controls_, false);
+    channel_.send_value(wire::Type::done, m.seq, reply);
+  }
+
+  /// Under fresh shared-memory garbage; after the stream is done the judge snapshots the output
+  /// before the device is synchronised: what changes after ran outside the stream.
+  void checked_call(const wire::Message& m, Placement& p, std::uint64_t garbage_seed) {
+    wire::CallReply reply{};
+    ops_->smem_garbage(garbage_seed);
+    cuda_check(cudaStreamSynchronize(stream_), "shared-memory garbage");
+    reply.ret = problem_->launch(entry_, p.inputs, {p.output}, stream_);
+    if (reply.ret != 0) {
+      reply.cuda_error = cudaDeviceSynchronize();
+      channel_.send_value(wire::Type::done, m.seq, reply);
+      return;
+    }
+    if (const cudaError_t e = cudaStreamSynchronize(stream_); e != cudaSuccess) {
+      reply.cuda_error = e;
+      channel_.send_value(wire::Type::done, m.seq, reply);
+      return;
+    }
+    channel_.send(wire::Type::stream_done, m.seq);
+    const wire::Message go = channel_.next();
+    if (go.type != wire::Type::proceed) throw std::runtime_error("expected proceed");
+    reply.cuda_error = cudaDeviceSynchronize();
+    reply.persisting_l2 = persisting_l2_bits(stream_, l2_controls_, false);
+    channel_.send_value(wire::Type::done, go.seq, reply);
+  }
+
+  void plain_call(const wire::Message& m, Placement& p) {
+    wire::CallReply reply{};
+    reply.ret = problem_->launch(entry_, p.inputs, {p.output}, stream_);
+    reply.cuda_error = cudaDeviceSynchronize();
+    channel_.send_value(wire::Type::done, m.seq, reply);
+  }
+
+  bool cuda_ok(cudaError_t e, const char* what) {
+    if (e == cudaSuccess) return true;
+    channel_.fail(0, std::string(what) + ": " + cuda_text(e));
+    return false;
+  }
+
+  const WorkerOptions& options_;
+  Worker& channel_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  bool l2_controls_ = false;
+  std::unique_ptr<DeviceOps> ops_;
+  std::unique_ptr<LaunchHold> hold_;
+  std::unique_ptr<Problem> problem_;
+  void* entry_ = nullptr;
+  std::map<std::uint32_t, Placement> placements_;
+  bool configured_ = false;
+};
+
 }  // namespace worker_detail
 
 /// The worker's main loop. Returns the process's exit status.
 inline int worker_main(const WorkerOptions& options) {
-  using namespace worker_detail;
   prctl(PR_SET_NAME, options.role == "candidate" ? "socratic-cand" : "socratic-base", 0, 0, 0);
-  Worker channel(worker_channel_fd);
-  std::string why;
-  // A refused call ends the worker with SIGSYS where the reporter cannot run; no core dump of a
-  // process holding a CUDA context (it takes seconds, and the judge waits for the end).
-  rlimit no_core{0, 0};
-  setrlimit(RLIMIT_CORE, &no_core);
-  // Privileges first: the CUDA driver's threads, created next, inherit none.
-  if (!drop_privileges(why)) {
-    channel.fail(0, "the worker cannot drop its privileges: " + why);
-    return 2;
-  }
-  auto cuda_or_fail = [&](cudaError_t e, const char* what) {
-    if (e == cudaSuccess) return true;
-    channel.fail(0, std::string(what) + ": " + cuda_text(e));
-    return false;
-  };
-  // Spin while waiting: the judge's clock sees the worker's synchronisation latency.
-  if (!cuda_or_fail(cudaSetDeviceFlags(cudaDeviceScheduleSpin), "cudaSetDeviceFlags") ||
-      !cuda_or_fail(cudaSetDevice(0), "cudaSetDevice(0)") ||
-      !cuda_or_fail(cudaFree(nullptr), "CUDA context creation"))
-    return 3;
-  cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
-  if (!cuda_or_fail(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate") ||
-      !cuda_or_fail(cudaEventCreate(&start), "cudaEventCreate") ||
-      !cuda_or_fail(cudaEventCreate(&stop), "cudaEventCreate"))
-    return 3;
-  cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, 0);
-  const bool l2_controls = prop.persistingL2CacheMaxSize > 0;
-  std::unique_ptr<DeviceOps> ops;
-  std::unique_ptr<LaunchHold> hold;
-  std::unique_ptr<Problem> problem;
-  try {
-    ops = std::make_unique<DeviceOps>(stream, prop.multiProcessorCount, 0, /*flush_buffer=*/false);
-    hold = std::make_unique<LaunchHold>(prop.multiProcessorCount, static_cast<int>(ops->garbage_bytes()));
-    problem = socratic_make_problem();
-    hold->hold(stream);
-    hold->release();
-    cuda_check(cudaStreamSynchronize(stream), "hold warm-up");
-    hold->expired();
-    // Every runtime call the worker makes later, once, before the filter: whatever the driver
-    // sets up lazily is set up now.
-    ops->smem_garbage(1);
-    cudaEventRecord(start, stream);
-    cudaEventRecord(stop, stream);
-    cuda_check(cudaStreamSynchronize(stream), "warm-up");
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    cuda_check(cudaDeviceSynchronize(), "warm-up");
-    persisting_l2_bits(stream, l2_controls, true);
-    void* scratch = nullptr;
-    cuda_check(cudaMalloc(&scratch, 1 << 20), "warm-up allocation");
-    cudaFree(scratch);
-  } catch (const std::exception& e) {
-    channel.fail(0, std::string("worker set-up: ") + e.what());
-    return 3;
-  }
-  if (!install_sandbox_reporter(worker_channel_fd, why) ||
-      !install_sandbox_filter(SandboxPhase::load, why)) {
-    channel.fail(0, "the worker cannot install its sandbox: " + why);
-    return 2;
-  }
-  // The implementation: its static constructors run here, already under the filter.
-  void* lib = dlopen(options.implementation.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    const char* e = dlerror();
-    channel.fail(0, "cannot load the " + options.role + " " + options.implementation + ": " +
-                        (e ? e : "unknown error"));
-    return 2;
-  }
-  void* entry = dlsym(lib, socratic_problem_entry_point());
-  if (!entry) {
-    channel.fail(0, "the " + options.role + " " + options.implementation +
-                        " has no entry point \"" + socratic_problem_entry_point() +
-                        "\" (it must be extern \"C\")");
-    return 2;
-  }
-  if (!install_sandbox_filter(SandboxPhase::run, why)) {
-    channel.fail(0, "the worker cannot tighten its sandbox: " + why);
-    return 2;
-  }
-  channel.send_value(wire::Type::hello, 0, wire::Hello{static_cast<std::int32_t>(getpid()), wire::protocol});
-
-  std::map<std::uint32_t, Placement> placements;
-  bool configured = false;
-  for (;;) {
-    wire::Message m;
-    try {
-      m = channel.next();
-    } catch (const wire::ProtocolError& e) {
-      channel.fail(0, std::string("the judge's message could not be read: ") + e.what());
-      return 2;
-    }
-    try {
-      switch (m.type) {
-        case wire::Type::configure: {
-          problem->configure(nlohmann::json::parse(m.payload));
-          configured = true;
-          channel.send_value(wire::Type::ok, m.seq, wire::Ok{0});
-          break;
-        }
-        case wire::Type::map: {
-          if (!configured) throw std::runtime_error("map before configure");
-          if (m.payload.size() < sizeof(wire::MapRequest)) throw std::runtime_error("short map request");
-          wire::MapRequest req;
-          std::memcpy(&req, m.payload.data(), sizeof req);
-          const auto specs = problem->tensors();
-          if (req.regions != specs.size() ||
-              m.payload.size() != sizeof req + req.regions * sizeof(wire::Region))
-            throw std::runtime_error("map request for " + std::to_string(req.regions) +
-                                     " tensors; the problem has " + std::to_string(specs.size()));
-          Placement p;
-          for (std::uint32_t i = 0; i < req.regions; ++i) {
-            wire::Region region;
-            std::memcpy(&region, m.payload.data() + sizeof req + i * sizeof region, sizeof region);
-            const std::size_t want = specs[i].elements * dtype_bytes(specs[i].dtype);
-            if (region.bytes != want)
-              throw std::runtime_error("tensor \"" + specs[i].name + "\": the judge shares " +
-                                       std::to_string(region.bytes) + " bytes, the problem needs " +
-                                       std::to_string(want));
-            cudaIpcMemHandle_t handle;
-            std::memcpy(&handle, region.handle, sizeof handle);
-            void* base = nullptr;
-            cuda_check(cudaIpcOpenMemHandle(&base, handle, cudaIpcMemLazyEnablePeerAccess),
-                       "cudaIpcOpenMemHandle (tensor \"" + specs[i].name + "\")");
-            p.bases.push_back(base);
-            void* tensor = static_cast<char*>(base) + region.offset;
-            if (specs[i].output)
-              p.output = tensor;
-            else
-              p.inputs.push_back(tensor);
-          }
-          placements[req.placement] = std::move(p);
-          channel.send_value(wire::Type::ok, m.seq, wire::Ok{req.placement});
-          break;
-        }
-        case wire::Type::unmap: {
-          for (auto& [id, p] : placements)
-            for (void* base : p.bases) cudaIpcCloseMemHandle(base);
-          placements.clear();
-          cudaGetLastError();
-          channel.send_value(wire::Type::ok, m.seq, wire::Ok{0});
-          break;
-        }
-        case wire::Type::call: {
-          const auto req = m.as<wire::CallRequest>();
-          auto it = placements.find(req.placement);
-          if (it == placements.end()) throw std::runtime_error("call on an unmapped placement");
-          Placement& p = it->second;
-          wire::CallReply reply{};
-          const auto kind = static_cast<wire::CallKind>(req.kind);
-          if (kind == wire::CallKind::timed || kind == wire::CallKind::timed_held) {
-            // A kernel of the worker's own, waited for, first: the GPU switches from the judge's
-            // context to this one there, outside the interval. Unheld, the start event then
-            // lands at once on an idle GPU and the interval holds the whole entry point, its
-            // host-side work included; held, everything waits behind the hold until the entry
-            // point has returned, and the interval holds the GPU's work (launch_hold.cuh).
-            const bool held = kind == wire::CallKind::timed_held;
-            ops->fence_us();
-            if (held) hold->hold(stream);
-            cudaEventRecord(start, stream);
-            reply.ret = problem->launch(entry, p.inputs, {p.output}, stream);
-            cudaEventRecord(stop, stream);
-            if (held) hold->release();
-            cudaError_t e = cudaStreamSynchronize(stream);
-            if (e == cudaSuccess) e = cudaDeviceSynchronize();
-            float ms = 0;
-            if (e == cudaSuccess && reply.ret == 0) e = cudaEventElapsedTime(&ms, start, stop);
-            reply.cuda_error = e;
-            reply.event_ms = ms;
-            if (held && e == cudaSuccess) reply.hold = hold->expired() ? 2 : 1;
-            reply.persisting_l2 = persisting_l2_bits(stream, l2_controls, false);
-            channel.send_value(wire::Type::done, m.seq, reply);
-          } else if (kind == wire::CallKind::checked) {
-            ops->smem_garbage(req.garbage_seed);
-            cuda_check(cudaStreamSynchronize(stream), "shared-memory garbage");
-            reply.ret = problem->launch(entry, p.inputs, {p.output}, stream);
-            if (reply.ret != 0) {
-              reply.cuda_error = cudaDeviceSynchronize();
-              channel.send_value(wire::Type::done, m.seq, reply);
-              break;
-            }
-            cudaError_t e = cudaStreamSynchronize(stream);
-            if (e != cudaSuccess) {
-              reply.cuda_error = e;
-              channel.send_value(wire::Type::done, m.seq, reply);
-              break;
-            }
-            // The judge snapshots the output now; what changes after ran outside the stream.
-            channel.send(wire::Type::stream_done, m.seq);
-            const wire::Message go = channel.next();
-            if (go.type != wire::Type::proceed) throw std::runtime_error("expected proceed");
-            reply.cuda_error = cudaDeviceSynchronize();
-            reply.persisting_l2 = persisting_l2_bits(stream, l2_controls, false);
-            channel.send_value(wire::Type::done, go.seq, reply);
-          } else if (kind == wire::CallKind::plain) {
-            reply.ret = problem->launch(entry, p.inputs, {p.output}, stream);
-            reply.cuda_error = cudaDeviceSynchronize();
-            channel.send_value(wire::Type::done, m.seq, reply);
-          } else {
-            throw std::runtime_error("unknown call kind " + std::to_string(req.kind));
-          }
-          // Whatever persisting-L2 state the call left is cleared after the answer, so that
-          // the next call starts clean without the clearing inside anyone's interval.
-          persisting_l2_bits(stream, l2_controls, true);
-          break;
-        }
-        case wire::Type::quit:
-          channel.send_value(wire::Type::ok, m.seq, wire::Ok{0});
-          return 0;
-        default:
-          throw std::runtime_error(std::string("unexpected ") + wire::type_name(m.type));
-      }
-    } catch (const std::exception& e) {
-      channel.fail(m.seq, e.what());
-    }
-  }
+  worker_detail::Worker channel(worker_channel_fd);
+  return worker_detail::WorkerSession(options, channel).run();
 }
 
 }  // namespace socratic::harness

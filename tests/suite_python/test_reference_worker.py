@@ -185,6 +185,10 @@ class ErrorReplies(WorkerTest):
         x, w = self.buffer(torch.randn(3, 64)), self.buffer(torch.ones(64))
         self.refused("run", "inputs.weight", "inputs.weight is missing", inputs={"input": x, "eps": 1e-6})
         self.refused("run", "inputs.bias", "has no input bias", inputs={"input": x, "weight": w, "eps": 1.0, "bias": w})
+        self.refused("run", "inputs.eps", "the definition makes eps a scalar (shape null)",
+                     inputs={"input": x, "weight": w, "eps": w})
+        self.refused("run", "inputs.weight", "the definition makes weight a buffer",
+                     inputs={"input": x, "weight": 1.0, "eps": 1e-6})
         self.refused("run", "inputs.input.dtype", "'float33' is not one of",
                      inputs={"input": {**x, "dtype": "float33"}, "weight": w, "eps": 1e-6})
         self.refused("run", "inputs.input.dtype", "inputs.input.dtype is int32; the definition says float32",

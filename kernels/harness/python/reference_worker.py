@@ -134,6 +134,9 @@ class Worker:
             if name not in given:
                 raise RequestError(field, f"{field} is missing")
             value = given[name]
+            if name in declared and (declared[name].get("shape") is None) != _is_scalar(value):
+                wanted = "a scalar (shape null)" if declared[name].get("shape") is None else "a buffer"
+                raise RequestError(field, f"{field}: the definition makes {name} {wanted}")
             if _is_scalar(value):
                 inputs[name] = value
                 continue

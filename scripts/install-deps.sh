@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Socratic's build and test dependencies from Debian 12 packages, only those missing.
-# Usage: scripts/install-deps.sh [--tests]   (--tests adds what the test suite needs: chromium, python3, slurm-wlm, munge)
+# Usage: scripts/install-deps.sh [--tests]   (--tests adds what the test suite needs: chromium, python3, python3-torch, slurm-wlm, munge)
 set -euo pipefail
 
 # binutils: strip and readelf (scanner tests); zstd: the scanner decompresses zstd-compressed
@@ -14,6 +14,9 @@ if [[ "${1:-}" == "--tests" ]]; then
   packages+=(chromium zlib1g-dev)
   # python3 runs the benchmark summary scripts' tests (tests/kernels).
   packages+=(python3)
+  # python3-torch (1.13, CPU only) and python3-numpy: the judge's reference worker and the
+  # KernelBench describer (kernels/harness/python, tests/suite_python) run PyTorch references on CPU.
+  packages+=(python3-torch python3-numpy)
   # slurm-wlm and munge: the executor's tests start a single-node Slurm (slurmctld, slurmd) on
   # localhost under a temporary folder (tests/exec).
   packages+=(slurm-wlm munge)

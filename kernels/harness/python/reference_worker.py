@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""reference_worker.py: the judge's trusted PyTorch reference, in a process of its own.
+
+The judge starts it once per evaluation and speaks JSON lines: one request per line on stdin, one
+reply per line on stdout (docs/reference-worker.md). It loads a problem (a SOL-ExecBench or
+FlashInfer-Bench definition, or a KernelBench file), then runs the reference on the judge's input
+buffers and writes the outputs into the judge's output buffers, so the expected outputs stay in the
+judge's memory and never reach the candidate. Every request gets a reply: a malformed one names the
+field at fault, an exception in the reference names the exception; neither ends the worker.
+"""
+
+import json
+import math
+import os
+import sys
+
+sys.dont_write_bytecode = True  # the folder ships read-only with the kernels' data
+
+import torch  # noqa: E402
+
+import dtype_names  # noqa: E402
+from reference_problems import KernelBenchReference, ReferenceRaised, SolReference  # noqa: E402
+from shared_buffers import RequestError, open_buffer  # noqa: E402
+
+PROTOCOL = 1
+
+
+def _json_scalar(value):
+    """A Python or 0-d result as JSON; NaN and infinities as strings (JSON has none)."""
+    if isinstance(value, torch.Tensor):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    return value
+
+
+def _is_scalar(value):
+    return isinstance(value, (bool, int, float))
+
+
+class Worker:
+    def __init__(self):
+        self.problem = None
+        self.done = False
+
+    # -- requests ------------------------------------------------------------------------------
+
+    def hello(self, request):
+        return {"worker": "socratic-reference-worker", "protocol": PROTOCOL, "torch": torch.__version__,
+                "cuda": torch.cuda.is_available(), "buffers": ["file"],
+                "ops": ["hello", "load", "run", "make_inputs", "quit"]}
+
+    def load(self, request):
+        kinds = [key for key in ("definition", "kernelbench") if key in request]
+        if len(kinds) != 1:
+            raise RequestError("load", "load takes exactly one of `definition` (a SOL/FlashInfer-Bench "
+                                       "definition.json or its object) and `kernelbench` (a problem file)")
+        self.problem = None
+        self.problem = SolReference(request) if kinds[0] == "definition" else KernelBenchReference(request)
+        return {"kind": self.problem.kind, "name": self.problem.name, "inputs": self.problem.input_names,
+                "outputs": self.problem.output_names}
+
+    def run(self, request):
+        problem = self._loaded()
+        inputs = self._inputs(request.get("inputs"))
+        buffers = self._output_buffers(request.get("outputs"))
+        if "seed" in request:
+            torch.manual_seed(self._integer(request, "seed"))
+        results, count = problem.run(inputs)
+        reply_outputs, ok = {}, True
+        produced = {name for name, _ in results}
+        for name, value in results:
+            check = self._deliver(f"outputs.{name}", value, buffers.get(name))
+            ok = ok and check["ok"]
+            reply_outputs[name] = check
+        for name in buffers:
+            if name not in produced:
+                ok = False
+                reply_outputs[name] = {"ok": False, "error": f"outputs.{name}: the reference returned "
+                                                            f"{count} output(s) and none named {name}"}
+        self._synchronize()
+        return {"ok": ok, "outputs": reply_outputs}
+
+    def make_inputs(self, request):
+        problem = self._loaded()
+        buffers = self._output_buffers(request.get("inputs"), field="inputs")
+        generated = problem.make_inputs(request)
+        reply_inputs, ok = {}, True
+        for name, value in generated.items():
+            check = self._deliver(f"inputs.{name}", value, buffers.get(name))
+            ok = ok and check["ok"]
+            reply_inputs[name] = check
+        for name in buffers:
+            if name not in generated:
+                ok = False
+                reply_inputs[name] = {"ok": False, "error": f"inputs.{name}: the generator made no input {name}"}
+        self._synchronize()
+        return {"ok": ok, "inputs": reply_inputs}
+
+    def time(self, request):
+        raise RequestError("op", "`time` is not supported yet: the eager baseline is timed by the judge "
+                                 "(docs/reference-worker.md, Limits)")
+
+    def quit(self, request):
+        self.done = True
+        return {}
+
+    # -- helpers ---------------------------------------------------------------------------------
+
+    def _loaded(self):
+        if self.problem is None:
+            raise RequestError("op", "no problem is loaded: send `load` first")
+        return self.problem
+
+    @staticmethod
+    def _integer(request, key):
+        value = request[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RequestError(key, f"{key} must be an integer, not {value!r}")
+        return value
+
+    def _inputs(self, given):
+        if not isinstance(given, dict):
+            raise RequestError("inputs", "inputs must map each input's name to a buffer or a scalar")
+        expected = self.problem.input_names
+        for name in given:
+            if name not in expected:
+                raise RequestError(f"inputs.{name}", f"inputs.{name}: {self.problem.name} has no input "
+                                                     f"{name} (its inputs: {', '.join(expected)})")
+        declared = getattr(self.problem, "definition", {}).get("inputs", {})
+        inputs = {}
+        for name in expected:
+            field = f"inputs.{name}"
+            if name not in given:
+                raise RequestError(field, f"{field} is missing")
+            value = given[name]
+            if name in declared and (declared[name].get("shape") is None) != _is_scalar(value):
+                wanted = "a scalar (shape null)" if declared[name].get("shape") is None else "a buffer"
+                raise RequestError(field, f"{field}: the definition makes {name} {wanted}")
+            if _is_scalar(value):
+                inputs[name] = value
+                continue
+            tensor = open_buffer(field, value, writable=False).to(self.problem.device)
+            want = declared.get(name, {}).get("dtype")
+            if want and dtype_names.torch_dtype(want) != tensor.dtype:
+                raise RequestError(f"{field}.dtype", f"{field}.dtype is {value.get('dtype')}; "
+                                                     f"the definition says {want}")
+            inputs[name] = tensor
+        return inputs
+
+    def _output_buffers(self, given, field="outputs"):
+        if given is None:
+            return {}
+        if not isinstance(given, dict):
+            raise RequestError(field, f"{field} must map names to buffers")
+        return {name: open_buffer(f"{field}.{name}", spec, writable=True) for name, spec in given.items()}
+
+    def _deliver(self, field, value, buffer):
+        """Writes one result into its buffer after checking its dtype and shape; a scalar result
+        comes back in the reply."""
+        if _is_scalar(value) or (isinstance(value, torch.Tensor) and buffer is None and value.dim() == 0):
+            if buffer is not None:
+                return {"ok": False, "error": f"{field}: the reference returned a scalar, the request gave a buffer"}
+            return {"ok": True, "value": _json_scalar(value)}
+        if not isinstance(value, torch.Tensor):
+            return {"ok": False, "error": f"{field}: the reference returned a {type(value).__name__}"}
+        check = {"dtype": dtype_names.name_of(value.dtype), "shape": list(value.shape)}
+        if buffer is None:
+            return {**check, "ok": False, "error": f"{field}: no buffer was given for this output"}
+        if value.dtype != buffer.dtype or list(value.shape) != list(buffer.shape):
+            return {**check, "ok": False,
+                    "error": f"{field}: the reference returned {check['dtype']} {check['shape']}; the "
+                             f"buffer is {dtype_names.name_of(buffer.dtype)} {list(buffer.shape)}"}
+        buffer.copy_(value)
+        return {**check, "ok": True}
+
+    def _synchronize(self):
+        if self.problem is not None and self.problem.device.type == "cuda":
+            torch.cuda.synchronize()
+
+    # -- the loop --------------------------------------------------------------------------------
+
+    def handle(self, line):
+        try:
+            request = json.loads(line)
+        except ValueError as error:
+            return {"id": None, "ok": False, "field": "", "error": f"the request is not JSON: {error}"}
+        if not isinstance(request, dict):
+            return {"id": None, "ok": False, "field": "", "error": "a request is a JSON object"}
+        reply = {"id": request.get("id")}
+        op = request.get("op")
+        handler = getattr(self, op, None) if op in ("hello", "load", "run", "make_inputs", "time", "quit") else None
+        try:
+            if handler is None:
+                raise RequestError("op", f"unknown op {op!r}: hello, load, run, make_inputs, quit")
+            answer = handler(request)
+            reply.update({"ok": True, **answer})
+        except RequestError as error:
+            reply.update({"ok": False, "field": error.field, "error": str(error)})
+        except ReferenceRaised as error:
+            reply.update({"ok": False, "field": "", "reference_raised": True, "error": str(error)})
+        except Exception as error:  # the worker's own fault: still a reply, and the worker goes on
+            reply.update({"ok": False, "field": "", "error": f"the worker failed: {type(error).__name__}: {error}"})
+        return reply
+
+
+def main():
+    # Replies own the real stdout; anything the reference prints (Python or C) goes to stderr.
+    replies = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    worker = Worker()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        replies.write(json.dumps(worker.handle(line)) + "\n")
+        if worker.done:
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

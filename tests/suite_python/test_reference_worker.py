@@ -1,0 +1,303 @@
+"""kernels/harness/python/reference_worker.py as the judge uses it: a subprocess speaking JSON lines,
+inputs and outputs in files under /dev/shm, outputs checked against torch computed here."""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from suite_test_support import HARNESS_PYTHON, HERE, require_torch
+
+require_torch()
+import torch  # noqa: E402
+
+SOL = os.path.join(HERE, "sol")
+KERNELBENCH = os.path.join(HERE, "kernelbench")
+SHM = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+
+
+class WorkerTest(unittest.TestCase):
+    def setUp(self):
+        self.stderr = tempfile.TemporaryFile()
+        self.worker = subprocess.Popen([sys.executable, os.path.join(HARNESS_PYTHON, "reference_worker.py")],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                       text=True)
+        self.files = []
+        self.next_id = 0
+
+    def tearDown(self):
+        if self.worker.poll() is None:
+            self.worker.stdin.close()
+            self.worker.wait(timeout=60)
+        self.worker.stdout.close()
+        if not self.worker.stdin.closed:
+            self.worker.stdin.close()
+        self.stderr.close()
+        for path in self.files:
+            os.remove(path)
+
+    def send_line(self, line):
+        self.worker.stdin.write(line + "\n")
+        self.worker.stdin.flush()
+        answer = self.worker.stdout.readline()
+        if not answer:
+            self.stderr.seek(0)
+            raise AssertionError(f"the worker ended: {self.stderr.read().decode()[-2000:]}")
+        return json.loads(answer)
+
+    def request(self, op, **fields):
+        self.next_id += 1
+        reply = self.send_line(json.dumps({"id": self.next_id, "op": op, **fields}))
+        self.assertEqual(reply["id"], self.next_id)
+        return reply
+
+    def ok(self, op, **fields):
+        reply = self.request(op, **fields)
+        self.assertTrue(reply["ok"], reply)
+        return reply
+
+    def buffer(self, tensor, strides=None, offset=0):
+        """A file under /dev/shm holding `tensor`'s elements (after `offset` bytes of padding)."""
+        handle, path = tempfile.mkstemp(prefix="socratic-suite-test-", dir=SHM)
+        os.close(handle)
+        self.files.append(path)
+        data = tensor.contiguous().view(-1)
+        with open(path, "wb") as f:
+            f.write(b"\0" * offset)
+            f.write(data.view(torch.uint8).numpy().tobytes() if data.numel() else b"")
+        spec = {"file": path, "dtype": str(tensor.dtype).replace("torch.", ""), "shape": list(tensor.shape)}
+        if strides is not None:
+            spec["strides"] = strides
+        if offset:
+            spec["offset"] = offset
+        return spec
+
+    def output_buffer(self, shape, dtype=torch.float32):
+        return self.buffer(torch.full(shape, -7, dtype=dtype))
+
+    @staticmethod
+    def read(spec):
+        dtype = getattr(torch, spec["dtype"])
+        numel = 1
+        for size in spec["shape"]:
+            numel *= size
+        return torch.from_file(spec["file"], shared=False, size=numel, dtype=dtype).view(spec["shape"])
+
+
+class SolDefinitions(WorkerTest):
+    def test_hello_names_the_protocol(self):
+        reply = self.ok("hello")
+        self.assertEqual(reply["protocol"], 1)
+        self.assertEqual(reply["buffers"], ["file"])
+        self.assertIsInstance(reply["cuda"], bool)
+
+    def test_rmsnorm_written_into_the_output_buffer(self):
+        loaded = self.ok("load", definition=os.path.join(SOL, "rmsnorm_h64", "definition.json"))
+        self.assertEqual((loaded["kind"], loaded["name"]), ("sol", "rmsnorm_h64"))
+        self.assertEqual(loaded["inputs"], ["input", "weight", "eps"])
+        self.assertEqual(loaded["outputs"], ["output"])
+        x, w = torch.randn(3, 64), torch.rand(64) + 0.5
+        out = self.output_buffer([3, 64])
+        reply = self.ok("run", inputs={"input": self.buffer(x), "weight": self.buffer(w), "eps": 1e-6},
+                        outputs={"output": out})
+        self.assertEqual(reply["outputs"]["output"], {"ok": True, "dtype": "float32", "shape": [3, 64]})
+        expected = x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w
+        self.assertTrue(torch.allclose(self.read(out), expected, atol=1e-6, rtol=1e-5))
+
+    def test_two_outputs_and_strided_offset_buffers(self):
+        self.ok("load", definition=os.path.join(SOL, "row_sum_and_argmax", "definition.json"))
+        x = torch.randn(32, 5)  # stored column-major: x's transpose, read through strides [1, 5]
+        view = {**self.buffer(x, offset=16), "shape": [5, 32], "strides": [1, 5]}
+        total = self.output_buffer([5])
+        largest = self.output_buffer([5], torch.int64)
+        reply = self.ok("run", inputs={"x": view, "scale": 0.5}, outputs={"total": total, "largest": largest})
+        self.assertEqual(reply["outputs"]["largest"]["dtype"], "int64")
+        self.assertTrue(torch.allclose(self.read(total), x.t().sum(1) * 0.5, atol=1e-5))
+        self.assertTrue(torch.equal(self.read(largest), x.t().argmax(1)))
+
+    def test_a_reference_that_changes_its_input_leaves_the_judges_buffer_intact(self):
+        definition = {"name": "add_in_place", "inputs": {"x": {"shape": ["n"], "dtype": "float32"}},
+                      "outputs": {"y": {"shape": ["n"], "dtype": "float32"}},
+                      "reference": "def run(x):\n    x.add_(1)\n    return x\n"}
+        self.ok("load", definition=definition)
+        x = torch.arange(6, dtype=torch.float32)
+        given, out = self.buffer(x), self.output_buffer([6])
+        self.ok("run", inputs={"x": given}, outputs={"y": out})
+        self.assertTrue(torch.equal(self.read(out), x + 1))
+        self.assertTrue(torch.equal(self.read(given), x))
+
+    def test_custom_inputs_from_reference_py(self):
+        self.ok("load", definition=os.path.join(SOL, "gather_rows", "definition.json"))
+        table, index = self.output_buffer([10, 16]), self.output_buffer([7], torch.int64)
+        reply = self.ok("make_inputs", seed=11, axes={"table_rows": 10, "picks": 7},
+                        inputs={"table": table, "index": index})
+        self.assertEqual(reply["inputs"]["index"], {"ok": True, "dtype": "int64", "shape": [7]})
+        torch.manual_seed(11)
+        expected_table = torch.randn(10, 16)
+        expected_index = torch.randint(0, 10, (7,), dtype=torch.int64)
+        self.assertTrue(torch.equal(self.read(table), expected_table))
+        self.assertTrue(torch.equal(self.read(index), expected_index))
+        rows = self.output_buffer([7, 16])
+        self.ok("run", inputs={"table": table, "index": index}, outputs={"rows": rows})
+        self.assertTrue(torch.equal(self.read(rows), expected_table[expected_index]))
+
+
+class ErrorReplies(WorkerTest):
+    def load_rmsnorm(self):
+        self.ok("load", definition=os.path.join(SOL, "rmsnorm_h64", "definition.json"))
+
+    def refused(self, op, field, *fragments, **fields):
+        reply = self.request(op, **fields)
+        self.assertFalse(reply["ok"], reply)
+        self.assertEqual(reply["field"], field, reply)
+        for fragment in fragments:
+            self.assertIn(fragment, reply["error"])
+        return reply
+
+    def test_an_exception_in_the_reference_is_a_reply_and_the_worker_goes_on(self):
+        self.ok("load", definition={"name": "fails", "inputs": {"x": {"shape": ["n"], "dtype": "float32"}},
+                                    "outputs": {"y": {"shape": ["n"], "dtype": "float32"}},
+                                    "reference": "def run(x):\n    raise ValueError('no luck today')\n"})
+        reply = self.request("run", inputs={"x": self.buffer(torch.ones(3))}, outputs={"y": self.output_buffer([3])})
+        self.assertFalse(reply["ok"])
+        self.assertTrue(reply["reference_raised"])
+        self.assertIn("ValueError", reply["error"])
+        self.assertIn("no luck today", reply["error"])
+        self.assertIn("definition.reference:2", reply["error"])
+        self.ok("hello")
+
+    def test_malformed_lines(self):
+        reply = self.send_line("{not json")
+        self.assertFalse(reply["ok"])
+        self.assertIn("not JSON", reply["error"])
+        reply = self.send_line("[1, 2]")
+        self.assertIn("a request is a JSON object", reply["error"])
+        self.refused("dance", "op", "unknown op 'dance'")
+        self.refused("run", "op", "no problem is loaded", inputs={})
+        self.refused("time", "op", "`time` is not supported yet")
+        self.refused("load", "load", "exactly one of")
+
+    def test_run_fields_named(self):
+        self.load_rmsnorm()
+        x, w = self.buffer(torch.randn(3, 64)), self.buffer(torch.ones(64))
+        self.refused("run", "inputs.weight", "inputs.weight is missing", inputs={"input": x, "eps": 1e-6})
+        self.refused("run", "inputs.bias", "has no input bias", inputs={"input": x, "weight": w, "eps": 1.0, "bias": w})
+        self.refused("run", "inputs.eps", "the definition makes eps a scalar (shape null)",
+                     inputs={"input": x, "weight": w, "eps": w})
+        self.refused("run", "inputs.weight", "the definition makes weight a buffer",
+                     inputs={"input": x, "weight": 1.0, "eps": 1e-6})
+        self.refused("run", "inputs.input.dtype", "'float33' is not one of",
+                     inputs={"input": {**x, "dtype": "float33"}, "weight": w, "eps": 1e-6})
+        self.refused("run", "inputs.input.dtype", "inputs.input.dtype is int32; the definition says float32",
+                     inputs={"input": {**x, "dtype": "int32"}, "weight": w, "eps": 1e-6})
+        self.refused("run", "inputs.input.file", "holds 768 bytes; the view needs 1024",
+                     inputs={"input": {**x, "shape": [4, 64]}, "weight": w, "eps": 1e-6})
+        self.refused("run", "inputs.input.strides", "2 entries for a 1-d shape",
+                     inputs={"input": {**x, "shape": [192], "strides": [1, 1]}, "weight": w, "eps": 1e-6})
+        self.refused("run", "inputs.input.offset", "multiple of 4",
+                     inputs={"input": {**x, "offset": 2}, "weight": w, "eps": 1e-6})
+        self.refused("run", "inputs.input.file", "No such file",
+                     inputs={"input": {**x, "file": "/dev/shm/socratic-no-such-buffer"}, "weight": w, "eps": 1e-6})
+
+    def test_cuda_ipc_buffers_answer_not_supported_on_this_build(self):
+        self.load_rmsnorm()
+        w = self.buffer(torch.ones(64))
+        ipc = {"cuda_ipc": "00" * 64, "device": 0, "dtype": "float32", "shape": [3, 64]}
+        self.refused("run", "inputs.input.cuda_ipc", "CUDA IPC buffers are not supported on this build",
+                     inputs={"input": ipc, "weight": w, "eps": 1e-6})
+
+    def test_an_output_of_the_wrong_shape_is_not_written(self):
+        self.load_rmsnorm()
+        x, w = self.buffer(torch.randn(3, 64)), self.buffer(torch.ones(64))
+        out = self.output_buffer([64, 3])
+        reply = self.request("run", inputs={"input": x, "weight": w, "eps": 1e-6}, outputs={"output": out})
+        self.assertFalse(reply["ok"])
+        check = reply["outputs"]["output"]
+        self.assertFalse(check["ok"])
+        self.assertIn("returned float32 [3, 64]; the buffer is float32 [64, 3]", check["error"])
+        self.assertTrue(torch.equal(self.read(out), torch.full((64, 3), -7.0)))
+
+    def test_load_errors_name_the_cause(self):
+        self.refused("load", "definition", "No such file", definition=os.path.join(SOL, "nothing", "definition.json"))
+        self.refused("load", "definition.reference", "definition.reference:2: syntax error",
+                     definition={"name": "broken", "inputs": {}, "outputs": {}, "reference": "import torch\ndef run(:\n  pass\n"})
+        self.refused("load", "definition.reference", "defines no run",
+                     definition={"name": "empty", "inputs": {}, "outputs": {}, "reference": "x = 1\n"})
+        self.refused("load", "definition.outputs", "no `outputs`", definition={"name": "half", "inputs": {}})
+        self.refused("load", "kernelbench", "syntax error",
+                     kernelbench=os.path.join(HERE, "kernelbench_odd", "syntax_error.py"))
+        self.refused("load", "device", "device must be", kernelbench=os.path.join(KERNELBENCH, "1_Matmul_small.py"),
+                     device="tpu")
+
+    def test_quit_and_end_of_input_end_the_worker_cleanly(self):
+        self.ok("quit")
+        self.assertEqual(self.worker.wait(timeout=60), 0)
+
+
+def _kernelbench_module(name):
+    spec = importlib.util.spec_from_file_location(f"kb_{name}", os.path.join(KERNELBENCH, name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class KernelBenchFiles(WorkerTest):
+    def test_matmul(self):
+        loaded = self.ok("load", kernelbench=os.path.join(KERNELBENCH, "1_Matmul_small.py"))
+        self.assertEqual((loaded["kind"], loaded["inputs"]), ("kernelbench", ["A", "B"]))
+        a, b = torch.randn(64, 32), torch.randn(32, 48)
+        out = self.output_buffer([64, 48])
+        reply = self.ok("run", inputs={"A": self.buffer(a), "B": self.buffer(b)}, outputs={"output": out})
+        self.assertEqual(reply["outputs"]["output"]["shape"], [64, 48])
+        self.assertTrue(torch.allclose(self.read(out), a @ b, atol=1e-5, rtol=1e-5))
+
+    def test_conv_weights_are_seeded_as_kernelbench_seeds_them(self):
+        self.ok("load", kernelbench=os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))
+        module = _kernelbench_module("3_Conv2d_BatchNorm_ReLU.py")
+        torch.manual_seed(42)
+        init = module.get_init_inputs()
+        torch.manual_seed(42)
+        model = module.Model(*init)
+        x = torch.randn(2, 3, 16, 16)
+        out = self.output_buffer([2, 8, 14, 14])
+        self.ok("run", inputs={"x": self.buffer(x)}, outputs={"output": out})
+        with torch.no_grad():
+            self.assertTrue(torch.allclose(self.read(out), model(x), atol=1e-5, rtol=1e-5))
+
+    def test_scalar_input_and_learned_weight(self):
+        self.ok("load", kernelbench=os.path.join(KERNELBENCH, "4_RMSNorm_eps.py"))
+        module = _kernelbench_module("4_RMSNorm_eps.py")
+        torch.manual_seed(42)
+        model = module.Model(*module.get_init_inputs())
+        x = torch.randn(8, 40)
+        out = self.output_buffer([8, 40])
+        self.ok("run", inputs={"x": self.buffer(x), "eps": 1e-5}, outputs={"output": out})
+        with torch.no_grad():
+            self.assertTrue(torch.allclose(self.read(out), model(x, 1e-5), atol=1e-6, rtol=1e-5))
+
+    def test_two_outputs_and_the_problems_own_inputs(self):
+        self.ok("load", kernelbench=os.path.join(KERNELBENCH, "5_Softmax_and_argmax.py"))
+        logits = self.output_buffer([6, 50])
+        self.ok("make_inputs", seed=3, inputs={"logits": logits})
+        torch.manual_seed(3)
+        expected = torch.randn(6, 50)
+        self.assertTrue(torch.equal(self.read(logits), expected))
+        soft, arg = self.output_buffer([6, 50]), self.output_buffer([6], torch.int64)
+        reply = self.ok("run", inputs={"logits": logits}, outputs={"output_0": soft, "output_1": arg})
+        self.assertEqual(set(reply["outputs"]), {"output_0", "output_1"})
+        self.assertTrue(torch.allclose(self.read(soft), torch.softmax(expected, 1), atol=1e-6))
+        self.assertTrue(torch.equal(self.read(arg), expected.argmax(1)))
+
+    def test_the_problems_prints_do_not_break_the_protocol(self):
+        self.ok("load", kernelbench=os.path.join(HERE, "kernelbench_odd", "prints_while_loading.py"))
+        out = self.output_buffer([12])
+        x = torch.randn(12)
+        self.ok("run", inputs={"x": self.buffer(x)}, outputs={"output": out})
+        self.assertTrue(torch.equal(self.read(out), x * 2))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

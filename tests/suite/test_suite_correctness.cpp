@@ -1,6 +1,6 @@
 // The suites' correctness rules against hand-computed cases: the edge of each tolerance, the
 // matched ratio just below its requirement, the error cap, NaN, infinities and all-zero outputs.
-#include <catch2/catch_all.hpp>
+#include "catch.hpp"
 
 #include <cmath>
 #include <limits>
@@ -12,8 +12,8 @@ namespace {
 
 using namespace socratic::suite;
 
-constexpr float inf = std::numeric_limits<float>::infinity();
-const float nan = std::numeric_limits<float>::quiet_NaN();
+constexpr float suite_inf = std::numeric_limits<float>::infinity();
+const float suite_nan = std::numeric_limits<float>::quiet_NaN();
 
 OutputVerdict judge(CorrectnessRule rule, const Tolerance& t, const std::vector<float>& expected,
                     const std::vector<float>& got) {
@@ -37,7 +37,7 @@ TEST_CASE("SOL-ExecBench: an element is within atol + rtol * |ref|, inclusive", 
   const OutputVerdict beyond = judge(CorrectnessRule::sol_execbench, t, {2.0f}, {3.0009765625f});
   CHECK_FALSE(beyond.ok);
   CHECK(beyond.matched_ratio == 0.0);
-  CHECK_THAT(beyond.reason, Catch::Matchers::ContainsSubstring("1 of 1 elements outside atol 0.5 rtol 0.25"));
+  CHECK_THAT(beyond.reason, Catch::Matchers::Contains("1 of 1 elements outside atol 0.5 rtol 0.25"));
 }
 
 TEST_CASE("SOL-ExecBench: the matched ratio and the error cap", "[suite]") {
@@ -48,45 +48,45 @@ TEST_CASE("SOL-ExecBench: the matched ratio and the error cap", "[suite]") {
   const OutputVerdict one_off = judge(CorrectnessRule::sol_execbench, t, ref, got);
   CHECK(one_off.ok);
   CHECK(one_off.mismatched == 1);
-  CHECK(one_off.matched_ratio == Catch::Approx(0.99));
+  CHECK(one_off.matched_ratio == Approx(0.99));
   got[8] = 5.0f;  // 98 of 100: just below
   const OutputVerdict two_off = judge(CorrectnessRule::sol_execbench, t, ref, got);
   CHECK_FALSE(two_off.ok);
-  CHECK(two_off.matched_ratio == Catch::Approx(0.98));
-  CHECK_THAT(two_off.reason, Catch::Matchers::ContainsSubstring("< required 0.99 (first: output[7] = 5, reference 1)"));
+  CHECK(two_off.matched_ratio == Approx(0.98));
+  CHECK_THAT(two_off.reason, Catch::Matchers::Contains("< required 0.99 (first: output[7] = 5, reference 1)"));
   got[8] = 1.0f;
   t.max_error_cap = 3.0;  // the one element off by 4 now fails the workload despite the ratio
   const OutputVerdict capped = judge(CorrectnessRule::sol_execbench, t, ref, got);
   CHECK_FALSE(capped.ok);
-  CHECK_THAT(capped.reason, Catch::Matchers::ContainsSubstring("max absolute error 4 exceeds the cap 3"));
+  CHECK_THAT(capped.reason, Catch::Matchers::Contains("max absolute error 4 exceeds the cap 3"));
   t.max_error_cap = 4.0;  // at the cap: allowed
   CHECK(judge(CorrectnessRule::sol_execbench, t, ref, got).ok);
 }
 
 TEST_CASE("SOL-ExecBench: non-finite values and all-zero outputs", "[suite]") {
   const Tolerance t = sol_default();
-  // Any inf or NaN in the output fails, even where the reference holds the same value.
-  const OutputVerdict same_inf = judge(CorrectnessRule::sol_execbench, t, {1.0f, -inf}, {1.0f, -inf});
+  // Any suite_inf or NaN in the output fails, even where the reference holds the same value.
+  const OutputVerdict same_inf = judge(CorrectnessRule::sol_execbench, t, {1.0f, -suite_inf}, {1.0f, -suite_inf});
   CHECK_FALSE(same_inf.ok);
   CHECK(std::isinf(same_inf.max_abs_error));
-  CHECK_THAT(same_inf.reason, Catch::Matchers::ContainsSubstring("output[1] is -inf (reference -inf)"));
-  const OutputVerdict same_nan = judge(CorrectnessRule::sol_execbench, t, {nan}, {nan});
+  CHECK_THAT(same_inf.reason, Catch::Matchers::Contains("output[1] is -inf (reference -inf)"));
+  const OutputVerdict same_nan = judge(CorrectnessRule::sol_execbench, t, {suite_nan}, {suite_nan});
   CHECK_FALSE(same_nan.ok);
   CHECK(std::isnan(same_nan.max_abs_error));
   // A non-finite reference with a finite output never matches (its error is not finite).
   Tolerance lenient = t;
   lenient.required_matched_ratio = 0.5;
-  const OutputVerdict ref_inf = judge(CorrectnessRule::sol_execbench, lenient, {-inf, 1.0f, 2.0f}, {0.0f, 1.0f, 2.0f});
+  const OutputVerdict ref_inf = judge(CorrectnessRule::sol_execbench, lenient, {-suite_inf, 1.0f, 2.0f}, {0.0f, 1.0f, 2.0f});
   CHECK(ref_inf.ok);  // 2 of 3 match, 0.5 required
   CHECK(ref_inf.mismatched == 1);
   CHECK(std::isinf(ref_inf.max_abs_error));
-  const OutputVerdict ref_nan = judge(CorrectnessRule::sol_execbench, t, {nan, 1.0f}, {0.0f, 1.0f});
+  const OutputVerdict ref_nan = judge(CorrectnessRule::sol_execbench, t, {suite_nan, 1.0f}, {0.0f, 1.0f});
   CHECK_FALSE(ref_nan.ok);
   CHECK(std::isnan(ref_nan.max_abs_error));
   // All zero where the reference is not, although every element is within tolerance.
   const OutputVerdict zeros = judge(CorrectnessRule::sol_execbench, t, {0.001f, -0.002f}, {0.0f, 0.0f});
   CHECK_FALSE(zeros.ok);
-  CHECK_THAT(zeros.reason, Catch::Matchers::ContainsSubstring("all zero and the reference is not"));
+  CHECK_THAT(zeros.reason, Catch::Matchers::Contains("all zero and the reference is not"));
   CHECK(judge(CorrectnessRule::sol_execbench, t, {0.0f, 0.0f}, {0.0f, 0.0f}).ok);
   CHECK(judge(CorrectnessRule::sol_execbench, t, {}, {}).ok);
   CHECK_FALSE(judge(CorrectnessRule::sol_execbench, t, {1.0f}, {1.0f, 2.0f}).ok);
@@ -106,8 +106,8 @@ TEST_CASE("FlashInfer-Bench: an element fails only when both errors exceed their
   CHECK_FALSE(off.ok);
   CHECK(off.matched_ratio == 0.5);
   // A NaN in the output fails outright; a NaN reference compares false and is not counted.
-  CHECK_FALSE(judge(CorrectnessRule::flashinfer_bench, t, {1.0f}, {nan}).ok);
-  const OutputVerdict ref_nan = judge(CorrectnessRule::flashinfer_bench, t, {nan, 1.0f}, {0.0f, 1.0f});
+  CHECK_FALSE(judge(CorrectnessRule::flashinfer_bench, t, {1.0f}, {suite_nan}).ok);
+  const OutputVerdict ref_nan = judge(CorrectnessRule::flashinfer_bench, t, {suite_nan, 1.0f}, {0.0f, 1.0f});
   CHECK(ref_nan.ok);
   CHECK(ref_nan.mismatched == 0);
 }
@@ -132,12 +132,12 @@ TEST_CASE("KernelBench: torch.allclose(ref, got), tolerance relative to the outp
   got[999] = 3.0f;
   const OutputVerdict one = judge(CorrectnessRule::kernelbench, t, ref, got);
   CHECK_FALSE(one.ok);
-  CHECK(one.matched_ratio == Catch::Approx(0.999));
+  CHECK(one.matched_ratio == Approx(0.999));
   // equal infinities are close, opposite ones are not, NaN never is
-  CHECK(judge(CorrectnessRule::kernelbench, fp32, {-inf, inf}, {-inf, inf}).ok);
-  CHECK(judge(CorrectnessRule::kernelbench, fp32, {-inf, inf}, {-inf, inf}).max_abs_error == 0.0);
-  CHECK_FALSE(judge(CorrectnessRule::kernelbench, fp32, {inf}, {-inf}).ok);
-  CHECK_FALSE(judge(CorrectnessRule::kernelbench, fp32, {nan}, {nan}).ok);
+  CHECK(judge(CorrectnessRule::kernelbench, fp32, {-suite_inf, suite_inf}, {-suite_inf, suite_inf}).ok);
+  CHECK(judge(CorrectnessRule::kernelbench, fp32, {-suite_inf, suite_inf}, {-suite_inf, suite_inf}).max_abs_error == 0.0);
+  CHECK_FALSE(judge(CorrectnessRule::kernelbench, fp32, {suite_inf}, {-suite_inf}).ok);
+  CHECK_FALSE(judge(CorrectnessRule::kernelbench, fp32, {suite_nan}, {suite_nan}).ok);
   // no all-zero rule: a zero output within tolerance of a tiny reference passes
   CHECK(judge(CorrectnessRule::kernelbench, fp32, {1e-5f}, {0.0f}).ok);
 }

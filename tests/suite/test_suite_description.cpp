@@ -1,6 +1,6 @@
 // The description of a suite's problem: the axis expressions, loading SOL-ExecBench folders and
 // describer JSON, every workload made concrete, and the errors on malformed problems.
-#include <catch2/catch_all.hpp>
+#include "catch.hpp"
 
 #include <filesystem>
 #include <string>
@@ -61,16 +61,16 @@ TEST_CASE("axis expressions follow Python's integer arithmetic", "[suite]") {
 
 TEST_CASE("axis expression errors quote the expression and say what failed", "[suite]") {
   CHECK_THROWS_WITH(eval_with("N // (M - 4)", {{"N", 64}, {"M", 4}}),
-                    Catch::Matchers::ContainsSubstring("\"N // (M - 4)\"") &&
-                        Catch::Matchers::ContainsSubstring("division by zero"));
-  CHECK_THROWS_WITH(eval_with("K // blocks", {{"K", 1}}), Catch::Matchers::ContainsSubstring("axis \"blocks\" is not defined"));
-  CHECK_THROWS_WITH(eval_with("7 / 2"), Catch::Matchers::ContainsSubstring("not a whole number"));
-  CHECK_THROWS_WITH(eval_with("2 ** 64"), Catch::Matchers::ContainsSubstring("overflows"));
-  CHECK_THROWS_WITH(eval_with("2 ** -1"), Catch::Matchers::ContainsSubstring("negative power"));
-  CHECK_THROWS_WITH(eval_with("(1 + 2"), Catch::Matchers::ContainsSubstring("\")\" is missing"));
-  CHECK_THROWS_WITH(eval_with("1 + 2.5"), Catch::Matchers::ContainsSubstring("whole-number literals"));
-  CHECK_THROWS_WITH(eval_with("import_os()"), Catch::Matchers::ContainsSubstring("unexpected \"(\""));
-  CHECK_THROWS_WITH(eval_with("1 +"), Catch::Matchers::ContainsSubstring("a value is missing"));
+                    Catch::Matchers::Contains("\"N // (M - 4)\"") &&
+                        Catch::Matchers::Contains("division by zero"));
+  CHECK_THROWS_WITH(eval_with("K // blocks", {{"K", 1}}), Catch::Matchers::Contains("axis \"blocks\" is not defined"));
+  CHECK_THROWS_WITH(eval_with("7 / 2"), Catch::Matchers::Contains("not a whole number"));
+  CHECK_THROWS_WITH(eval_with("2 ** 64"), Catch::Matchers::Contains("overflows"));
+  CHECK_THROWS_WITH(eval_with("2 ** -1"), Catch::Matchers::Contains("negative power"));
+  CHECK_THROWS_WITH(eval_with("(1 + 2"), Catch::Matchers::Contains("\")\" is missing"));
+  CHECK_THROWS_WITH(eval_with("1 + 2.5"), Catch::Matchers::Contains("whole-number literals"));
+  CHECK_THROWS_WITH(eval_with("import_os()", {{"import_os", 1}}), Catch::Matchers::Contains("unexpected \"(\""));
+  CHECK_THROWS_WITH(eval_with("1 +"), Catch::Matchers::Contains("a value is missing"));
 }
 
 TEST_CASE("every test problem loads and every workload becomes concrete", "[suite]") {
@@ -94,7 +94,7 @@ TEST_CASE("every test problem loads and every workload becomes concrete", "[suit
 
 TEST_CASE("the RMSNorm problem: a scalar input, shapes, bytes, FLOPs and a tolerance override", "[suite]") {
   const ProblemDescription p = load_problem_folder(suite_problems() / "rmsnorm_h4096");
-  CHECK(p.origin == Origin::sol_execbench);
+  CHECK(p.origin == ProblemOrigin::sol_execbench);
   REQUIRE(p.inputs.size() == 3);
   CHECK(p.inputs[0].name == "hidden_states");  // definition order, not alphabetical
   CHECK(p.inputs[2].name == "eps");
@@ -159,27 +159,27 @@ TEST_CASE("custom inputs come with their entry point and reference.py", "[suite]
 }
 
 TEST_CASE("malformed problems fail naming the file, the field and the line", "[suite]") {
-  using Catch::Matchers::ContainsSubstring;
+  using Catch::Matchers::Contains;
   const std::string dtype = load_error(malformed("unknown_dtype"));
-  CHECK_THAT(dtype, ContainsSubstring("unknown_dtype/definition.json: inputs.x.dtype: unknown dtype \"float17\""));
-  CHECK_THAT(dtype, ContainsSubstring("bfloat16"));  // the known names follow
+  CHECK_THAT(dtype, Contains("unknown_dtype/definition.json: inputs.x.dtype: unknown dtype \"float17\""));
+  CHECK_THAT(dtype, Contains("bfloat16"));  // the known names follow
   CHECK_THAT(load_error(malformed("undefined_axis")),
-             ContainsSubstring("definition.json: outputs.y.shape[1]: axis \"D\" is not defined"));
+             Contains("definition.json: outputs.y.shape[1]: axis \"D\" is not defined"));
   CHECK_THAT(load_error(malformed("missing_var_axis")),
-             ContainsSubstring("workload.jsonl: line 2 (workload \"c\"): axes.M: missing"));
+             Contains("workload.jsonl: line 2 (workload \"c\"): axes.M: missing"));
   const std::string expr = load_error(malformed("expr_fails"));
-  CHECK_THAT(expr, ContainsSubstring("workload.jsonl: line 2 (workload \"a\"): axes.H"));
-  CHECK_THAT(expr, ContainsSubstring("\"N // (M - 4)\": division by zero"));
+  CHECK_THAT(expr, Contains("workload.jsonl: line 2 (workload \"a\"): axes.H"));
+  CHECK_THAT(expr, Contains("\"N // (M - 4)\": division by zero"));
   CHECK_THAT(load_error(malformed("zero_dim")),
-             ContainsSubstring("workload.jsonl: line 3 (workload \"z\"): axes.M: the value 0 is not a positive dimension"));
-  CHECK_THAT(load_error(malformed("bad_jsonl")), ContainsSubstring("workload.jsonl: line 3: not valid JSON"));
+             Contains("workload.jsonl: line 3 (workload \"z\"): axes.M: the value 0 is not a positive dimension"));
+  CHECK_THAT(load_error(malformed("bad_jsonl")), Contains("workload.jsonl: line 3: not valid JSON"));
   CHECK_THAT(load_error(malformed("negative_const")),
-             ContainsSubstring("definition.json: axes.N.value: the value -64 is not a positive dimension"));
-  CHECK_THAT(load_error(malformed("no_such_problem")), ContainsSubstring("definition.json: cannot be read"));
+             Contains("definition.json: axes.N.value: the value -64 is not a positive dimension"));
+  CHECK_THAT(load_error(malformed("no_such_problem")), Contains("definition.json: cannot be read"));
 }
 
 TEST_CASE("the describer's JSON is read as a folder is, its errors placed by workload index", "[suite]") {
-  using Catch::Matchers::ContainsSubstring;
+  using Catch::Matchers::Contains;
   ordered_json described = ordered_json::parse(R"({
     "definition": {"name": "kb_scaled_row_sum", "axes": {"rows": {"type": "const", "value": 4096},
                      "cols": {"type": "const", "value": 8192}},
@@ -187,52 +187,52 @@ TEST_CASE("the describer's JSON is read as a folder is, its errors placed by wor
                    "outputs": {"out": {"shape": ["rows"], "dtype": "float32"}},
                    "reference": "def run(x):\n    return x.sum(dim=1) * 0.5\n"},
     "workloads": [{"uuid": "default", "axes": {}, "inputs": {"x": {"type": "random"}}}]})");
-  const ProblemDescription p = describe_problem(described, "1_scaled_row_sum.py", Origin::kernelbench);
-  CHECK(p.origin == Origin::kernelbench);
+  const ProblemDescription p = describe_problem(described, "1_scaled_row_sum.py", ProblemOrigin::kernelbench);
+  CHECK(p.origin == ProblemOrigin::kernelbench);
   CHECK(p.rule() == CorrectnessRule::kernelbench);
   const ConcreteWorkload c = concretize(p, p.workloads[0]);
   CHECK(c.output_tolerances[0].atol == 1e-4);  // KernelBench's fp32 tolerance
   CHECK(c.bytes == 4096u * 8192 * 4 + 4096u * 4);
 
   described["definition"]["inputs"]["x"]["dtype"] = "complex64";
-  CHECK_THROWS_WITH(describe_problem(described, "1_scaled_row_sum.py", Origin::kernelbench),
-                    ContainsSubstring("1_scaled_row_sum.py: definition: inputs.x.dtype: unknown dtype \"complex64\""));
+  CHECK_THROWS_WITH(describe_problem(described, "1_scaled_row_sum.py", ProblemOrigin::kernelbench),
+                    Contains("1_scaled_row_sum.py: definition: inputs.x.dtype: unknown dtype \"complex64\""));
   described["definition"]["inputs"]["x"]["dtype"] = "float32";
   described["definition"]["axes"]["rows"] = {{"type", "var"}};
-  CHECK_THROWS_WITH(describe_problem(described, "1_scaled_row_sum.py", Origin::kernelbench),
-                    ContainsSubstring("workloads[0] (workload \"default\"): axes.rows: missing"));
-  CHECK_THROWS_WITH(describe_problem(ordered_json::parse(R"({"definition": {}})"), "f.py", Origin::kernelbench),
-                    ContainsSubstring("f.py: expected {\"definition\""));
+  CHECK_THROWS_WITH(describe_problem(described, "1_scaled_row_sum.py", ProblemOrigin::kernelbench),
+                    Contains("workloads[0] (workload \"default\"): axes.rows: missing"));
+  CHECK_THROWS_WITH(describe_problem(ordered_json::parse(R"({"definition": {}})"), "f.py", ProblemOrigin::kernelbench),
+                    Contains("f.py: expected {\"definition\""));
 }
 
 TEST_CASE("definition errors: cycles, clashes, custom inputs without an entry point", "[suite]") {
-  using Catch::Matchers::ContainsSubstring;
+  using Catch::Matchers::Contains;
   auto definition = ordered_json::parse(R"({"name": "d", "axes": {"a": {"type": "expr", "expression": "b + 1"},
       "b": {"type": "expr", "expression": "a * 2"}}, "inputs": {"x": {"shape": ["a"], "dtype": "float32"}},
       "outputs": {"y": {"shape": ["b"], "dtype": "float32"}}, "reference": "def run(x): return x"})");
-  CHECK_THROWS_WITH(parse_definition(definition, "d.json", Origin::sol_execbench),
-                    ContainsSubstring("d.json: axes.a.expression: the expr axes form a cycle: a -> b -> a"));
+  CHECK_THROWS_WITH(parse_definition(definition, "d.json", ProblemOrigin::sol_execbench),
+                    Contains("d.json: axes.a.expression: the expr axes form a cycle: a -> b -> a"));
   definition["axes"] = ordered_json::parse(R"({"a": {"type": "var"}, "b": {"type": "dynamic"}})");
-  CHECK_THROWS_WITH(parse_definition(definition, "d.json", Origin::sol_execbench),
-                    ContainsSubstring("axes.b.type: unknown axis type \"dynamic\""));
+  CHECK_THROWS_WITH(parse_definition(definition, "d.json", ProblemOrigin::sol_execbench),
+                    Contains("axes.b.type: unknown axis type \"dynamic\""));
   definition["axes"] = ordered_json::parse(R"({"a": {"type": "var"}, "b": {"type": "var"}})");
   definition["outputs"] = ordered_json::parse(R"({"x": {"shape": ["a"], "dtype": "float32"}})");
-  CHECK_THROWS_WITH(parse_definition(definition, "d.json", Origin::sol_execbench),
-                    ContainsSubstring("outputs.x: \"x\" is both an input and an output"));
+  CHECK_THROWS_WITH(parse_definition(definition, "d.json", ProblemOrigin::sol_execbench),
+                    Contains("outputs.x: \"x\" is both an input and an output"));
   definition["outputs"] = ordered_json::parse(R"({"y": {"shape": "a", "dtype": "float32"}})");
-  CHECK_THROWS_WITH(parse_definition(definition, "d.json", Origin::sol_execbench),
-                    ContainsSubstring("outputs.y.shape: expected a list of axis names or null"));
+  CHECK_THROWS_WITH(parse_definition(definition, "d.json", ProblemOrigin::sol_execbench),
+                    Contains("outputs.y.shape: expected a list of axis names or null"));
   definition["outputs"] = ordered_json::parse(R"({"y": {"shape": ["a"], "dtype": "float32"}})");
-  const ProblemDescription p = parse_definition(definition, "d.json", Origin::sol_execbench);
+  const ProblemDescription p = parse_definition(definition, "d.json", ProblemOrigin::sol_execbench);
   const auto custom = ordered_json::parse(R"({"uuid": "u", "axes": {"a": 2, "b": 3}, "inputs": {"x": {"type": "custom"}}})");
   CHECK_THROWS_WITH(parse_workload(custom, p, "w.jsonl", "line 1"),
-                    ContainsSubstring("w.jsonl: line 1 (workload \"u\"): inputs: \"custom\" inputs need the definition's \"custom_inputs_entrypoint\""));
+                    Contains("w.jsonl: line 1 (workload \"u\"): inputs: \"custom\" inputs need the definition's \"custom_inputs_entrypoint\""));
   const auto scalar_tensor = ordered_json::parse(R"({"uuid": "u", "axes": {"a": 2, "b": 3}, "inputs": {"x": {"type": "scalar", "value": 1}}})");
   CHECK_THROWS_WITH(parse_workload(scalar_tensor, p, "w.jsonl", "line 1"),
-                    ContainsSubstring("inputs.x.type: \"scalar\" given for a tensor of rank 1"));
+                    Contains("inputs.x.type: \"scalar\" given for a tensor of rank 1"));
   const auto bad_ratio = ordered_json::parse(R"({"uuid": "u", "axes": {"a": 2, "b": 3}, "correctness": {"required_matched_ratio": 1.5}})");
   CHECK_THROWS_WITH(parse_workload(bad_ratio, p, "w.jsonl", "line 4"),
-                    ContainsSubstring("line 4 (workload \"u\"): correctness.required_matched_ratio: the value 1.5 is not in [0, 1]"));
+                    Contains("line 4 (workload \"u\"): correctness.required_matched_ratio: the value 1.5 is not in [0, 1]"));
   const auto trace = ordered_json::parse(R"({"definition": "d", "workload": {"uuid": "t", "axes": {"a": 2, "b": 3}, "inputs": {}}, "solution": null})");
   CHECK(parse_workload(trace, p, "w.jsonl", "line 1").uuid == "t");  // a FlashInfer trace line
 }

@@ -1,6 +1,6 @@
 // The entry point's C header generated from a description: its parameters in the calling order,
 // the CUDA types of the narrow floats, and every test problem's header compiles.
-#include <catch2/catch_all.hpp>
+#include "catch.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -56,28 +56,28 @@ TEST_CASE("the RMSNorm entry point: inputs, outputs, var axes, stream, in that o
     REQUIRE(found != std::string::npos);
     at = found;
   }
-  CHECK_THAT(h, Catch::Matchers::ContainsSubstring("// input, [batch_size, hidden_size] bfloat16"));
-  CHECK_THAT(h, Catch::Matchers::ContainsSubstring("// input, scalar float32"));
-  CHECK_THAT(h, Catch::Matchers::ContainsSubstring("#include <cuda_bf16.h>"));
-  CHECK_THAT(h, Catch::Matchers::ContainsSubstring("Fixed axes: hidden_size = 4096."));
-  CHECK_THAT(h, !Catch::Matchers::ContainsSubstring("cuda_fp8.h"));
+  CHECK_THAT(h, Catch::Matchers::Contains("// input, [batch_size, hidden_size] bfloat16"));
+  CHECK_THAT(h, Catch::Matchers::Contains("// input, scalar float32"));
+  CHECK_THAT(h, Catch::Matchers::Contains("#include <cuda_bf16.h>"));
+  CHECK_THAT(h, Catch::Matchers::Contains("Fixed axes: hidden_size = 4096."));
+  CHECK_THAT(h, !Catch::Matchers::Contains("cuda_fp8.h"));
 }
 
 TEST_CASE("fp8, two outputs, 0-d tensors and narrow scalars in the header", "[suite]") {
   const std::string fp8 = entry_point_header(load_problem_folder(header_problems() / "fp8_gemm_blockscale_n4096_k7168"));
-  CHECK_THAT(fp8, Catch::Matchers::ContainsSubstring("const __nv_fp8_e4m3* A,"));
-  CHECK_THAT(fp8, Catch::Matchers::ContainsSubstring("#include <cuda_fp8.h>"));
-  CHECK_THAT(fp8, Catch::Matchers::ContainsSubstring("k_blocks = K // block"));
+  CHECK_THAT(fp8, Catch::Matchers::Contains("const __nv_fp8_e4m3* A,"));
+  CHECK_THAT(fp8, Catch::Matchers::Contains("#include <cuda_fp8.h>"));
+  CHECK_THAT(fp8, Catch::Matchers::Contains("k_blocks = K // block"));
   const std::string topk = entry_point_header(load_problem_folder(header_problems() / "softmax_topk_v32000_k8"));
-  CHECK_THAT(topk, Catch::Matchers::ContainsSubstring("float* top_probs,"));
-  CHECK_THAT(topk, Catch::Matchers::ContainsSubstring("int64_t* top_indices,"));
+  CHECK_THAT(topk, Catch::Matchers::Contains("float* top_probs,"));
+  CHECK_THAT(topk, Catch::Matchers::Contains("int64_t* top_indices,"));
   const std::string mse = entry_point_header(load_problem_folder(header_problems() / "mse_loss_d1024"));
-  CHECK_THAT(mse, Catch::Matchers::ContainsSubstring("const float* scale,"));
-  CHECK_THAT(mse, Catch::Matchers::ContainsSubstring("[] float32 (0-d tensor: one element)"));
-  CHECK_THAT(mse, Catch::Matchers::ContainsSubstring("bool mean,"));
+  CHECK_THAT(mse, Catch::Matchers::Contains("const float* scale,"));
+  CHECK_THAT(mse, Catch::Matchers::Contains("[] float32 (0-d tensor: one element)"));
+  CHECK_THAT(mse, Catch::Matchers::Contains("bool mean,"));
   const std::string gqa = entry_point_header(load_problem_folder(header_problems() / "gqa_prefill_hr4_d128"));
-  CHECK_THAT(gqa, Catch::Matchers::ContainsSubstring("// Constraint: num_qo_heads == num_kv_heads * group_size"));
-  CHECK_THAT(gqa, Catch::Matchers::ContainsSubstring("int64_t num_kv_heads,"));
+  CHECK_THAT(gqa, Catch::Matchers::Contains("// Constraint: num_qo_heads == num_kv_heads * group_size"));
+  CHECK_THAT(gqa, Catch::Matchers::Contains("int64_t num_kv_heads,"));
 }
 
 TEST_CASE("every test problem's header compiles", "[suite]") {

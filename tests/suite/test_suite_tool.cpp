@@ -1,7 +1,7 @@
 // `socratic problem list / check / header` on the test problems: the built tool, run as a user
 // runs it. SOCRATIC_DATA_DIR chooses whether a KernelBench describer is there (a stand-in script
 // that prints a described problem, or none).
-#include <catch2/catch_all.hpp>
+#include "catch.hpp"
 
 #include <filesystem>
 #include <string>
@@ -14,7 +14,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::Contains;
 
 fs::path tool_suite_dir() { return fs::path(SOCRATIC_SOURCE_DIR) / "tests" / "suite"; }
 
@@ -56,13 +56,13 @@ TEST_CASE("problem list: one line per problem, KernelBench files waiting for the
   const auto r = problem_command({"list", (tool_suite_dir() / "problems").string()}, data);
   INFO(r.stdout_text << r.stderr_text);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.stdout_text, ContainsSubstring("rmsnorm_h4096  sol_execbench  workloads 3  inputs 3  outputs 1  "
+  CHECK_THAT(r.stdout_text, Contains("rmsnorm_h4096  sol_execbench  workloads 3  inputs 3  outputs 1  "
                                               "dtypes bfloat16,float32  judgeable"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("gqa_prefill_hr4_d128  sol_execbench  workloads 3  inputs 4  outputs 2"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("not judgeable: outputs.q: float4_e2m1fn_x2 needs fp4 arithmetic"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("1_scaled_row_sum.py  kernelbench  not judgeable: not yet: needs the "
+  CHECK_THAT(r.stdout_text, Contains("gqa_prefill_hr4_d128  sol_execbench  workloads 3  inputs 4  outputs 2"));
+  CHECK_THAT(r.stdout_text, Contains("not judgeable: outputs.q: float4_e2m1fn_x2 needs fp4 arithmetic"));
+  CHECK_THAT(r.stdout_text, Contains("1_scaled_row_sum.py  kernelbench  not judgeable: not yet: needs the "
                                               "KernelBench describer"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("12 problems, 8 judgeable"));
+  CHECK_THAT(r.stdout_text, Contains("12 problems, 8 judgeable"));
   fs::remove_all(data);
 }
 
@@ -85,8 +85,8 @@ TEST_CASE("problem list --json: path, name, format, judgeable and reason for eac
     }
     if (line.at("path").get<std::string>().find("2_gelu_linear.py") != std::string::npos) {
       CHECK(line.at("judgeable") == false);  // the describer failed on it: listed with the error
-      CHECK_THAT(line.at("error").get<std::string>(), ContainsSubstring("the KernelBench describer failed"));
-      CHECK_THAT(line.at("error").get<std::string>(), ContainsSubstring("cannot describe"));
+      CHECK_THAT(line.at("error").get<std::string>(), Contains("the KernelBench describer failed"));
+      CHECK_THAT(line.at("error").get<std::string>(), Contains("cannot describe"));
     }
   }
   CHECK(judgeable == 9);
@@ -98,13 +98,13 @@ TEST_CASE("problem list: malformed problems are listed with their errors, the wa
   const auto r = problem_command({"list", (tool_suite_dir() / "malformed").string()}, data);
   INFO(r.stdout_text << r.stderr_text);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.stdout_text, ContainsSubstring("not judgeable: malformed: "));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("inputs.x.dtype: unknown dtype \"float17\""));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("workload.jsonl: line 3: not valid JSON"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("7 problems, 0 judgeable"));
+  CHECK_THAT(r.stdout_text, Contains("not judgeable: malformed: "));
+  CHECK_THAT(r.stdout_text, Contains("inputs.x.dtype: unknown dtype \"float17\""));
+  CHECK_THAT(r.stdout_text, Contains("workload.jsonl: line 3: not valid JSON"));
+  CHECK_THAT(r.stdout_text, Contains("7 problems, 0 judgeable"));
   const auto missing = problem_command({"list", (tool_suite_dir() / "no_such_folder").string()}, data);
   CHECK(missing.exit_code == 2);
-  CHECK_THAT(missing.stderr_text, ContainsSubstring("is not a folder"));
+  CHECK_THAT(missing.stderr_text, Contains("is not a folder"));
   fs::remove_all(data);
 }
 
@@ -113,32 +113,32 @@ TEST_CASE("problem check: every workload's axes, shapes, bytes, FLOPs, and the h
   const auto r = problem_command({"check", (tool_suite_dir() / "problems" / "rmsnorm_h4096").string()}, data);
   INFO(r.stdout_text << r.stderr_text);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.stdout_text, ContainsSubstring("rmsnorm_h4096 (sol_execbench, correctness rule sol_execbench)"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("workload rms-b128: batch_size=128 hidden_size=4096"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("in  hidden_states [128, 4096] bfloat16 (random)"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("in  eps scalar float32 (scalar 1e-06)"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("bytes 2105344, FLOPs 2097152"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("matched ratio 0.999"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("extern \"C\" void rmsnorm_h4096("));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("\njudgeable\n"));
+  CHECK_THAT(r.stdout_text, Contains("rmsnorm_h4096 (sol_execbench, correctness rule sol_execbench)"));
+  CHECK_THAT(r.stdout_text, Contains("workload rms-b128: batch_size=128 hidden_size=4096"));
+  CHECK_THAT(r.stdout_text, Contains("in  hidden_states [128, 4096] bfloat16 (random)"));
+  CHECK_THAT(r.stdout_text, Contains("in  eps scalar float32 (scalar 1e-06)"));
+  CHECK_THAT(r.stdout_text, Contains("bytes 2105344, FLOPs 2097152"));
+  CHECK_THAT(r.stdout_text, Contains("matched ratio 0.999"));
+  CHECK_THAT(r.stdout_text, Contains("extern \"C\" void rmsnorm_h4096("));
+  CHECK_THAT(r.stdout_text, Contains("\njudgeable\n"));
 
   const auto fp4 = problem_command({"check", (tool_suite_dir() / "problems" / "nvfp4_quantize_h4096").string()}, data);
   CHECK(fp4.exit_code == 1);
-  CHECK_THAT(fp4.stdout_text, ContainsSubstring("not judgeable: outputs.q: float4_e2m1fn_x2 needs fp4"));
+  CHECK_THAT(fp4.stdout_text, Contains("not judgeable: outputs.q: float4_e2m1fn_x2 needs fp4"));
   const auto moe = problem_command({"check", (tool_suite_dir() / "problems" / "moe_scatter_add_h2048").string()}, data);
   CHECK(moe.exit_code == 0);
-  CHECK_THAT(moe.stdout_text, ContainsSubstring("FLOPs unknown"));
-  CHECK_THAT(moe.stdout_text, ContainsSubstring("(custom)"));
+  CHECK_THAT(moe.stdout_text, Contains("FLOPs unknown"));
+  CHECK_THAT(moe.stdout_text, Contains("(custom)"));
 
   const auto bad = problem_command({"check", (tool_suite_dir() / "malformed" / "zero_dim").string()}, data);
   CHECK(bad.exit_code == 2);
-  CHECK_THAT(bad.stderr_text, ContainsSubstring("workload.jsonl: line 3 (workload \"z\"): axes.M"));
+  CHECK_THAT(bad.stderr_text, Contains("workload.jsonl: line 3 (workload \"z\"): axes.M"));
   const auto kb = problem_command({"check", (tool_suite_dir() / "problems" / "kernelbench" / "1_scaled_row_sum.py").string()}, data);
   CHECK(kb.exit_code == 1);
-  CHECK_THAT(kb.stderr_text, ContainsSubstring("needs the KernelBench describer"));
+  CHECK_THAT(kb.stderr_text, Contains("needs the KernelBench describer"));
   const auto neither = problem_command({"check", tool_suite_dir().string()}, data);
   CHECK(neither.exit_code == 2);
-  CHECK_THAT(neither.stderr_text, ContainsSubstring("is neither a problem folder"));
+  CHECK_THAT(neither.stderr_text, Contains("is neither a problem folder"));
   fs::remove_all(data);
 }
 
@@ -148,7 +148,7 @@ TEST_CASE("problem header prints the entry point's header alone", "[suite]") {
   INFO(r.stdout_text << r.stderr_text);
   CHECK(r.exit_code == 0);
   CHECK(r.stdout_text.rfind("// Entry point of \"gqa_prefill_hr4_d128\"", 0) == 0);
-  CHECK_THAT(r.stdout_text, ContainsSubstring("float* lse,"));
-  CHECK_THAT(r.stdout_text, ContainsSubstring("cudaStream_t stream);"));
+  CHECK_THAT(r.stdout_text, Contains("float* lse,"));
+  CHECK_THAT(r.stdout_text, Contains("cudaStream_t stream);"));
   fs::remove_all(data);
 }

@@ -84,7 +84,7 @@ void describe_kernelbench(FoundProblem& f) {
     f.error = f.path.string() + ": the KernelBench describer printed no JSON: " + e.what();
     return;
   }
-  f.description = describe_problem(described, f.path.string(), suite::Origin::kernelbench);
+  f.description = describe_problem(described, f.path.string(), ProblemOrigin::kernelbench);
 }
 
 FoundProblem examine(const fs::path& path) {

@@ -19,24 +19,24 @@
 namespace socratic::suite {
 
 /// @brief Where a problem comes from: its format and the suite whose rules judge it.
-enum class Origin { sol_execbench, flashinfer_bench, kernelbench, native };
+enum class ProblemOrigin { sol_execbench, flashinfer_bench, kernelbench, native };
 
-constexpr std::string_view origin_name(Origin o) {
+constexpr std::string_view origin_name(ProblemOrigin o) {
   switch (o) {
-    case Origin::sol_execbench: return "sol_execbench";
-    case Origin::flashinfer_bench: return "flashinfer_bench";
-    case Origin::kernelbench: return "kernelbench";
-    case Origin::native: return "native";
+    case ProblemOrigin::sol_execbench: return "sol_execbench";
+    case ProblemOrigin::flashinfer_bench: return "flashinfer_bench";
+    case ProblemOrigin::kernelbench: return "kernelbench";
+    case ProblemOrigin::native: return "native";
   }
   return "?";
 }
 
 /// @brief The correctness rule a problem of this origin is judged by (native problems keep their
 /// own tolerances, kernels/harness/problem.cuh; they are judged by SOL-ExecBench's form here).
-constexpr CorrectnessRule origin_rule(Origin o) {
+constexpr CorrectnessRule origin_rule(ProblemOrigin o) {
   switch (o) {
-    case Origin::flashinfer_bench: return CorrectnessRule::flashinfer_bench;
-    case Origin::kernelbench: return CorrectnessRule::kernelbench;
+    case ProblemOrigin::flashinfer_bench: return CorrectnessRule::flashinfer_bench;
+    case ProblemOrigin::kernelbench: return CorrectnessRule::kernelbench;
     default: return CorrectnessRule::sol_execbench;
   }
 }
@@ -105,7 +105,7 @@ struct Workload {
 /// @brief A problem, whatever its format.
 struct ProblemDescription {
   std::string name;
-  Origin origin = Origin::sol_execbench;
+  ProblemOrigin origin = ProblemOrigin::sol_execbench;
   std::string source;  ///< where it was read (a folder, a file, a label), for messages
   std::string description, op_type;
   std::vector<std::string> tags;

@@ -128,7 +128,7 @@ inline ToleranceOverride parse_tolerance(const ordered_json& j, const DocumentPl
 
 /// @brief A definition (without workloads) from its JSON: checks every field, every axis an
 /// expression or a shape names, the dtypes. `file` names the document in errors.
-inline ProblemDescription parse_definition(const ordered_json& j, const std::string& file, Origin origin,
+inline ProblemDescription parse_definition(const ordered_json& j, const std::string& file, ProblemOrigin origin,
                                            const std::string& prefix = {}) {
   const detail::DocumentPlace at{file, prefix};
   if (!j.is_object()) at.fail("", "expected a definition object, found " + detail::kind_of(j));
@@ -325,7 +325,7 @@ inline void add_checked_workload(ProblemDescription& p, Workload w, const std::s
 /// describer's `{"definition": ..., "workloads": [...]}`. `source` names them in errors
 /// (`SOURCE: definition: inputs.x.dtype: ...`, `SOURCE: workloads[2] (workload "w2"): axes.M: ...`).
 inline ProblemDescription describe_problem(const ordered_json& definition, const std::vector<ordered_json>& workloads,
-                                           const std::string& source, Origin origin) {
+                                           const std::string& source, ProblemOrigin origin) {
   ProblemDescription p = parse_definition(definition, source, origin, "definition");
   if (workloads.empty()) throw input_error(source, "workloads", "no workloads: a problem needs at least one");
   std::set<std::string> uuids;
@@ -343,7 +343,7 @@ inline ProblemDescription describe_problem(const ordered_json& definition, const
 }
 
 /// @brief The describer's whole output, `{"definition": {...}, "workloads": [{...}, ...]}`.
-inline ProblemDescription describe_problem(const ordered_json& described, const std::string& source, Origin origin) {
+inline ProblemDescription describe_problem(const ordered_json& described, const std::string& source, ProblemOrigin origin) {
   if (!described.is_object() || !described.contains("definition") || !described.contains("workloads") ||
       !described.at("workloads").is_array())
     throw input_error(source, {}, "expected {\"definition\": {...}, \"workloads\": [...]}");
@@ -358,7 +358,7 @@ inline bool is_sol_problem_folder(const std::filesystem::path& dir) {
 
 /// @brief A SOL-ExecBench / FlashInfer-Bench problem folder: definition.json, workload.jsonl,
 /// reference.py when present (the reference when the definition has none).
-inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, Origin origin = Origin::sol_execbench) {
+inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, ProblemOrigin origin = ProblemOrigin::sol_execbench) {
   namespace fs = std::filesystem;
   const fs::path definition_path = dir / "definition.json";
   const fs::path workload_path = dir / "workload.jsonl";

@@ -109,3 +109,17 @@ TEST_CASE("every test problem's header compiles", "[suite]") {
   CHECK(rc == 0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("parameter names that clash or are C++ keywords get a suffix", "[suite]") {
+  const auto definition = ordered_json::parse(R"({"name": "3-clash", "axes": {"n": {"type": "var"}},
+      "inputs": {"n": {"shape": ["n"], "dtype": "float32"}, "new": {"shape": null, "dtype": "int32"}},
+      "outputs": {"stream": {"shape": ["n"], "dtype": "float32"}}, "reference": "def run(n, new): return n"})");
+  const ProblemDescription p = parse_definition(definition, "clash.json", ProblemOrigin::sol_execbench);
+  const std::string h = entry_point_header(p);
+  CHECK(entry_point_name(p) == "_3_clash");
+  CHECK_THAT(h, Catch::Matchers::Contains("const float* n,"));
+  CHECK_THAT(h, Catch::Matchers::Contains("int32_t new_input,"));
+  CHECK_THAT(h, Catch::Matchers::Contains("float* stream,"));
+  CHECK_THAT(h, Catch::Matchers::Contains("int64_t n_axis,"));
+  CHECK_THAT(h, Catch::Matchers::Contains("cudaStream_t stream_cuda);"));
+}

@@ -39,6 +39,21 @@ inline std::string scalar_c_type(Dtype d) {
 
 namespace detail {
 
+/// A parameter name that is a C++ keyword, or already taken (a tensor and a var axis of one name,
+/// a tensor called `stream`), gets a suffix saying what it is.
+inline std::string parameter_name(const std::string& name, const std::string& suffix, std::set<std::string>& taken) {
+  static const std::set<std::string> keywords{
+      "auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete", "do", "double",
+      "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline", "int", "long", "namespace",
+      "new", "operator", "private", "public", "register", "return", "short", "signed", "sizeof", "static",
+      "struct", "switch", "template", "this", "true", "typedef", "union", "unsigned", "using", "void",
+      "volatile", "while"};
+  std::string out = name;
+  while (keywords.count(out) || taken.count(out)) out += "_" + suffix;
+  taken.insert(out);
+  return out;
+}
+
 inline std::string shape_comment(const TensorSpec& t) {
   if (t.is_scalar()) return "scalar " + std::string(dtype_name(t.dtype));
   std::string out = "[";
@@ -59,7 +74,7 @@ inline std::string entry_point_header(const ProblemDescription& p) {
     std::string declaration, comment;
   };
   std::vector<Parameter> parameters;
-  std::set<std::string> includes;
+  std::set<std::string> includes, taken;
   auto need = [&](Dtype d) {
     if (d == Dtype::float16) includes.insert("cuda_fp16.h");
     if (d == Dtype::bfloat16) includes.insert("cuda_bf16.h");
@@ -68,23 +83,23 @@ inline std::string entry_point_header(const ProblemDescription& p) {
   for (const auto& t : p.inputs) {
     if (t.is_scalar()) {
       const std::string type = scalar_c_type(t.dtype);
-      parameters.push_back({type + " " + t.name, "input, " + detail::shape_comment(t) +
+      parameters.push_back({type + " " + detail::parameter_name(t.name, "input", taken), "input, " + detail::shape_comment(t) +
                                                      (type != dtype_c_type(t.dtype) ? ", passed as " + type : "")});
       continue;
     }
     need(t.dtype);
-    parameters.push_back({"const " + std::string(dtype_c_type(t.dtype)) + "* " + t.name,
+    parameters.push_back({"const " + std::string(dtype_c_type(t.dtype)) + "* " + detail::parameter_name(t.name, "input", taken),
                           "input, " + detail::shape_comment(t)});
   }
   for (const auto& t : p.outputs) {
     need(t.dtype);
-    parameters.push_back({std::string(dtype_c_type(t.dtype)) + "* " + t.name,
+    parameters.push_back({std::string(dtype_c_type(t.dtype)) + "* " + detail::parameter_name(t.name, "output", taken),
                           "output, " + detail::shape_comment(t) + (t.is_scalar() ? " (one element)" : "")});
   }
   for (const auto& a : p.axes)
     if (a.kind == AxisKind::variable)
-      parameters.push_back({"int64_t " + a.name, "var axis" + (a.description.empty() ? "" : ": " + a.description)});
-  parameters.push_back({"cudaStream_t stream", "every launch goes on this stream"});
+      parameters.push_back({"int64_t " + detail::parameter_name(a.name, "axis", taken), "var axis" + (a.description.empty() ? "" : ": " + a.description)});
+  parameters.push_back({"cudaStream_t " + detail::parameter_name("stream", "cuda", taken), "every launch goes on this stream"});
 
   std::string out;
   out += "// Entry point of \"" + p.name + "\" (" + std::string(origin_name(p.origin)) +

@@ -1,0 +1,21 @@
+#pragma once
+/// @file
+/// @brief Whether the GPU judge can run a described problem, and why not: a dtype the GPU has no
+/// arithmetic for (fp4) refuses the problem with the reason.
+
+#include <optional>
+#include <string>
+
+#include "socratic/suite/problem_description.hpp"
+
+namespace socratic::suite {
+
+/// @brief Why `p` cannot be judged on the judge's GPU, or nothing when it can.
+inline std::optional<std::string> not_judgeable_reason(const ProblemDescription& p) {
+  for (const char* role : {"inputs", "outputs"})
+    for (const auto& t : std::string(role) == "inputs" ? p.inputs : p.outputs)
+      if (auto why = dtype_not_runnable_reason(t.dtype)) return std::string(role) + "." + t.name + ": " + *why;
+  return std::nullopt;
+}
+
+}  // namespace socratic::suite

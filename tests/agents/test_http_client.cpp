@@ -152,9 +152,10 @@ TEST_CASE("faults become transport errors that say what happened", "[http][clien
   SECTION("connection refused") {
     const std::string dead = "http://127.0.0.1:1/x";
     auto e = catch_transport([&] { client.send({"GET", dead, {}, ""}); });
-    CHECK(e.failure() == TransportFailure::connect);
+    CHECK(e.failure() == TransportFailure::refused);
     CHECK(e.retryable());
-    CHECK_THAT(e.what(), Catch::Matchers::Contains("cannot connect to 127.0.0.1:1"));
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("cannot connect to 127.0.0.1:1") &&
+                             Catch::Matchers::Contains("nothing is listening on 127.0.0.1:1"));
   }
 }
 

@@ -270,6 +270,54 @@ TEST_CASE("agent: a backend failure ends the turn with the error and its billed 
   CHECK(ex[0]["error"]["billed"]["input_tokens"] == 700);
 }
 
+namespace {
+
+/// A backend that retries: it tells its observer of two retries before it answers.
+struct RetryingBackend {
+  retry_observer observer;
+  int calls = 0;
+  void set_retry_observer(retry_observer o) { observer = std::move(o); }
+  LlmResponse complete(const LlmRequest& r) {
+    ++calls;
+    for (int attempt = 1; attempt <= 2; ++attempt)
+      if (observer)
+        observer(RetryNotice{"POST http://127.0.0.1:8000/v1/chat/completions", LlmErrorKind::overloaded, 529, attempt,
+                             std::chrono::milliseconds(500 * attempt), std::chrono::milliseconds(700 * (attempt - 1)),
+                             std::chrono::milliseconds(600'000), "answered 529: Overloaded"});
+    return answer("done")(r);
+  }
+};
+static_assert(LlmBackend<RetryingBackend>);
+
+}  // namespace
+
+TEST_CASE("agent: each retry of the backend is recorded in the trace as it happens, within its turn only",
+          "[agents][agent][retry]") {
+  Harness h;
+  LlmAgent agent(RetryingBackend{}, options());
+  {
+    Tools tools = h.tools();
+    CHECK(agent.turn(message(0, "go"), tools).final_message == "done");
+  }
+  const auto retries = h.records_of("retry");
+  REQUIRE(retries.size() == 2);
+  CHECK(retries[0]["cause"] == "overloaded");
+  CHECK(retries[0]["status"] == 529);
+  CHECK(retries[0]["attempt"] == 1);
+  CHECK(retries[0]["wait_ms"] == 500);
+  CHECK(retries[1]["attempt"] == 2);
+  CHECK(retries[1]["spent_s"] == 0.7);
+  CHECK(retries[1]["retry_time_s"] == 600.0);
+  CHECK_THAT(retries[1]["message"].get<std::string>(), Catch::Matchers::Contains("Overloaded"));
+  // The records come before the exchange they delayed, in the order they happened.
+  std::vector<std::string> order;
+  for (const auto& r : h.records)
+    if (r["type"] == "retry" || r["type"] == "llm_exchange") order.push_back(r["type"]);
+  CHECK(order == std::vector<std::string>{"retry", "retry", "llm_exchange"});
+  // Between turns the backend holds no observer: the turn's Tools are gone.
+  CHECK_FALSE(agent.backend().observer);
+}
+
 TEST_CASE("agent: a backend that cannot even send (bad configuration) ends the turn, not the process",
           "[agents][agent]") {
   Harness h;

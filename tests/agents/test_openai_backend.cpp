@@ -377,6 +377,53 @@ TEST_CASE("openai: authentication failures say where the key came from, never th
   CHECK(server.requests().size() == 1);
 }
 
+TEST_CASE("openai: a connection refused that persists is named within seconds, each retry observed",
+          "[agents][openai][retry]") {
+  ScriptedServer server;  // only for its options: the backend calls a port where nothing listens
+  Recorder rec;
+  OpenAiOptions o = local_options(server, rec);
+  o.base_url = "http://127.0.0.1:1/v1";
+  o.retry = http::RetryPolicy{};  // the default: retries for ten minutes
+  std::vector<RetryNotice> seen;
+  OpenAiBackend backend(o);
+  backend.set_retry_observer([&seen](const RetryNotice& n) { seen.push_back(n); });
+  auto e = catch_llm([&] { backend.complete(sample_request()); });
+  CHECK(e.kind() == LlmErrorKind::transport);
+  CHECK_THAT(e.what(), Catch::Matchers::Contains("nothing is listening on 127.0.0.1:1") &&
+                           Catch::Matchers::Contains("refused 5 times in a row") &&
+                           Catch::Matchers::Contains("is the model server running"));
+  CHECK(e.billed().failed_requests == 5);
+  REQUIRE(rec.sleeps.size() == 4);  // five attempts, four waits: 0.5, 1, 2, 4 s less jitter
+  std::chrono::milliseconds waited{0};
+  for (auto d : rec.sleeps) waited += d;
+  CHECK(waited < 8s);
+  // The observer saw each retry as it happened: the cause, the attempt, the wait.
+  REQUIRE(seen.size() == 4);
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    CHECK(seen[i].attempt == static_cast<int>(i) + 1);
+    CHECK(seen[i].kind == LlmErrorKind::transport);
+    CHECK(seen[i].wait == rec.sleeps[i]);
+    CHECK(seen[i].retry_time == 600'000ms);
+    CHECK_THAT(seen[i].message, Catch::Matchers::Contains("connection refused"));
+  }
+  const json j = seen[1];
+  CHECK(j["type"] == "retry");
+  CHECK(j["cause"] == "transport");
+  CHECK(j["attempt"] == 2);
+  CHECK(j["wait_ms"] == rec.sleeps[1].count());
+
+  SECTION("503s from a server that is starting are not refusals: retried as before") {
+    rec.sleeps.clear();
+    OpenAiOptions patient = local_options(server, rec);
+    patient.retry = http::RetryPolicy{};
+    patient.retry.max_refused_in_a_row = 2;
+    server.push(ScriptedReply::json_reply(503, {{"error", {{"message", "starting"}}}}));
+    server.push(ScriptedReply::json_reply(503, {{"error", {{"message", "starting"}}}}));
+    server.push(ScriptedReply::json_reply(200, text_completion("up")));
+    CHECK(OpenAiBackend(patient).complete(sample_request()).text == "up");  // 503s are not refusals
+  }
+}
+
 TEST_CASE("openai: no key for a server elsewhere is refused at once, naming where it was looked for",
           "[agents][openai][secrets]") {
   const auto unset = ApiKey::from_environment("SOCRATIC_TEST_UNSET_VARIABLE");

@@ -21,7 +21,9 @@
 #include <vector>
 
 #include "loopback_server.hpp"
+#include "socratic/agents/replay_backend.hpp"
 #include "socratic/campaign/trace.hpp"
+#include "socratic/campaign/trace_state.hpp"
 #include "socratic/detail/sha256.hpp"
 #include "socratic/process/run_process.hpp"
 #include "test_util.hpp"
@@ -340,6 +342,31 @@ TEST_CASE("socratic run: transient server failures are retried; a refused key en
     CHECK_THAT(r.stderr_text, Catch::Matchers::Contains("model server: POST") &&
                                   Catch::Matchers::Contains("retry 1 in") && Catch::Matchers::Contains("retry 4 in") &&
                                   Catch::Matchers::Contains("529"));
+    // ... and in the trace, as agent events of the turn, which every reader of the trace takes.
+    const auto retries = c.agent_events("retry");
+    REQUIRE(retries.size() == 4);
+    CHECK(retries[0]["cause"] == "overloaded");
+    CHECK(retries[0]["status"] == 529);
+    CHECK(retries[3]["attempt"] == 4);
+    CHECK(retries[3]["wait_ms"].get<long long>() > 0);
+    CHECK(summarize_trace(read_trace(c.trace()).events).end_reason == "goal_met");
+    CHECK_NOTHROW(ReplayBackend::from_trace(c.trace()));
+  }
+  SECTION("nothing listens at the base URL: named within seconds, the campaign ends with that reason") {
+    RunCampaign c("run_nothing_listens", server, {{"base_url", "http://127.0.0.1:1/v1"},
+                                                  {"retry", {{"max_time_s", 600}, {"max_retries", 100}, {"initial_delay_s", 0.05}}}});
+    const auto began = std::chrono::steady_clock::now();
+    const ProcessResult r = c.run();
+    INFO(r.stdout_text << r.stderr_text);
+    CHECK(r.exit_code == 1);
+    CHECK(std::chrono::steady_clock::now() - began < std::chrono::seconds(60));
+    CHECK(c.ended() == "agent_error");
+    const auto ended = c.events("campaign_ended");
+    REQUIRE(ended.size() == 1);
+    CHECK_THAT(ended[0].value("detail", ""), Catch::Matchers::Contains("nothing is listening on 127.0.0.1:1") &&
+                                                 Catch::Matchers::Contains("refused 5 times in a row"));
+    CHECK_THAT(r.stderr_text, Catch::Matchers::Contains("nothing is listening on 127.0.0.1:1"));
+    CHECK(c.agent_events("retry").size() == 4);
   }
   SECTION("no key for a server elsewhere: refused at the start, naming the variable, nothing sent") {
     RunCampaign c("run_no_key", server, {{"base_url", "https://api.example.invalid/v1"},

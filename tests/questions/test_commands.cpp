@@ -216,7 +216,7 @@ TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[qu
 TEST_CASE("bank credit feeds ask's adaptive mode", "[questions][cli]") {
   auto bank = small_bank("cli_credit_bank");
   auto question = [](const std::string& id, int after) {
-    return json{{"asked", AskedQuestion{Question{id, "a", "?", "", Trigger::plateau, "e"}, 0, after, 0}}};
+    return json{{"asked", AskedQuestion{Question{id, "a", "?", "", Trigger::plateau, "e"}, 0, after, 0, {}}}};
   };
   std::string text = trace_line(0, "campaign_started", {{"campaign_id", "credit-run"}});
   text += trace_line(1, "evaluation", {{"record", qtest::evaluation(0, {1.0})}});

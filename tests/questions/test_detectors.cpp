@@ -425,7 +425,7 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
   text += line(4, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "This is optimal."}}}}) + "\n";
   text += line(5, "evaluation", eval_json(2, 4.0, "stop_check")) + "\n";  // judged at its verdict
   text += line(6, "verdict", {{"turn", 0}, {"evaluation_index", 2}, {"verdict", Verdict::fail({})}}) + "\n";
-  text += line(7, "question", {{"asked", AskedQuestion{Question{"limits.ten-percent", "limits", "Q?", "", Trigger::claimed_limit, "e"}, 0, 2, 70}}}) + "\n";
+  text += line(7, "question", {{"asked", AskedQuestion{Question{"limits.ten-percent", "limits", "Q?", "", Trigger::claimed_limit, "e"}, 0, 2, 70, {}}}}) + "\n";
   text += "\n" + line(8, "campaign_ended", {{"reason", "turn_budget"}}) + "\n";
   text += R"({"v":1,"seq":9,"type":"evalua)";  // killed mid-write
   auto path = qtest::write_file(qtest::temp_dir("replay") / "trace.jsonl", text);

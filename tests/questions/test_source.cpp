@@ -56,7 +56,7 @@ std::vector<std::string> ask_all(BankQuestionSource& source, CampaignState& stat
     auto q = source.ask(event(t), state);
     REQUIRE(q);
     ids.push_back(q->id);
-    state.asked.push_back(AskedQuestion{*q, state.turn, -1, 0});
+    state.asked.push_back(AskedQuestion{*q, state.turn, -1, 0, {}});
   }
   return ids;
 }
@@ -204,7 +204,7 @@ TEST_CASE("the source remembers its own questions when the state is not updated"
   BankQuestionSource fresh(grid_bank(1, 4));
   CampaignState resumed = campaign("c3");
   for (const char* id : {"gA.0", "gA.2", "gA.3"})
-    resumed.asked.push_back(AskedQuestion{Question{id, "gA", "?", "", Trigger::plateau, ""}, 0, -1, 0});
+    resumed.asked.push_back(AskedQuestion{Question{id, "gA", "?", "", Trigger::plateau, ""}, 0, -1, 0, {}});
   CHECK(fresh.ask(event(Trigger::plateau), resumed)->id == "gA.1");
 }
 
@@ -232,7 +232,7 @@ TEST_CASE("prefer_tags picks the questions that fit the finding", "[questions][s
 TEST_CASE("credit: a gain beyond noise within N evaluations after the question", "[questions][credit]") {
   CampaignState s = qtest::history({1.0, 1.2, 1.5, 1.5, 1.505, 1.51, 1.5, 1.5, 1.5, 1.8});
   auto ask = [&](const std::string& id, int after) {
-    s.asked.push_back(AskedQuestion{Question{id, "g", "?", "", Trigger::plateau, ""}, 0, after, 0});
+    s.asked.push_back(AskedQuestion{Question{id, "g", "?", "", Trigger::plateau, ""}, 0, after, 0, {}});
   };
   ask("q.first", -1);     // before any evaluation: measured against the baseline's parity
   ask("q.gain", 1);       // best 1.2 at #1, 1.5 at #2: credited
@@ -256,7 +256,7 @@ TEST_CASE("credit: a gain beyond noise within N evaluations after the question",
   CHECK(by_id["q.window"].credited_by == 9);
   // Before any score, beating the baseline's parity beyond noise counts.
   CampaignState fresh = qtest::history({1.3});
-  fresh.asked.push_back(AskedQuestion{Question{"q.start", "g", "?", "", Trigger::start, ""}, 0, -1, 0});
+  fresh.asked.push_back(AskedQuestion{Question{"q.start", "g", "?", "", Trigger::start, ""}, 0, -1, 0, {}});
   CHECK(credit_questions(fresh, CreditRule{})[0].credited);
   CampaignState parity = qtest::history({1.003, 0.98});
   parity.asked = fresh.asked;
@@ -266,7 +266,7 @@ TEST_CASE("credit: a gain beyond noise within N evaluations after the question",
 TEST_CASE("credit tables accumulate campaigns once and round-trip through JSON", "[questions][credit]") {
   CampaignState s = qtest::history({1.0, 1.5});
   s.campaign_id = "run-1";
-  s.asked.push_back(AskedQuestion{Question{"q.a", "g", "?", "", Trigger::plateau, ""}, 0, 0, 0});
+  s.asked.push_back(AskedQuestion{Question{"q.a", "g", "?", "", Trigger::plateau, ""}, 0, 0, 0, {}});
   CreditTable t;
   CHECK(t.add_campaign(s));
   CHECK_FALSE(t.add_campaign(s));  // the same campaign is counted once
@@ -327,8 +327,8 @@ TEST_CASE("the adaptive mode learns from recorded campaigns", "[questions][sourc
   for (int c = 0; c < 3; ++c) {
     CampaignState s = qtest::history({1.0, 1.0, 1.0, 1.0, 1.3, 1.3});
     s.campaign_id = "recorded-" + std::to_string(c);
-    s.asked.push_back(AskedQuestion{Question{"gA.1", "gA", "?", "", Trigger::plateau, ""}, 0, 0, 0});
-    s.asked.push_back(AskedQuestion{Question{"gA.4", "gA", "?", "", Trigger::plateau, ""}, 0, 3, 0});
+    s.asked.push_back(AskedQuestion{Question{"gA.1", "gA", "?", "", Trigger::plateau, ""}, 0, 0, 0, {}});
+    s.asked.push_back(AskedQuestion{Question{"gA.4", "gA", "?", "", Trigger::plateau, ""}, 0, 3, 0, {}});
     CHECK(table.add_campaign(s));
   }
   CHECK(table.questions.at("gA.4") == QuestionCredit{3, 3});

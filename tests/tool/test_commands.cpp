@@ -371,6 +371,24 @@ TEST_CASE("report: one self-contained HTML file whose plots hold the trace's dat
   CHECK(blue > 20);
 }
 
+TEST_CASE("demo: a replay that cannot reach the recording's end says what it left out and why", "[tool][demo]") {
+  // The CPU recording with its last version altered: the replay has no measurement of it.
+  const fs::path dir = fresh_dir("demo_short");
+  const fs::path recording = dir / "recording";
+  fs::copy(source_dir() / "demo" / "softmax-cpu", recording, fs::copy_options::recursive);
+  const auto evaluations = summarize_trace(read_trace(recording / "trace.jsonl").events).state.evaluations;
+  REQUIRE(evaluations.size() == 3);
+  const fs::path last = recording / "candidates" / (evaluations.back().candidate_hash + ".cpp");
+  write_text(last, read_text(last) + "\n// altered\n");
+  const ProcessResult r = socratic_run({"demo", "--replay", "--recording", recording.string(), "-o", (dir / "out").string()});
+  INFO(stdout_of(r));
+  CHECK(r.exit_code == 0);
+  CHECK(r.stdout_text.find("Replayed the whole recording") == std::string::npos);
+  CHECK(r.stdout_text.find("Replayed 2 of 3 recorded evaluations (3 of 3 turns begun): left out evaluations 2 to 2, "
+                           "because evaluation 2 of the replay is not the recorded version") != std::string::npos);
+  CHECK(read_text(dir / "out" / "report.html").find("Replayed 2 of 3 recorded evaluations") != std::string::npos);
+}
+
 TEST_CASE("demo without a GPU replays the recording through the real machinery and writes its report", "[tool][demo]") {
   const fs::path out = fresh_dir("demo");
   const ProcessResult r = socratic_run({"demo", "--out", out.string()});  // the default recording
@@ -388,6 +406,22 @@ TEST_CASE("demo without a GPU replays the recording through the real machinery a
   CHECK(html.find("class=\"evaluation-point\"") != std::string::npos);
   const auto questions = events_of(out / "state" / "trace.jsonl", "question");
   CHECK_FALSE(questions.empty());  // asked live by the real source
+
+  // The whole recording is replayed, past the goal the recorded agent went beyond, and the
+  // console says so, with the goal and why it is that goal.
+  const fs::path recorded = source_dir() / "demo" / "attention-h200";
+  const auto recorded_evaluations = summarize_trace(read_trace(recorded / "trace.jsonl").events).state.evaluations;
+  const auto replayed = summarize_trace(read_trace(out / "state" / "trace.jsonl").events).state.evaluations;
+  REQUIRE(replayed.size() == recorded_evaluations.size());
+  CHECK(replayed.back().candidate_hash == recorded_evaluations.back().candidate_hash);
+  CHECK(r.stdout_text.find("Replayed the whole recording: all " + std::to_string(recorded_evaluations.size()) +
+                           " recorded turns") != std::string::npos);
+  CHECK(r.stdout_text.find("The goal was first met at evaluation 3; the recorded agent went on past it") !=
+        std::string::npos);
+  CHECK(r.stdout_text.find("goal:          all of (all scenarios correct; geomean speedup >= 2.240") != std::string::npos);
+  CHECK(r.stdout_text.find("why: 2.24x the baseline is where cuDNN stood") != std::string::npos);
+  CHECK(html.find("Replayed the whole recording") != std::string::npos);
+  CHECK(html.find("Why this goal: 2.24x the baseline") != std::string::npos);
 
   const ProcessResult live = socratic_run({"demo", "--live", "--out", out.string()});
   CHECK(live.exit_code == 2);

@@ -1,5 +1,5 @@
 // The campaign report as a reader meets it: rendered by headless Chromium (its DOM and its
-// screenshot) at 4 evaluations (the replayed demo) and at 400 (a long campaign built from the
+// screenshot) at 14 evaluations (the replayed demo) and at 400 (a long campaign built from the
 // recording's real measurements), and checked for what it must not claim: a gain inside the
 // noise, words from before a question, questions the recorded agent never read, an unfinished
 // outcome for a hook campaign whose goal was met, failed evaluations drawn at 0.
@@ -112,7 +112,7 @@ std::string line(long seq, const std::string& type, json body) {
 
 }  // namespace
 
-TEST_CASE("report at 4 evaluations: the replayed demo, its questions, the scenario table with anchors",
+TEST_CASE("report at 14 evaluations: the replayed demo, its questions, the scenario table with anchors",
           "[tool][report][chromium]") {
   const fs::path out = fresh_dir("report4");
   const ProcessResult demo = socratic_run({"demo", "--replay", "--recording", recording("attention-h200").string(), "-o",
@@ -123,7 +123,7 @@ TEST_CASE("report at 4 evaluations: the replayed demo, its questions, the scenar
   const std::string d = dom_of(html, out);
   const TraceSummary replay = summarize_trace(read_trace(out / "state" / "trace.jsonl").events);
   const TraceSummary recorded = summarize_trace(read_trace(recording("attention-h200") / "trace.jsonl").events);
-  REQUIRE(replay.state.evaluations.size() == 4);
+  REQUIRE(replay.state.evaluations.size() == 14);  // the whole recording, past the goal met at the fourth
 
   // The demo asked exactly the recording's questions, at the recorded moments.
   std::vector<std::pair<std::string, int>> asked, recorded_asked;
@@ -132,7 +132,7 @@ TEST_CASE("report at 4 evaluations: the replayed demo, its questions, the scenar
   CHECK(asked == recorded_asked);
 
   // Timeline: ticks on x, a y axis that does not start at 0, the goal line, labels apart.
-  CHECK(attributes(d, "x-tick", "data-value") == std::vector<std::string>{"0", "1", "2", "3"});
+  CHECK(attributes(d, "x-tick", "data-value") == std::vector<std::string>{"0", "2", "4", "6", "8", "10", "12"});
   const std::vector<std::string> ymin = attributes(d, "plot", "data-y-min");
   REQUIRE(ymin.size() == 1);
   CHECK(std::stod(ymin[0]) > 0.5);
@@ -140,9 +140,10 @@ TEST_CASE("report at 4 evaluations: the replayed demo, its questions, the scenar
   CHECK(attributes(d, "goal-line", "data-goal") == std::vector<std::string>{"2.24"});
   check_labels_apart(d);
   CHECK(count_of(d, "class=\"question-label\"") == 3);
-  // The stops: three sent back, the last allowed (the campaign's verdicts).
+  // The stops: three sent back, then every one allowed (the campaign's verdicts), as recorded.
   CHECK(attributes(d, "stop-blocked", "data-evaluation") == std::vector<std::string>{"0", "1", "2"});
-  CHECK(attributes(d, "stop-allowed", "data-evaluation") == std::vector<std::string>{"3"});
+  CHECK(attributes(d, "stop-allowed", "data-evaluation") ==
+        std::vector<std::string>{"3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13"});
   CHECK(d.find("Outcome: <b class=\"met\">goal met</b>") != std::string::npos);
 
   // The scenario table: the set's varying parameters, times, TFLOP/s, and both anchors.
@@ -152,8 +153,8 @@ TEST_CASE("report at 4 evaluations: the replayed demo, its questions, the scenar
     CHECK(d.find(header) != std::string::npos);
   CHECK(count_of(d, "data-anchor-ratio=") == 72);  // 36 scenarios x 2 anchors
   // The matrix: one cell per scenario and evaluation, values printed at this size.
-  CHECK(count_of(d, "class=\"cell\"") == 36 * 4);
-  CHECK(count_of(d, "class=\"cell-value\"") == 36 * 4);
+  CHECK(count_of(d, "class=\"cell\"") == 36 * 14);
+  CHECK(count_of(d, "class=\"cell-value\"") == 36 * 14);
   CHECK(d.find("speedup over baseline.cu (log scale)") != std::string::npos);
 
   // What followed each question: the credit rule's verdict, and the agent's next words.
@@ -162,8 +163,12 @@ TEST_CASE("report at 4 evaluations: the replayed demo, its questions, the scenar
   for (const auto& c : credits)
     CHECK(d.find("data-question-id=\"" + c.question_id + "\" data-credited=\"" + (c.credited ? "true" : "false") + "\"") !=
           std::string::npos);
+  // The one gain they came before (evaluation 3) is theirs together: marked shared, not each one's.
+  for (const auto& c : credits) CHECK(c.shared_by == 3);
+  CHECK(count_of(d, "data-shared-by=\"3\"") == 3);
+  CHECK(count_of(d, "shared</span> by 3 questions") == 3);
   const auto ended = events_of(out / "state" / "trace.jsonl", "turn_ended");
-  REQUIRE(ended.size() == 4);
+  REQUIRE(ended.size() == 14);
   const std::string after_q1 = ended[1]["result"]["final_message"];  // Q1 came at turn 0's stop
   CHECK(d.find(after_q1.substr(0, 60)) != std::string::npos);
 
@@ -210,7 +215,7 @@ TEST_CASE("report at 400 evaluations stays readable", "[tool][report][chromium]"
       AskedQuestion a{Question{"q.synthetic-" + std::to_string(questions), "g",
                                "Which scenario moved least after evaluation " + std::to_string(i) + "?", "a reading",
                                *parse_trigger(triggers[questions % 5]), "synthetic"},
-                      turn, i, 0};
+                      turn, i, 0, "main"};
       ++questions;
       text += line(seq++, "question", {{"asked", a}});
     }
@@ -273,7 +278,7 @@ TEST_CASE("report tells the truth: noise is not a gain, words come after the que
     return json{{"record", rec}};
   };
   AskedQuestion q{Question{"measurement.noise-vs-gain", "measurement", "Is it noise?", "a rerun", Trigger::plateau, "flat"},
-                  0, 0, 0};
+                  0, 0, 0, "main"};
   std::string t = line(0, "campaign_started", {{"campaign_id", "truth"}, {"scenario_ids", {"a", "b"}}, {"goal", "all scenarios correct"}});
   t += line(1, "turn_started", {{"turn", 0}, {"message", {{"turn", 0}, {"text", "go"}}}});
   t += line(2, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "BEFORE the question"}}}});
@@ -292,7 +297,7 @@ TEST_CASE("report tells the truth: noise is not a gain, words come after the que
   CHECK(d.find("BEFORE the question") == std::string::npos);
   // `bank credit` on the same trace says the same.
   const ProcessResult credit = socratic_run({"bank", "credit", "--table", (dir / "credits.json").string(), (dir / "trace.jsonl").string()});
-  CHECK(credit.stdout_text.find("measurement.noise-vs-gain after evaluation 0: no gain") != std::string::npos);
+  CHECK(credit.stdout_text.find("measurement.noise-vs-gain after evaluation 0 (asked of main): no gain") != std::string::npos);
   // The best-beyond-noise line does not step up for the rise inside the noise.
   CHECK(attributes(d, "evaluation-point new-best", "data-index") == std::vector<std::string>{"0"});
 

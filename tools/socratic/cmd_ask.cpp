@@ -106,7 +106,7 @@ int ask_command(const AskCommandOptions& o) {
     return exit_findings;
   }
   if (state_dir) {
-    stored.asked.push_back(AskedQuestion{*question, 0, -1, 0});
+    stored.asked.push_back(AskedQuestion{*question, 0, -1, 0, {}});
     save_state(*state_dir, stored);
   }
   if (o.json) {

@@ -103,8 +103,10 @@ int credit(const BankCreditOptions& o) {
               << " questions, " << credited << " credited" << (added ? "" : " (already counted, skipped)") << "\n";
     if (added)
       for (const auto& o : outcomes)
-        std::cout << "  " << o.question_id << " after evaluation " << o.after_evaluation << ": "
+        std::cout << "  " << o.question_id << " after evaluation " << o.after_evaluation
+                  << (o.agent.empty() ? std::string() : " (asked of " + o.agent + ")") << ": "
                   << (o.credited ? "credited by evaluation " + std::to_string(o.credited_by) : std::string("no gain"))
+                  << (o.shared() ? " (shared by " + std::to_string(o.shared_by) + " questions)" : std::string())
                   << "\n";
   }
   table.save(table_path);

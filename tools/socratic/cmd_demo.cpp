@@ -2,6 +2,9 @@
 // short live campaign; otherwise a recorded campaign replayed through the real campaign machinery
 // (detectors, question bank, goal, Campaign, trace, report), saying plainly what is live and what
 // is replayed. Ends by writing the HTML report and printing its path.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +100,83 @@ RecordedCampaign load_replayable(const fs::path& dir) {
   return rec;
 }
 
+/// How far a replay got through its recording.
+struct ReplayCoverage {
+  std::size_t turns_played = 0, turns_recorded = 0;
+  /// The replayed evaluations that are the recorded ones, from the first on (same version, a
+  /// recorded measurement), of the recorded count; and all the replay made.
+  std::size_t evaluations = 0, evaluations_recorded = 0, evaluations_replayed = 0;
+  std::string end_reason;  ///< how the replayed campaign ended
+  int goal_first_met_at = -1;  ///< the evaluation whose stop first met the goal (-1: none)
+  bool whole() const {
+    return turns_played == turns_recorded && evaluations == evaluations_recorded &&
+           evaluations_replayed == evaluations_recorded;
+  }
+};
+
+/// Runs the replay on the campaign engine, as Campaign::run() does, with one difference the
+/// recording asks for: a campaign recorded under the stop hook may go on past its goal (the hook
+/// let each met stop through and the agent carried on), and so does its replay, each later stop
+/// judged again, until the recording's last turn. The campaign ends on its goal only there.
+template <class C>
+CampaignResult replay_every_turn(C& campaign, ReplayAgent& agent, ReplayCoverage& coverage) {
+  auto& engine = campaign.engine();
+  const std::string id = engine.config().agent_id;
+  engine.open();  // a fresh campaign (resume is off)
+  Message message = engine.start_message(id);
+  while (true) {
+    if (auto b = engine.exhausted(id)) return engine.end(std::string(to_string(b->reason)));
+    engine.begin_turn(id, message);
+    Tools tools = engine.tools(id);
+    TurnResult result;
+    try {
+      result = agent.turn(message, tools);
+    } catch (const std::exception& e) {
+      result.error = std::string("agent threw: ") + e.what();
+    }
+    engine.end_turn(id, result);
+    if (!result.error.empty()) return engine.end(std::string(to_string(StopReason::agent_error)), result.error);
+    StopOutcome stop = engine.handle_stop(id, result.final_message);
+    if (stop.met && coverage.goal_first_met_at < 0) coverage.goal_first_met_at = stop.check.index;
+    if (stop.met && agent.turns_played() < coverage.turns_recorded) {
+      message = Message{};
+      message.text = "The goal holds at evaluation " + std::to_string(stop.check.index) +
+                     "; the recorded agent went on past it: its next version.";
+      continue;
+    }
+    if (stop.end_reason) return engine.end(*stop.end_reason, stop.end_detail);
+    if (stop.agent_budget_spent) return engine.end(std::string(to_string(*stop.agent_budget_spent)));
+    message = std::move(*stop.send_back);
+  }
+}
+
+/// What the replay covered and what it left out, in sentences for the console and the report.
+std::vector<std::string> coverage_lines(const RecordedCampaign& rec, const ReplayCoverage& c, double last_best) {
+  std::vector<std::string> lines;
+  const auto& last = rec.evaluations.back();
+  char reached[64];
+  std::snprintf(reached, sizeof reached, "%.2fx", last_best);
+  if (c.whole()) {
+    lines.push_back("Replayed the whole recording: all " + std::to_string(c.turns_recorded) + " recorded turns and " +
+                    std::to_string(c.evaluations_recorded) + " evaluations, to its last version (evaluation " +
+                    std::to_string(last.index) + "; best geomean " + reached + ").");
+  } else {
+    lines.push_back("Replayed " + std::to_string(c.evaluations) + " of " + std::to_string(c.evaluations_recorded) +
+                    " recorded evaluations (" + std::to_string(c.turns_played) + " of " +
+                    std::to_string(c.turns_recorded) + " turns begun): left out evaluations " +
+                    std::to_string(c.evaluations) + " to " + std::to_string(last.index) + ", because " +
+                    (c.evaluations_replayed > c.evaluations
+                         ? "evaluation " + std::to_string(c.evaluations) +
+                               " of the replay is not the recorded version (the recording has no measurement of it)"
+                         : "the replayed campaign ended before them (" + c.end_reason + ")") +
+                    ".");
+  }
+  if (c.goal_first_met_at >= 0 && c.goal_first_met_at < last.index)
+    lines.push_back("The goal was first met at evaluation " + std::to_string(c.goal_first_met_at) +
+                    "; the recorded agent went on past it, and the replay with it: every later stop was judged again.");
+  return lines;
+}
+
 int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<std::string>& not_live) {
   const fs::path recording_dir = rec.folder;
   const json& d = rec.description;
@@ -118,6 +198,9 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   if (d.contains("description")) std::cout << "  recording: " << d["description"].get<std::string>() << "\n";
   std::cout << "  not live because: ";
   for (std::size_t i = 0; i < not_live.size(); ++i) std::cout << (i ? "; " : "") << not_live[i];
+  const std::string goal_text = started.value("goal", std::string("(not recorded)"));
+  std::cout << "\n  goal:          " << goal_text;
+  if (d.contains("goal_note")) std::cout << "\n                 why: " << d["goal_note"].get<std::string>();
   std::cout << "\n  LIVE here:     campaign loop, trigger detectors, goal predicate, trace, HTML report\n"
                "  REPLAYED:      the agent's candidate versions and final messages, the evaluator's measurements, and "
                "the questions the recorded agent was asked (at the same moments)\n\n"
@@ -142,8 +225,22 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   config.on_progress = terminal_progress();
   config.resume = false;
   Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(d["goal"], "recording.json goal"), config);
-  const CampaignResult result = campaign.run();
+  ReplayCoverage coverage;
+  coverage.turns_recorded = rec.turns.size();
+  coverage.evaluations_recorded = rec.evaluations.size();
+  const CampaignResult result = replay_every_turn(campaign, agent, coverage);
+  coverage.turns_played = agent.turns_played();
+  const CampaignState replayed = campaign.state();
+  coverage.evaluations_replayed = replayed.evaluations.size();
+  while (coverage.evaluations < std::min(replayed.evaluations.size(), rec.evaluations.size()) &&
+         replayed.evaluations[coverage.evaluations].candidate_hash == rec.evaluations[coverage.evaluations].candidate_hash &&
+         replayed.evaluations[coverage.evaluations].report.error.empty())
+    ++coverage.evaluations;
+  coverage.end_reason = result.reason;
   print_result(result);
+  const EvaluationRecord* best = replayed.best();
+  const std::vector<std::string> covered = coverage_lines(rec, coverage, best ? best->score() : std::nan(""));
+  for (const auto& line : covered) std::cout << line << "\n";
   for (const auto& q : questions.unasked())
     std::cout << "note: the recorded question " << q.question.id << " (" << to_string(q.question.trigger)
               << ", after evaluation " << q.after_evaluation << ") had no moment in the replay\n";
@@ -156,6 +253,8 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
                    "Replayed: the agent's candidate versions and final messages, the evaluator's measurements, and the "
                    "questions: the ones the recorded agent was asked, at the moments it was asked them, so what "
                    "followed each is what followed it in the recording."};
+  if (d.contains("goal_note")) options.notes.push_back("Why this goal: " + d["goal_note"].get<std::string>());
+  options.notes.insert(options.notes.end(), covered.begin(), covered.end());
   options.goal = d["goal"];
   if (d.contains("baseline") && d["baseline"].is_string()) options.baseline = fs::path(d["baseline"].get<std::string>()).filename().string();
   complete_report_options(options, read_trace(campaign.trace_path()).events, std::nullopt);

@@ -210,7 +210,7 @@ std::optional<Question> record_start_question(const CampaignFile& c) {
   if (q->evidence.empty()) q->evidence = start.evidence;
   TraceWriter trace(c.trace_path());
   trace.write({{"type", "trigger"}, {"event", start}, {"moment", "campaign_start"}, {"elapsed_s", 0.0}, {"agent", "main"}});
-  trace.write({{"type", "question"}, {"asked", AskedQuestion{*q, 0, -1, 0.0}}, {"elapsed_s", 0.0}, {"agent", "main"}});
+  trace.write({{"type", "question"}, {"asked", AskedQuestion{*q, 0, -1, 0.0, "main"}}, {"elapsed_s", 0.0}, {"agent", "main"}});
   return q;
 }
 

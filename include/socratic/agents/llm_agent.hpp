@@ -101,6 +101,17 @@ class LlmAgent {
 
   /// @brief One turn; see the class description. Errors end the turn in TurnResult::error.
   TurnResult turn(const Message& message, Tools& tools) {
+    // A backend that retries (OpenAiBackend, AnthropicBackend) reports each retry as it
+    // happens: recorded in the trace now, so a campaign stuck retrying says why while it waits.
+    constexpr bool observable = requires(Backend& b) { b.set_retry_observer(retry_observer{}); };
+    if constexpr (observable)
+      backend_.set_retry_observer([&tools](const RetryNotice& n) { tools.record(json(n)); });
+    struct forget_observer {  // the Tools live for this turn only
+      Backend& backend;
+      ~forget_observer() {
+        if constexpr (observable) backend.set_retry_observer({});
+      }
+    } forget{backend_};
     TurnResult result = run_turn(message, tools);
     if (judge_) {
       const auto changes = judge_->changes();

@@ -15,6 +15,9 @@ namespace socratic {
 /// Requirements, for `b` an lvalue of B and `r` a `const LlmRequest&`:
 /// - `b.complete(r)` returns `LlmResponse` (text and/or tool calls, usage), retrying what is
 ///   worth retrying, and throws `llm_error` with its kind when it cannot answer.
+///
+/// Optional: `b.set_retry_observer(retry_observer)`. A backend that has it reports each retry
+/// (`RetryNotice`: cause, attempt, wait) as it happens, and LlmAgent records them in the trace.
 template <class B>
 concept LlmBackend = requires(B& b, const LlmRequest& r) {
   { b.complete(r) } -> std::same_as<LlmResponse>;

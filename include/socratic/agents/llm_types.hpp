@@ -3,6 +3,8 @@
 /// @brief The vocabulary between LlmAgent and an LlmBackend: requests, responses, tool calls,
 /// and the errors a backend reports. Light: no transport headers.
 
+#include <chrono>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -191,5 +193,34 @@ inline void from_json(const json& j, LlmResponse& r) {
   r.model = optional_field<std::string>(j, "model", "");
   r.usage = optional_field<Usage>(j, "usage", {});
 }
+
+/// @brief One retry of a model call: what failed, which attempt, how long until the next. A
+/// backend's retry observer receives it as it happens; LlmAgent records each in the campaign
+/// trace (an `agent_event` of type `retry`, docs/trace.md).
+struct RetryNotice {
+  std::string call;                          ///< e.g. `POST http://127.0.0.1:8000/v1/chat/completions`
+  LlmErrorKind kind = LlmErrorKind::transport;  ///< the cause
+  int status = 0;                            ///< the HTTP status; 0 below HTTP
+  int attempt = 1;                           ///< the attempt that failed (1: the first)
+  std::chrono::milliseconds wait{0};         ///< before the next attempt
+  std::chrono::milliseconds spent{0};        ///< spent on this call so far, attempts and waits, this wait excluded
+  std::chrono::milliseconds retry_time{0};   ///< RetryPolicy::max_retry_time (0: no time limit)
+  std::string message;                       ///< the failure, secrets removed
+};
+
+inline void to_json(json& j, const RetryNotice& n) {
+  j = json{{"type", "retry"},
+           {"call", n.call},
+           {"cause", std::string(to_string(n.kind))},
+           {"status", n.status},
+           {"attempt", n.attempt},
+           {"wait_ms", n.wait.count()},
+           {"spent_s", static_cast<double>(n.spent.count()) / 1000.0},
+           {"retry_time_s", static_cast<double>(n.retry_time.count()) / 1000.0},
+           {"message", n.message}};
+}
+
+/// @brief Receives each retry of a backend's calls (set with `set_retry_observer`).
+using retry_observer = std::function<void(const RetryNotice&)>;
 
 }  // namespace socratic

@@ -268,12 +268,14 @@ class OpenAiBackend {
   LlmResponse complete(const LlmRequest& request) {
     const std::string body = openai_request_body(request, options_).dump();
     const std::string what = "POST " + http::parse_url(endpoint_).redacted();
-    detail::retrying_caller caller(options_);
+    detail::retrying_caller caller(options_, &retry_observer_);
     LlmResponse r = caller.run(what, [&] { return attempt(request, body, what); });
     return r;
   }
 
   const OpenAiOptions& options() const noexcept { return options_; }
+  /// @brief Receives each retry as it happens (LlmAgent records them in the trace); empty: none.
+  void set_retry_observer(retry_observer observer) { retry_observer_ = std::move(observer); }
 
  private:
   LlmResponse attempt(const LlmRequest& request, const std::string& body, const std::string& what) {
@@ -302,6 +304,7 @@ class OpenAiBackend {
   }
 
   OpenAiOptions options_;
+  retry_observer retry_observer_;
   http::HttpClient client_;
   std::string endpoint_;
 };

@@ -537,7 +537,7 @@ class CampaignEngine {
   AskedQuestion record_question(std::string_view agent, const Question& question, int after_evaluation) {
     std::lock_guard lock(mutex_);
     update_clock();
-    AskedQuestion asked{question, turn_of(agent), after_evaluation, state_.elapsed_s};
+    AskedQuestion asked{question, turn_of(agent), after_evaluation, state_.elapsed_s, std::string(agent)};
     state_.asked.push_back(asked);
     emit_locked(agent, "question", {{"asked", asked}});
     progress_locked("question", agent, {});
@@ -766,7 +766,7 @@ class CampaignEngine {
     if (!q) return std::nullopt;
     q->trigger = event.trigger;
     if (q->evidence.empty()) q->evidence = event.evidence;
-    AskedQuestion asked{*q, turn_of(agent), after_evaluation, state_.elapsed_s};
+    AskedQuestion asked{*q, turn_of(agent), after_evaluation, state_.elapsed_s, std::string(agent)};
     state_.asked.push_back(asked);
     emit_locked(agent, "question", {{"asked", asked}});
     progress_locked("question", agent, {});

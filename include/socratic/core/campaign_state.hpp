@@ -47,6 +47,9 @@ struct AskedQuestion {
   int turn = 0;
   int after_evaluation = -1;  ///< index of the evaluation it followed, -1 if none
   double elapsed_s = 0;
+  /// The agent it was asked of (campaigns may run several): its gains alone earn it credit.
+  /// Empty in traces from before it was recorded: read from the `question` event's agent.
+  std::string agent_id;
   friend bool operator==(const AskedQuestion&, const AskedQuestion&) = default;
 };
 

@@ -73,7 +73,8 @@ struct HttpOptions {
 /// @brief Why an exchange failed below HTTP (no status, or an unusable response).
 enum class TransportFailure {
   resolve,     ///< the host name did not resolve
-  connect,     ///< no TCP connection
+  connect,     ///< no TCP connection (unreachable, reset during the handshake)
+  refused,     ///< the host answered that nothing listens on the port (connection refused)
   proxy,       ///< the proxy refused or broke the tunnel
   tls,         ///< handshake failed: certificate, host name, protocol
   write,       ///< sending the request failed
@@ -86,6 +87,7 @@ constexpr std::string_view to_string(TransportFailure f) noexcept {
   switch (f) {
     case TransportFailure::resolve: return "resolve";
     case TransportFailure::connect: return "connect";
+    case TransportFailure::refused: return "refused";
     case TransportFailure::proxy: return "proxy";
     case TransportFailure::tls: return "tls";
     case TransportFailure::write: return "write";

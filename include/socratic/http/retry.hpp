@@ -33,6 +33,11 @@ struct RetryPolicy {
   std::chrono::milliseconds max_delay{30'000};      ///< backoff ceiling
   std::chrono::milliseconds max_retry_after{60000}; ///< a longer server-asked wait is not honoured
   double jitter = 0.25;  ///< the backoff is scaled by a factor drawn from [1 - jitter, 1]
+  /// Connections refused this many times in a row end the retries at once: nothing listens at
+  /// the address (a server not started, a wrong port), and waiting out `max_retry_time` would
+  /// only hide that. With the default backoff, five refusals span about 7 s, time enough for a
+  /// server that is starting. Zero: refusals are retried like any transient failure.
+  int max_refused_in_a_row = 5;
 };
 
 /// @brief True for statuses worth retrying: 408 (timeout), 409 (lock), 429 (rate), 5xx.

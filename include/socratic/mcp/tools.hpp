@@ -369,7 +369,7 @@ class CampaignTools {
       if (q->evidence.empty()) q->evidence = evidence;
       const int after = state.evaluations.empty() ? -1 : state.evaluations.back().index;
       e.record_event(options_.agent, "trigger", {{"event", event}, {"moment", "mcp_ask"}});
-      e.record_event(options_.agent, "question", {{"asked", AskedQuestion{*q, state.turn, after, state.elapsed_s}}});
+      e.record_event(options_.agent, "question", {{"asked", AskedQuestion{*q, state.turn, after, state.elapsed_s, options_.agent}}});
       e.sync();
       return ToolResult{render_question(*q), json{{"question", *q}}, false};
     });

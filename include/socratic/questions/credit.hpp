@@ -3,15 +3,26 @@
 /// @brief Credit per question, learned from recorded campaigns, for BankQuestionSource's adaptive
 /// mode.
 ///
-/// The rule: a question asked after evaluation `a` (`AskedQuestion::after_evaluation`, -1 before
-/// any) is *credited* when one of the next `window_evaluations` evaluations (indices a+1 ..
-/// a+window) improves, by the ImprovementRule (beyond noise), on the best score known when it
-/// was asked; when no score was known yet, on the baseline's parity (speedup 1.0). Several
-/// questions asked before the same gain are all credited: the trace cannot tell them apart. A
-/// question whose window the campaign never filled counts as asked and not credited.
+/// The rule, per agent and per question:
+/// - A *gain* is an evaluation that improves, by the ImprovementRule (beyond the noise), on the
+///   best before it, the campaign's incumbent (the baseline's parity, speedup 1.0, before any):
+///   the new bests beyond the noise that the report's timeline marks.
+/// - A gain made by agent A (`EvaluationRecord::agent_id`) is credited to the questions asked of A
+///   (`AskedQuestion::agent_id`) since A's previous gain: asked after that gain (or at any time
+///   before it, when A had none) and before the gain itself, and followed by it within
+///   `window_evaluations` of A's own evaluations (the question asked after evaluation `a`,
+///   `AskedQuestion::after_evaluation`, -1 before any, is followed by A's evaluations after `a`).
+///   A question asked of another agent never gets credit for A's gain.
+/// - When more than one question qualifies, each is credited and the credit is marked shared
+///   (`CreditOutcome::shared_by`, the number of questions that share that gain): the trace
+///   cannot tell which of them did it.
+/// A question that no gain of its agent followed in time counts as asked and not credited; so
+/// does one whose window the campaign never filled. A trace that does not record agents (empty
+/// ids) is one agent's.
 ///
 /// The table is a JSON file: `{"schema_version":1, "rule":{...}, "campaigns":[ids],
-/// "questions":{"ID":{"asked":N,"credited":M}}}`. A campaign is counted once (by its id).
+/// "questions":{"ID":{"asked":N,"credited":M}}}`: a shared credit counts as a credit of each
+/// question that shares it. A campaign is counted once (by its id).
 
 #include <algorithm>
 #include <cmath>
@@ -45,9 +56,13 @@ struct CreditOutcome {
   bool credited = false;
   int credited_by = -1;       ///< the evaluation that showed the gain
   double gain = 0;            ///< that evaluation's score / reference_score - 1
+  std::string agent;          ///< the agent it was asked of (the one whose gain may credit it)
+  int shared_by = 0;          ///< credited: how many questions share the gain, itself included (1: its alone)
+  bool shared() const noexcept { return shared_by > 1; }
 };
 
-/// @brief Applies the rule to one campaign's history.
+/// @brief Applies the rule to one campaign's history: one outcome per asked question with an id,
+/// in the order they were asked.
 SOCRATIC_DECL std::vector<CreditOutcome> credit_questions(const CampaignState& state, const CreditRule& rule);
 
 /// @brief How many times a question was asked and credited.

@@ -90,7 +90,9 @@ class TraceReplayer {
       }
       return run({Moment::after_evaluation}, seq, type, "", nullptr, -1);
     } else if (type == "question") {
-      state_.asked.push_back(required<AskedQuestion>(line, "asked", where));
+      AskedQuestion asked = required<AskedQuestion>(line, "asked", where);
+      if (asked.agent_id.empty()) asked.agent_id = optional_field<std::string>(line, "agent", "", where);
+      state_.asked.push_back(std::move(asked));
     } else if (type == "trigger") {
       state_.triggers.push_back(required<TriggerEvent>(line, "event", where));
     } else if (type == "turn_ended") {

@@ -5,7 +5,8 @@
 /// evaluations (noise, the best beyond noise, the goal, questions, stops, failures), the best
 /// evaluation scenario by scenario (parameters, times, noise, TFLOP/s, roofline, anchors), a
 /// scenario-by-evaluation matrix, the questions and what followed them (by the credit rule of
-/// `bank credit`), and the budgets spent.
+/// `bank credit`: per agent, shared credit marked), every ending and agent error with its
+/// detail, and the budgets spent.
 
 #include <cmath>
 #include <filesystem>
@@ -35,8 +36,8 @@ struct HtmlReportOptions {
   std::string title;  ///< default: "Socratic campaign <id>"
   /// Lines shown under the title (e.g. the demo's "live" and "replayed" parts).
   std::vector<std::string> notes;
-  /// A question is credited when an evaluation within this many after it improves, beyond the
-  /// noise, on the best score when it was asked: the rule of `socratic bank credit`.
+  /// A gain credits the questions asked of its agent when it comes within this many of that
+  /// agent's evaluations after them: the rule of `socratic bank credit` (questions/credit.hpp).
   int gain_window = 3;
   /// The scenario set the campaign ran (its parameters become columns); absent: ids only.
   std::optional<ScenarioSet> scenarios;
@@ -67,6 +68,11 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
   data["campaign_id"] = st.campaign_id;
   data["goal"] = started.value("goal", "");
   data["end_reason"] = m.summary.ended ? m.summary.end_reason : "";
+  data["end_detail"] = m.summary.ended ? m.summary.end_detail : "";
+  data["endings"] = json::array();
+  for (const auto& e : m.endings)
+    data["endings"].push_back({{"kind", e.kind}, {"reason", e.reason}, {"detail", e.detail}, {"agent", e.agent},
+                               {"turn", e.turn}, {"elapsed_s", e.elapsed_s}});
   data["outcome"] = m.outcome;
   data["goal_met"] = m.goal_met;
   data["evaluations"] = json::array();
@@ -86,8 +92,10 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
                                  {"turn", q.asked->turn},
                                  {"after_evaluation", q.asked->after_evaluation},
                                  {"text", q.asked->question.text},
+                                 {"agent", q.agent},
                                  {"credited", q.credit.credited},
-                                 {"credited_by", q.credit.credited_by}});
+                                 {"credited_by", q.credit.credited_by},
+                                 {"shared_by", q.credit.shared_by}});
   data["stops"] = json::array();
   for (const auto& s : m.stops)
     data["stops"].push_back({{"evaluation_index", s.evaluation_index}, {"allowed", s.allowed}, {"kind", s.kind}});
@@ -116,7 +124,7 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
        "table.grid tr:first-child th{white-space:normal;vertical-align:bottom}"
        "table.grid th:first-child,table.grid td.text{text-align:left}table.grid tr:first-child th{background:#f3f5f9}"
        "table.q{width:100%}table.q td,table.q th{text-align:left;white-space:normal}table.q td:nth-child(-n+3){white-space:nowrap}.trig{font-weight:600;white-space:nowrap}"
-       ".credited{color:#1a7f37;font-weight:600}.within{color:#6e7781}.words{color:#445;font-style:italic}"
+       ".credited{color:#1a7f37;font-weight:600}.shared{color:#7d4e00;font-weight:600}.within{color:#6e7781}.words{color:#445;font-style:italic}"
        ".scroll{overflow-x:auto}svg text{font-size:11px;fill:#333}svg .axis-title{font-size:12px;fill:#555}"
        "svg .no-scores{font-size:14px;fill:#b42318}svg .lane{fill:#6e7781}svg .cell-value{font-size:10px;fill:#1d2430}"
        "svg .cell-value.fail{fill:#fff}svg.plot{display:block;max-width:100%;height:auto}"
@@ -158,10 +166,13 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
   h += "<h2>Speedup by scenario and evaluation</h2>\n" + scenario_matrix(m, ids, baseline);
 
   // ---- questions ----------------------------------------------------------------------------------
-  h += "<h2>Questions and what followed</h2>\n<p class=\"note\">A question is credited when one of the " +
+  h += "<h2>Questions and what followed</h2>\n<p class=\"note\">A gain is an evaluation that improves on the best "
+       "geomean before it by more than twice the measured noise. It is credited to the questions asked of the agent "
+       "that made it since that agent's previous gain, when it came within " +
        std::to_string(options.gain_window) +
-       " evaluations after it improves on the best geomean known when it was asked by more than twice the "
-       "measured noise (the rule of <code>socratic bank credit</code>).</p>\n"
+       " of that agent's evaluations after the question; a question asked of another agent gets no credit for it. "
+       "When several questions qualify, they share the credit, marked <span class=\"shared\">shared</span> (the "
+       "rule of <code>socratic bank credit</code>, docs/question-bank.md).</p>\n"
        "<table class=\"grid q\" id=\"questions\"><tr><th>#</th><th>after</th><th>trigger</th><th>question</th>"
        "<th>why now</th><th>what followed</th><th>the agent's words after it</th></tr>\n";
   for (std::size_t qi = 0; qi < m.questions.size(); ++qi) {
@@ -174,6 +185,14 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
       followed = "<span class=\"credited\">a gain beyond the noise</span>: " + before_text + " &#8594; " +
                  num(before * (1 + q.credit.gain)) + "x (+" + num(q.credit.gain * 100, "%.1f") + "%) at evaluation " +
                  std::to_string(q.credit.credited_by);
+      if (q.credit.shared()) {
+        std::string others;  // the other questions credited with the same gain
+        for (std::size_t oi = 0; oi < m.questions.size(); ++oi)
+          if (oi != qi && m.questions[oi].credit.credited && m.questions[oi].credit.credited_by == q.credit.credited_by)
+            others += (others.empty() ? "Q" : ", Q") + std::to_string(oi + 1);
+        followed += "; <span class=\"shared\">shared</span> by " + std::to_string(q.credit.shared_by) +
+                    " questions (with " + others + "): the trace cannot tell which of them led to it";
+      }
     } else if (std::isfinite(q.best_in_window) && q.best_in_window > before) {
       followed = "<span class=\"within\">no gain beyond the noise</span> within " + std::to_string(options.gain_window) +
                  " evaluations (the best rose " + before_text + " &#8594; " + num(q.best_in_window) + "x, inside the noise)";
@@ -183,7 +202,8 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
     std::string after = a.after_evaluation < 0 ? std::string("start") : "eval " + std::to_string(a.after_evaluation);
     if (m.several_agents) after += ", to " + escape(q.agent);
     h += "<tr data-question-id=\"" + escape(a.question.id) + "\" data-credited=\"" +
-         (q.credit.credited ? "true" : "false") + "\" data-agent=\"" + escape(q.agent) + "\"><td>Q" + std::to_string(qi + 1) + "</td><td class=\"text\">" + after +
+         (q.credit.credited ? "true" : "false") + "\" data-shared-by=\"" + std::to_string(q.credit.shared_by) +
+         "\" data-agent=\"" + escape(q.agent) + "\"><td>Q" + std::to_string(qi + 1) + "</td><td class=\"text\">" + after +
          "</td><td class=\"trig text\">" + std::string(to_string(a.question.trigger)) + "</td><td class=\"text\">" +
          escape(a.question.text) + "</td><td class=\"text\">" + escape(a.question.evidence) + "</td><td class=\"text\">" +
          followed + "</td><td class=\"text words\">" +
@@ -208,6 +228,23 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
          "to it and the gate's verdict.</p>\n" +
          lineage_tree_html(options.lineage);
     h += "<h2>The incumbent's history</h2>\n" + incumbent_history_html(options.lineage);
+  }
+
+  // ---- endings and errors: each with its whole reason ----------------------------------------------
+  if (!m.endings.empty()) {
+    h += "<h2>Endings and errors</h2>\n<p class=\"note\">Every end of the campaign with its reason and detail, every "
+         "run that took an ending back, and every turn an agent ended with an error, in order.</p>\n"
+         "<table class=\"grid q\" id=\"endings\"><tr><th>at</th><th>what</th><th>reason</th><th>detail</th></tr>\n";
+    for (const auto& e : m.endings) {
+      const std::string what = e.kind == "ended"       ? "campaign ended"
+                               : e.kind == "continued" ? "run again: the ending before was taken back"
+                                                       : "agent error (" + escape(e.agent) + ", turn " +
+                                                             std::to_string(e.turn) + ")";
+      h += "<tr data-ending=\"" + escape(e.kind) + "\"><td>" + num(e.elapsed_s, "%.1f") + " s</td><td class=\"text\">" +
+           what + "</td><td class=\"text\">" + escape(e.kind == "agent_error" ? std::string("agent_error") : e.reason) +
+           "</td><td class=\"text\">" + (e.detail.empty() ? std::string("-") : escape(e.detail)) + "</td></tr>\n";
+    }
+    h += "</table>\n";
   }
 
   // ---- budgets ------------------------------------------------------------------------------------

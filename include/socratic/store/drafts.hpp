@@ -95,7 +95,7 @@ std::vector<DraftAssignment> plan_drafts(Q& questions, CampaignState state, cons
     for (int tries = 0; tries < 16 && !chosen; ++tries) {
       std::optional<Question> q = questions.ask(event, state);
       if (!q) break;
-      state.asked.push_back(AskedQuestion{*q, state.turn, -1, state.elapsed_s});  // the source skips it next
+      state.asked.push_back(AskedQuestion{*q, state.turn, -1, state.elapsed_s, agents[i]});  // the source skips it next
       if (taken.count(q->id.empty() ? q->text : q->id)) continue;
       if (preferred.empty() || q->group == preferred)
         chosen = q;

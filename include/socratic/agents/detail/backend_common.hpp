@@ -174,8 +174,9 @@ inline attempt_error classify_error(int status, const error_fields& f) {
 /// The retry loop every backend runs around its single attempt.
 class retrying_caller {
  public:
-  explicit retrying_caller(const BackendOptions& options)
-      : options_(options), rng_(std::random_device{}()) {}
+  /// @param observer receives each retry besides `options.log` (null: none).
+  explicit retrying_caller(const BackendOptions& options, const retry_observer* observer = nullptr)
+      : options_(options), observer_(observer), rng_(std::random_device{}()) {}
 
   /// Runs `attempt` (returns LlmResponse or throws attempt_error / transport_error) until it
   /// succeeds, fails for good, or the retries are spent. The response's usage counts every
@@ -187,8 +188,10 @@ class retrying_caller {
     // Time spent: the attempts' own time plus the waits asked for (the waits are counted as
     // asked, so a substituted sleep keeps the budget exact).
     std::chrono::milliseconds spent{0};
+    int refused_in_a_row = 0;  // connections refused: nothing listens at the address
     for (int n = 0;; ++n) {
       attempt_error err;
+      bool refused = false;
       const auto began = clock::now();
       try {
         LlmResponse r = attempt();
@@ -201,7 +204,9 @@ class retrying_caller {
         err.kind = LlmErrorKind::transport;
         err.message = e.what();
         err.retryable = e.retryable();
+        refused = e.failure() == http::TransportFailure::refused;
       }
+      refused_in_a_row = refused ? refused_in_a_row + 1 : 0;
       spent += std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - began);
       err.billed.requests += 1;
       err.billed.failed_requests += 1;
@@ -211,14 +216,20 @@ class retrying_caller {
                                            std::uniform_real_distribution<double>(0, 1)(rng_));
       const bool out_of_time = options_.retry.max_retry_time.count() > 0 &&
                                spent + delay > options_.retry.max_retry_time;
-      if (!err.retryable || n >= options_.retry.max_retries || out_of_time)
-        throw llm_error(err.kind, final_message(message, err, n, spent), err.status, failed);
+      const bool nothing_listens =
+          options_.retry.max_refused_in_a_row > 0 && refused_in_a_row >= options_.retry.max_refused_in_a_row;
+      if (!err.retryable || n >= options_.retry.max_retries || out_of_time || nothing_listens)
+        throw llm_error(err.kind, final_message(message, err, n, spent, nothing_listens ? refused_in_a_row : 0),
+                        err.status, failed);
       if (options_.log)
         options_.log(std::string(what) + ": " + std::string(to_string(err.kind)) + ", retry " +
                      std::to_string(n + 1) + " in " + std::to_string(delay.count()) + " ms (" +
                      std::to_string(spent.count() / 1000) + " s of " +
                      std::to_string(options_.retry.max_retry_time.count() / 1000) + " s spent retrying): " +
                      clip(message, 300));
+      if (observer_ && *observer_)
+        (*observer_)(RetryNotice{std::string(what), err.kind, err.status, n + 1, delay, spent,
+                                 options_.retry.max_retry_time, clip(message, 300)});
       if (options_.sleep)
         options_.sleep(delay);
       else
@@ -230,14 +241,19 @@ class retrying_caller {
  private:
   /// The whole reason, for the user: the server's words, how many attempts over how long and
   /// why no more, and where the key came from (never the key).
+  /// `refused`: the connections refused in a row that ended the retries (0: something else did).
   std::string final_message(const std::string& message, const attempt_error& err, int n,
-                            std::chrono::milliseconds spent) const {
+                            std::chrono::milliseconds spent, int refused) const {
     std::string out = message;
     if (n > 0) {
       char took[32];
       std::snprintf(took, sizeof took, "%.1f", static_cast<double>(spent.count()) / 1000.0);
       out += " (after " + std::to_string(n + 1) + " attempts over " + took + " s";
-      if (err.retryable)
+      if (refused > 0)
+        out += "; refused " + std::to_string(refused) +
+               " times in a row, so not retried for the rest of the retry time: is the model server running, "
+               "and at this address?";
+      else if (err.retryable)
         out += n >= options_.retry.max_retries
                    ? "; the retry limit of " + std::to_string(options_.retry.max_retries) + " was reached"
                    : "; the retry time of " + std::to_string(options_.retry.max_retry_time.count() / 1000) +
@@ -263,6 +279,7 @@ class retrying_caller {
   }
 
   const BackendOptions& options_;
+  const retry_observer* observer_;
   std::mt19937 rng_;
 };
 

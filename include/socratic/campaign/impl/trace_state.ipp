@@ -47,7 +47,9 @@ SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events) {
       } else if (type == "trigger") {
         st.triggers.push_back(required<TriggerEvent>(e, "event", where));
       } else if (type == "question") {
-        st.asked.push_back(required<AskedQuestion>(e, "asked", where));
+        AskedQuestion asked = required<AskedQuestion>(e, "asked", where);
+        if (asked.agent_id.empty()) asked.agent_id = e.value("agent", "");
+        st.asked.push_back(std::move(asked));
       } else if (type == "verdict") {
         out.last_verdict = required<Verdict>(e, "verdict", where);
       } else if (type == "turn_ended") {

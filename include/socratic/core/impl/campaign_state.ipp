@@ -31,6 +31,7 @@ SOCRATIC_DECL void from_json(const json& j, EvaluationRecord& e) {
 SOCRATIC_DECL void to_json(json& j, const AskedQuestion& a) {
   j = json{{"question", a.question}, {"turn", a.turn}, {"after_evaluation", a.after_evaluation},
            {"elapsed_s", a.elapsed_s}};
+  if (!a.agent_id.empty()) j["agent_id"] = a.agent_id;
 }
 
 SOCRATIC_DECL void from_json(const json& j, AskedQuestion& a) {
@@ -38,6 +39,7 @@ SOCRATIC_DECL void from_json(const json& j, AskedQuestion& a) {
   a.turn = optional_field<int>(j, "turn", 0);
   a.after_evaluation = optional_field<int>(j, "after_evaluation", -1);
   a.elapsed_s = optional_field<double>(j, "elapsed_s", 0);
+  a.agent_id = optional_field<std::string>(j, "agent_id", "");
 }
 
 }  // namespace socratic

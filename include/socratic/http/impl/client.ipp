@@ -161,6 +161,11 @@ class exchange {
     stream.expires_after(limit(options_.connect_timeout));
     ec = run_op([&](auto handler) { stream.async_connect(endpoints, handler); });
     if (ec == beast::error::timeout) timed_out("connecting to " + where, options_.connect_timeout);
+    // Refused: the host is up and nothing listens on the port (a server not started, a wrong
+    // port). Retryable, as a server may be starting; the retry loop names it when it persists.
+    if (ec == asio::error::connection_refused)
+      fail(TransportFailure::refused, "cannot connect to " + where + ": nothing is listening on " + hop.authority() +
+                                          " (connection refused)", true);
     if (ec) fail(TransportFailure::connect, "cannot connect to " + where + ": " + ec.message(), true);
   }
 

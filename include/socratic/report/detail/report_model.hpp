@@ -46,12 +46,25 @@ struct QuestionView {
   std::string agent;                           ///< the agent it was asked (its `question` event's)
 };
 
+/// A moment the campaign ended or failed, in trace order: each `campaign_ended` (its reason and
+/// detail), each `campaign_continued` that took an ending back, and each turn an agent ended with
+/// an error (the agent's error: a model server down, a refused key).
+struct EndingView {
+  std::string kind;    ///< `ended`, `continued` or `agent_error`
+  std::string reason;  ///< the stop reason (ended), the reason taken back (continued); empty for a turn error
+  std::string detail;  ///< the ending's detail, or the agent's error
+  std::string agent;   ///< the agent of a turn error
+  int turn = -1;       ///< the turn of a turn error
+  double elapsed_s = 0;
+};
+
 struct ReportModel {
   TraceSummary summary;
   std::vector<EvaluationView> evaluations;
   bool several_agents = false;  ///< questions went to more than one agent (a parallel campaign)
   std::vector<QuestionView> questions;
   std::vector<StopView> stops;
+  std::vector<EndingView> endings;  ///< every ending, continuation and agent error, in order
   bool hook_driven = false;   ///< judged by `socratic hook stop` (an external agent)
   bool goal_met = false;
   std::string outcome;        ///< one sentence
@@ -177,6 +190,31 @@ inline ReportModel build_model(const std::vector<json>& events, const CreditRule
     }
   }
 
+  // Endings and agent errors, with their details.
+  for (const auto& e : events) {
+    const std::string type = e.value("type", "");
+    EndingView v;
+    v.elapsed_s = e.contains("elapsed_s") && e["elapsed_s"].is_number() ? e["elapsed_s"].get<double>() : 0.0;
+    if (type == "campaign_ended") {
+      v.kind = "ended";
+      v.reason = e.value("reason", "");
+      v.detail = e.value("detail", "");
+    } else if (type == "campaign_continued") {
+      v.kind = "continued";
+      v.reason = e.value("previous_reason", "");
+      v.detail = e.value("previous_detail", "");
+    } else if (type == "turn_ended" && e.contains("result") && e["result"].is_object() &&
+               !e["result"].value("error", std::string()).empty()) {
+      v.kind = "agent_error";
+      v.detail = e["result"].value("error", std::string());
+      v.agent = e.value("agent", std::string());
+      v.turn = e.value("turn", -1);
+    } else {
+      continue;
+    }
+    m.endings.push_back(std::move(v));
+  }
+
   // The goal's thresholds, for the goal lines.
   goal_thresholds(goal_spec, m.geomean_goal, m.scenario_goal);
   if (!m.geomean_goal && !m.scenario_goal && m.summary.started.is_object())
@@ -187,6 +225,7 @@ inline ReportModel build_model(const std::vector<json>& events, const CreditRule
   if (m.summary.ended) {
     m.goal_met = m.summary.end_reason == "goal_met";
     m.outcome = m.goal_met ? "goal met" : "ended without its goal: " + m.summary.end_reason;
+    if (!m.goal_met && !m.summary.end_detail.empty()) m.outcome += " (" + m.summary.end_detail + ")";
   } else if (m.hook_driven && !m.stops.empty()) {
     const StopView* first_met = nullptr;
     int allowed_after = 0;

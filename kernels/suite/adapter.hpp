@@ -2,9 +2,10 @@
 // socratic_suite_entry (suite_call.h) by unpacking the call and calling the candidate's typed
 // entry point, declared exactly as `socratic problem header` prints it (include/socratic/suite/
 // entry_point_header.hpp): `extern "C" void NAME(inputs (tensors const T*, scalars by value),
-// outputs T*, int64_t var axes..., cudaStream_t)`. The host compiles it into the candidate's
-// shared object; a declaration that disagrees with the candidate's definition fails there, at
-// compile time. Plain C++17.
+// outputs T*, int64_t var axes..., cudaStream_t)`. The host compiles the adapter and the
+// candidate as one translation unit (the adapter ends by including the candidate's source), so a
+// candidate whose definition disagrees with the declaration fails to compile, naming both.
+// Plain C++17.
 #pragma once
 
 #include <cctype>
@@ -55,8 +56,11 @@ inline const char* scalar_c_type(Dtype d) {
 }
 
 /// The adapter's source for workload `w`, calling `entry` (entry_point_name of the definition's
-/// name, unless the host says otherwise). `call_header` is how it includes suite_call.h.
+/// name, unless the host says otherwise). `candidate` is the candidate's source file, included
+/// at the end (empty: the host links it separately, and a mismatch goes unseen); `call_header`
+/// is how it includes suite_call.h.
 inline std::string adapter_source(const ResolvedWorkload& w, const std::string& entry,
+                                  const std::string& candidate = "",
                                   const std::string& call_header = "suite_call.h") {
   std::string declaration, call, includes;
   std::set<std::string> headers;
@@ -105,7 +109,9 @@ inline std::string adapter_source(const ResolvedWorkload& w, const std::string& 
          "  if (call->input_count != " + std::to_string(tensors) + " || call->output_count != " +
          std::to_string(outputs) + " || call->scalar_count != " + std::to_string(scalars) +
          " ||\n      call->var_axis_count != " + std::to_string(axes) + ")\n    return -1;\n"
-         "  " + entry + "(\n    " + call + ");\n  return 0;\n}\n";
+         "  " + entry + "(\n    " + call + ");\n  return 0;\n}\n" +
+         (candidate.empty() ? "" : "\n// The candidate, in this translation unit: its definition must match the declaration.\n#include \"" +
+                                       candidate + "\"\n");
 }
 
 }  // namespace socratic::harness::suite

@@ -72,24 +72,24 @@ TEST_CASE("a resolved workload's errors name the field", "[harness][suite]") {
     return error_of(j);
   };
   CHECK_THAT(with("/inputs/0/dtype", "float4_e2m1"),
-             Catch::Matchers::ContainsSubstring("field \"inputs[0].dtype\": \"float4_e2m1\" is not a dtype"));
+             Catch::Matchers::Contains("field \"inputs[0].dtype\": \"float4_e2m1\" is not a dtype"));
   CHECK_THAT(with("/inputs/0/init/kind", "gaussian"),
-             Catch::Matchers::ContainsSubstring("field \"inputs[0].init.kind\": expected randn"));
-  CHECK_THAT(with("/inputs/0/shape/1", -3), Catch::Matchers::ContainsSubstring("field \"inputs[0].shape[1]\""));
-  CHECK_THAT(with("/outputs/1/shape", nullptr), Catch::Matchers::ContainsSubstring("field \"outputs[1].shape\""));
-  CHECK_THAT(with("/outputs/1/name", "x"), Catch::Matchers::ContainsSubstring("\"x\" is used twice"));
+             Catch::Matchers::Contains("field \"inputs[0].init.kind\": expected randn"));
+  CHECK_THAT(with("/inputs/0/shape/1", -3), Catch::Matchers::Contains("field \"inputs[0].shape[1]\""));
+  CHECK_THAT(with("/outputs/1/shape", nullptr), Catch::Matchers::Contains("field \"outputs[1].shape\""));
+  CHECK_THAT(with("/outputs/1/name", "x"), Catch::Matchers::Contains("\"x\" is used twice"));
   CHECK_THAT(with("/tolerance/matched_ratio", 1.5),
-             Catch::Matchers::ContainsSubstring("field \"tolerance.matched_ratio\": must be in (0, 1]"));
-  CHECK_THAT(with("/tolerance/rule", "close"), Catch::Matchers::ContainsSubstring("field \"tolerance.rule\""));
-  CHECK_THAT(with("/axes/0/value", 2.5), Catch::Matchers::ContainsSubstring("field \"axes[0].value\""));
-  CHECK_THAT(with("/regimes/1", 0), Catch::Matchers::ContainsSubstring("field \"regimes[1]\": must be > 0"));
-  CHECK_THAT(with("/bogus", 1), Catch::Matchers::ContainsSubstring("field \"parameters.bogus\": unknown member"));
+             Catch::Matchers::Contains("field \"tolerance.matched_ratio\": must be in (0, 1]"));
+  CHECK_THAT(with("/tolerance/rule", "close"), Catch::Matchers::Contains("field \"tolerance.rule\""));
+  CHECK_THAT(with("/axes/0/value", 2.5), Catch::Matchers::Contains("field \"axes[0].value\""));
+  CHECK_THAT(with("/regimes/1", 0), Catch::Matchers::Contains("field \"regimes[1]\": must be > 0"));
+  CHECK_THAT(with("/bogus", 1), Catch::Matchers::Contains("field \"parameters.bogus\": unknown member"));
   json no_reference = two_outputs();
   no_reference["reference"].erase("python");
-  CHECK_THAT(error_of(no_reference), Catch::Matchers::ContainsSubstring("field \"reference.python\": required"));
+  CHECK_THAT(error_of(no_reference), Catch::Matchers::Contains("field \"reference.python\": required"));
   json int_randn = two_outputs();
   int_randn["inputs"][0]["dtype"] = "int32";
-  CHECK_THAT(error_of(int_randn), Catch::Matchers::ContainsSubstring("this one is int32 (use randint)"));
+  CHECK_THAT(error_of(int_randn), Catch::Matchers::Contains("this one is int32 (use randint)"));
 }
 
 TEST_CASE("the runner's dtypes: sizes, names both ways, which compare exactly", "[harness][suite]") {
@@ -118,10 +118,10 @@ TEST_CASE("the adapter: the header's signature, unpacked in order, compiled by n
   CHECK(entry == "row_sum_and_argmax_c32");
   CHECK(entry_point_name("3d-conv") == "_3d_conv");
   const std::string source = adapter_source(w, entry);
-  CHECK_THAT(source, Catch::Matchers::ContainsSubstring(
+  CHECK_THAT(source, Catch::Matchers::Contains(
                          "const float* x,\n    float scale,\n    float* total,\n    int64_t* largest,\n    int64_t rows,\n    cudaStream_t stream);"));
-  CHECK_THAT(source, Catch::Matchers::ContainsSubstring("static_cast<float>(call->scalars[0].real)"));
-  CHECK_THAT(source, Catch::Matchers::ContainsSubstring("call->var_axis_count != 1"));
+  CHECK_THAT(source, Catch::Matchers::Contains("static_cast<float>(call->scalars[0].real)"));
+  CHECK_THAT(source, Catch::Matchers::Contains("call->var_axis_count != 1"));
 
   const fs::path dir = fs::temp_directory_path() / ("socratic-adapter-" + std::to_string(::getpid()));
   fs::create_directories(dir);

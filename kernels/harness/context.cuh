@@ -40,10 +40,11 @@ struct RunnerContext {
   /// Every seed and every choice of which call is fully checked (never seen by a worker).
   const JudgeSecret& secret;
   std::uint64_t scope = 0;  ///< the scenario being judged, as the secret's scope
-  /// Per input regime (correctness trial t), the largest distance an honest candidate's output
-  /// may have from the baseline's on the same inputs: its tolerance plus the baseline's own error
-  /// against the reference (triangle inequality). Every timed output is held to it.
-  std::vector<double> agreement_bound;
+  /// Per input regime (correctness trial t) and output, the largest distance an honest
+  /// candidate's output may have from the baseline's on the same inputs: its tolerance plus the
+  /// baseline's own error against the reference (triangle inequality). Every timed output is
+  /// held to it.
+  std::vector<std::vector<double>> agreement_bound;
   /// Wall seconds the current scenario spent in the problem's fp32 reference (scenario_end's
   /// `reference_s`: where a judge's time goes).
   double reference_s = 0;
@@ -57,14 +58,9 @@ struct RunnerContext {
   bool persisting_l2_supported = false;
 };
 
-/// One scenario's device memory. Inputs and both outputs carry guard bands; the rest is the
-/// runner's scratch (fp32 copies for comparison, the previous output, a snapshot). The inputs and
-/// the candidate's output are shared with the candidate's worker, the inputs and the baseline's
-/// output with the baseline's: neither worker can see the other's output or the judge's scratch.
-/// The judge's scratch for one scenario: fp32 copies for comparison, the previous output, a
-/// snapshot. Every placement of the scenario shares it (a check uses it only while it runs), so
-/// a further placement costs its tensors alone.
-struct ScenarioScratch {
+/// The judge's scratch for one output of a scenario: fp32 copies for comparison, the previous
+/// output, a snapshot.
+struct OutputScratch {
   DeviceBuffer reference_f32, candidate_f32, baseline_f32, rerun_f32, previous_raw, snapshot_raw;
   DeviceBuffer previous_reference_f32;  ///< the previous trial's reference (memoisation check)
   std::size_t bytes() const {
@@ -76,36 +72,68 @@ struct ScenarioScratch {
   }
 };
 
+/// The judge's scratch for one scenario, one OutputScratch per output. Every placement of the
+/// scenario shares it (a check uses it only while it runs), so a further placement costs its
+/// tensors alone.
+struct ScenarioScratch {
+  std::vector<OutputScratch> outputs;
+  std::size_t bytes() const {
+    std::size_t n = 0;
+    for (const auto& o : outputs) n += o.bytes();
+    return n;
+  }
+};
+
+/// One scenario's device memory. Inputs and every output of both sides carry guard bands. The
+/// inputs and the candidate's outputs are shared with the candidate's worker, the inputs and the
+/// baseline's outputs with the baseline's: neither worker can see the other's outputs or the
+/// judge's scratch.
 struct ScenarioBuffers {
   std::vector<GuardedTensor> inputs;
-  std::vector<GuardedTensor> outputs;  ///< [0] the candidate's output, [1] the baseline's
-  std::size_t out_elements = 0;
-  Dtype out_dtype = Dtype::bf16;
+  /// The problem's outputs in tensors() order, one list per side.
+  std::vector<GuardedTensor> candidate_outputs, baseline_outputs;
   std::shared_ptr<ScenarioScratch> scratch;
   std::uint32_t candidate_placement = 0, baseline_placement = 0;  ///< ids in each worker
 
-  GuardedTensor& candidate_out() { return outputs[0]; }
-  GuardedTensor& baseline_out() { return outputs[1]; }
-  std::size_t out_bytes() const { return out_elements * dtype_bytes(out_dtype); }
+  std::size_t output_count() const { return candidate_outputs.size(); }
+  GuardedTensor& candidate_out(std::size_t i = 0) { return candidate_outputs.at(i); }
+  GuardedTensor& baseline_out(std::size_t i = 0) { return baseline_outputs.at(i); }
+  std::size_t out_elements(std::size_t i = 0) const { return candidate_outputs.at(i).spec().elements; }
+  Dtype out_dtype(std::size_t i = 0) const { return candidate_outputs.at(i).spec().dtype; }
+  std::size_t out_bytes(std::size_t i = 0) const { return candidate_outputs.at(i).bytes(); }
+  OutputScratch& scratch_of(std::size_t i) { return scratch->outputs.at(i); }
+  /// The output's name as messages give it ("y"), the candidate's side.
+  const std::string& out_name(std::size_t i) const { return candidate_outputs.at(i).spec().name; }
   std::vector<void*> input_pointers() const {
     std::vector<void*> p;
     for (const auto& t : inputs) p.push_back(t.data());
+    return p;
+  }
+  /// Where the reference of every output goes (the scratch's reference_f32, in order).
+  std::vector<float*> reference_pointers() const {
+    std::vector<float*> p;
+    for (const auto& o : scratch->outputs) p.push_back(o.reference_f32.as<float>());
     return p;
   }
   /// Device memory of this placement's own tensors, guard bands aside (how many further
   /// placements fit a budget; the scratch is shared).
   std::size_t tensor_bytes() const {
     std::size_t n = 0;
-    for (const auto& t : inputs) n += t.bytes();
-    for (const auto& t : outputs) n += t.bytes();
+    for (const auto* list : {&inputs, &candidate_outputs, &baseline_outputs})
+      for (const auto& t : *list) n += t.bytes();
     return n;
   }
-  /// What one worker may map: the inputs, then its own output.
+  /// What one worker may map: the inputs, then its own outputs.
   std::vector<const GuardedTensor*> shared_with(bool candidate) const {
     std::vector<const GuardedTensor*> t;
     for (const auto& i : inputs) t.push_back(&i);
-    t.push_back(&outputs[candidate ? 0 : 1]);
+    for (const auto& o : candidate ? candidate_outputs : baseline_outputs) t.push_back(&o);
     return t;
+  }
+  /// `when` for messages about output i: unchanged for a problem of one output, else with the
+  /// output's name ("trial 0, output \"y\"").
+  std::string when_for(std::size_t i, const std::string& when) const {
+    return output_count() == 1 ? when : when + ", output \"" + out_name(i) + "\"";
   }
 };
 
@@ -173,11 +201,12 @@ inline std::string persisting_l2_left_behind(RunnerContext& ctx) {
   return found;
 }
 
-/// The problem's fp32 reference on the current inputs into `out`, waited for and timed.
-inline void run_reference(RunnerContext& ctx, const std::vector<void*>& inputs, float* out,
-                          const std::string& when) {
+/// The problem's fp32 reference of every output on the current inputs into `outs`, waited for
+/// and timed.
+inline void run_reference(RunnerContext& ctx, const std::vector<void*>& inputs,
+                          const std::vector<float*>& outs, const std::string& when) {
   const auto t0 = std::chrono::steady_clock::now();
-  ctx.problem.reference(inputs, out, ctx.stream);
+  ctx.problem.reference_outputs(inputs, outs, ctx.stream);
   cuda_check(cudaStreamSynchronize(ctx.stream), "reference (" + when + ")");
   ctx.reference_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }

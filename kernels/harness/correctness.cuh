@@ -30,7 +30,7 @@ inline std::vector<unsigned long long> hash_inputs(RunnerContext& ctx, const Sce
 /// Guard bands of every tensor and (when `before` is given) the input checksums.
 inline void check_memory(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
                          const std::string& when, const std::vector<unsigned long long>* before) {
-  for (auto* list : {&b.inputs, &b.outputs})
+  for (auto* list : {&b.inputs, &b.candidate_outputs, &b.baseline_outputs})
     for (const auto& t : *list) {
       const std::string broken = t.check_guards(ctx.ops);
       if (!broken.empty()) r.fail("out_of_bounds", "out_of_bounds", broken + " (" + when + ")");
@@ -44,17 +44,33 @@ inline void check_memory(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r
                  "\" changed during the candidate's call (" + when + ")");
 }
 
-/// How many output elements still hold the poison written before the call.
+/// The poison seed of output `i` of a call whose seed is `seed` (output 0 keeps the call's own).
+inline std::uint64_t output_poison_seed(std::uint64_t seed, std::size_t i) {
+  return i == 0 ? seed : mix64(seed ^ (0x0A7ull + i));
+}
+
+/// Poisons every output of one side of a placement before a call.
+inline void poison_outputs(RunnerContext& ctx, std::vector<GuardedTensor>& outs, PoisonMode mode,
+                           std::uint64_t seed) {
+  for (std::size_t i = 0; i < outs.size(); ++i)
+    ctx.ops.poison(outs[i].data(), outs[i].spec().elements, outs[i].spec().dtype, mode,
+                   output_poison_seed(seed, i));
+}
+
+/// How many output elements still hold the poison written before the call, per output.
 inline void check_unwritten(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
                             std::uint64_t poison_seed, const std::string& when) {
-  const unsigned long long left = ctx.ops.count_poison(b.candidate_out().data(), b.out_elements,
-                                                       b.out_dtype, PoisonMode::nan, poison_seed);
-  if (left > 0)
-    r.fail("unwritten", "unwritten",
-           std::to_string(left) + " of " + std::to_string(b.out_elements) +
-               " output elements were not written: they still hold the NaN poison written before "
-               "the call (" +
-               when + ")");
+  for (std::size_t i = 0; i < b.output_count(); ++i) {
+    const unsigned long long left =
+        ctx.ops.count_poison(b.candidate_out(i).data(), b.out_elements(i), b.out_dtype(i),
+                             PoisonMode::nan, output_poison_seed(poison_seed, i));
+    if (left > 0)
+      r.fail("unwritten", "unwritten",
+             std::to_string(left) + " of " + std::to_string(b.out_elements(i)) +
+                 " output elements were not written: they still hold the " +
+                 (is_floating(b.out_dtype(i)) ? "NaN " : "") + "poison written before the call (" +
+                 b.when_for(i, when) + ")");
+  }
 }
 
 /// Turns a worker's account of its call into failures: a declined call, a CUDA error in its
@@ -87,51 +103,58 @@ inline bool accept_reply(RemoteImplementation& impl, const RemoteReply& rep, Run
   return true;
 }
 
-/// One candidate call with every per-call check; the output is converted into `out_f32`.
-/// Returns false when the candidate declined (then there is no output to look at).
+/// One candidate call with every per-call check; each output is converted into its scratch's
+/// member `out_f32` (candidate_f32 or rerun_f32). Returns false when the candidate declined
+/// (then there is no output to look at).
 inline bool checked_candidate_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
                                    const std::string& when, PoisonMode mode, std::uint64_t seed,
                                    const std::vector<unsigned long long>& input_hashes,
-                                   const DeviceBuffer& out_f32) {
-  GuardedTensor& out = b.candidate_out();
-  ctx.ops.poison(out.data(), b.out_elements, b.out_dtype, mode, seed);
+                                   DeviceBuffer OutputScratch::*out_f32) {
+  poison_outputs(ctx, b.candidate_outputs, mode, seed);
   cuda_check(cudaStreamSynchronize(ctx.stream),
              "cudaStreamSynchronize (before the candidate's call)");
   // The worker fills its SMs' shared memory with garbage, calls, and stops when its stream is
-  // done: the judge snapshots the output then; anything that still changes it afterwards ran
+  // done: the judge snapshots the outputs then; anything that still changes them afterwards ran
   // somewhere else (another stream of the worker's context).
   const RemoteReply rep = ctx.candidate->checked(b.candidate_placement, mix64(seed ^ ctx.seed(SecretUse::garbage, 0)), [&] {
-    cuda_check(cudaMemcpyAsync(b.scratch->snapshot_raw.get(), out.data(), b.out_bytes(),
-                               cudaMemcpyDeviceToDevice, ctx.stream),
-               "cudaMemcpyAsync (output snapshot)");
+    for (std::size_t i = 0; i < b.output_count(); ++i)
+      cuda_check(cudaMemcpyAsync(b.scratch_of(i).snapshot_raw.get(), b.candidate_out(i).data(), b.out_bytes(i),
+                                 cudaMemcpyDeviceToDevice, ctx.stream),
+                 "cudaMemcpyAsync (output snapshot)");
     cuda_check(cudaStreamSynchronize(ctx.stream), "cudaStreamSynchronize (output snapshot)");
   });
   if (!accept_reply(*ctx.candidate, rep, r, when)) return false;
-  const unsigned long long words = b.out_bytes() / 2;
-  const unsigned long long same =
-      ctx.ops.count_equal(b.scratch->snapshot_raw.get(), out.data(), b.out_bytes());
-  if (same != words)
-    r.fail("side_stream", "side_stream",
-           std::to_string(words - same) + " of " + std::to_string(words) +
-               " output words changed after the candidate's stream had finished: work ran outside "
-               "the stream it was given (" +
-               when + ")");
+  for (std::size_t i = 0; i < b.output_count(); ++i) {
+    const unsigned long long words =
+        DeviceOps::unit_count(b.scratch_of(i).snapshot_raw.get(), b.candidate_out(i).data(), b.out_bytes(i));
+    const unsigned long long same =
+        ctx.ops.count_equal(b.scratch_of(i).snapshot_raw.get(), b.candidate_out(i).data(), b.out_bytes(i));
+    if (same != words)
+      r.fail("side_stream", "side_stream",
+             std::to_string(words - same) + " of " + std::to_string(words) +
+                 " output words changed after the candidate's stream had finished: work ran outside "
+                 "the stream it was given (" +
+                 b.when_for(i, when) + ")");
+  }
   check_memory(ctx, b, r, when, &input_hashes);
   if (mode == PoisonMode::nan) check_unwritten(ctx, b, r, seed, when);
-  ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, out_f32.as<float>());
+  for (std::size_t i = 0; i < b.output_count(); ++i)
+    ctx.ops.to_float(b.candidate_out(i).data(), b.out_elements(i), b.out_dtype(i),
+                     (b.scratch_of(i).*out_f32).as<float>());
   return true;
 }
 
-/// The baseline on the current inputs, into baseline_f32. False (and a failure) if it declines.
+/// The baseline on the current inputs, each output into its baseline_f32. False (and a failure) if it declines.
 inline bool baseline_call(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
                           const std::string& when, std::uint64_t seed) {
-  GuardedTensor& out = b.baseline_out();
-  ctx.ops.poison(out.data(), b.out_elements, b.out_dtype, PoisonMode::nan, seed);
+  poison_outputs(ctx, b.baseline_outputs, PoisonMode::nan, seed);
   cuda_check(cudaStreamSynchronize(ctx.stream),
              "cudaStreamSynchronize (before the baseline's call)");
   const RemoteReply rep = ctx.baseline->plain(b.baseline_placement);
   if (!accept_reply(*ctx.baseline, rep, r, when)) return false;
-  ctx.ops.to_float(out.data(), b.out_elements, b.out_dtype, b.scratch->baseline_f32.as<float>());
+  for (std::size_t i = 0; i < b.output_count(); ++i)
+    ctx.ops.to_float(b.baseline_out(i).data(), b.out_elements(i), b.out_dtype(i),
+                     b.scratch_of(i).baseline_f32.as<float>());
   return true;
 }
 
@@ -141,18 +164,21 @@ struct ErrorVerdict {
   double tolerance = 0, cap = 0;
 };
 
-/// Compares candidate_f32 and baseline_f32 with reference_f32 and applies the FA-style rule:
-/// candidate error <= k x baseline error + rounding floor, and <= the hard cap.
-inline ErrorVerdict judge_outputs(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
-                                  const std::string& when) {
+/// Compares output i's candidate_f32 and baseline_f32 with its reference_f32 and applies the
+/// FA-style rule: candidate error <= k x baseline error + rounding floor, and <= the hard cap.
+inline ErrorVerdict judge_output(RunnerContext& ctx, ScenarioBuffers& b, std::size_t i, RunnerResult& r,
+                                 const std::string& call) {
   ErrorVerdict v;
-  const float* ref = b.scratch->reference_f32.as<float>();
-  v.baseline = ctx.ops.compare(b.scratch->baseline_f32.as<float>(), ref, b.out_elements);
-  v.candidate = ctx.ops.compare(b.scratch->candidate_f32.as<float>(), ref, b.out_elements);
+  const std::string when = b.when_for(i, call);
+  OutputScratch& s = b.scratch_of(i);
+  const float* ref = s.reference_f32.as<float>();
+  v.baseline = ctx.ops.compare(s.baseline_f32.as<float>(), ref, b.out_elements(i));
+  v.candidate = ctx.ops.compare(s.candidate_f32.as<float>(), ref, b.out_elements(i));
   const double ref_max = v.candidate.max_abs_b;
-  v.tolerance = ctx.options.k * v.baseline.max_abs_diff + ctx.problem.rounding_floor(ref_max);
-  v.cap = ctx.problem.max_error_cap(ref_max);
-  const std::string n = std::to_string(b.out_elements);
+  const double floor = ctx.problem.output_rounding_floor(i, ref_max);
+  v.tolerance = ctx.options.k * v.baseline.max_abs_diff + floor;
+  v.cap = ctx.problem.output_max_error_cap(i, ref_max);
+  const std::string n = std::to_string(b.out_elements(i));
   if (v.baseline.nonfinite_b > 0)
     r.fail("", "reference",
            "the fp32 reference produced " + std::to_string(v.baseline.nonfinite_b) +
@@ -176,11 +202,19 @@ inline ErrorVerdict judge_outputs(RunnerContext& ctx, ScenarioBuffers& b, Runner
            "max |candidate - reference| = " + num(v.candidate.max_abs_diff) +
                " exceeds the tolerance " + num(v.tolerance) + " = k " + num(ctx.options.k) +
                " x baseline error " + num(v.baseline.max_abs_diff) + " + rounding floor " +
-               num(ctx.problem.rounding_floor(ref_max)) + " (" + when + ")");
+               num(floor) + " (" + when + ")");
   if (v.candidate.max_abs_diff > v.cap)
     r.fail("", "max_error_cap",
            "max |candidate - reference| = " + num(v.candidate.max_abs_diff) +
                " exceeds the hard cap " + num(v.cap) + " (" + when + ")");
+  return v;
+}
+
+/// judge_output for every output, in order.
+inline std::vector<ErrorVerdict> judge_outputs(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r,
+                                               const std::string& when) {
+  std::vector<ErrorVerdict> v;
+  for (std::size_t i = 0; i < b.output_count(); ++i) v.push_back(judge_output(ctx, b, i, r, when));
   return v;
 }
 
@@ -201,7 +235,9 @@ inline void keep_worst(RunnerResult& r, const ErrorVerdict& v, double& worst_rat
 inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult& r) {
   double worst = -1;
   const auto inputs = b.input_pointers();
-  ctx.agreement_bound.assign(static_cast<std::size_t>(correctness_trials(ctx)), 0.0);
+  const auto references = b.reference_pointers();
+  ctx.agreement_bound.assign(static_cast<std::size_t>(correctness_trials(ctx)),
+                             std::vector<double>(b.output_count(), 0.0));
   for (int trial = 0; trial < correctness_trials(ctx); ++trial) {
     const std::string when = "trial " + std::to_string(trial);
     const auto call = static_cast<std::uint64_t>(trial);
@@ -211,57 +247,62 @@ inline void check_correctness(RunnerContext& ctx, ScenarioBuffers& b, RunnerResu
     cuda_check(cudaStreamSynchronize(ctx.stream), "generate_inputs (" + when + ")");
     const auto hashes = hash_inputs(ctx, b);
     if (!checked_candidate_call(ctx, b, r, when, PoisonMode::nan, call_seed, hashes,
-                                b.scratch->candidate_f32))
+                                &OutputScratch::candidate_f32))
       return;
     if (trial == 0) {
       // Re-run on the same inputs under other shared-memory garbage and a random-bits poison.
       if (!checked_candidate_call(ctx, b, r, when + ", re-run", PoisonMode::random_finite,
                                   ctx.seed(SecretUse::poison, call | rerun_call), hashes,
-                                  b.scratch->rerun_f32))
+                                  &OutputScratch::rerun_f32))
         return;
     }
     if (r.has_flag("inputs_modified")) {  // the reference must see the inputs as generated
       ctx.problem.generate_inputs(inputs, input_seed, trial, ctx.stream);
     }
-    run_reference(ctx, inputs, b.scratch->reference_f32.as<float>(), when);
-    if (trial >= 1) {
-      // Same buffers, new contents: outputs the reference says must change but that stayed
-      // bit-identical to the previous call's are a memo. (Elements whose correct value did not
-      // change, such as rows with nothing to attend to, are not evidence either way.)
-      const auto count = ctx.ops.count_stale(b.candidate_out().data(), b.scratch->previous_raw.get(),
-                                             b.scratch->reference_f32.as<float>(),
-                                             b.scratch->previous_reference_f32.as<float>(), b.out_elements,
-                                             b.out_dtype);
-      if (count.expected > 0 && count.stale * 2 > count.expected)
-        r.fail("memoised", "memoised",
-               std::to_string(count.stale) + " of the " + std::to_string(count.expected) +
-                   " output elements whose correct value changed are identical to the previous "
-                   "call's although the inputs in the same buffers changed (" +
-                   when + ")");
+    run_reference(ctx, inputs, references, when);
+    for (std::size_t i = 0; i < b.output_count(); ++i) {
+      OutputScratch& s = b.scratch_of(i);
+      if (trial >= 1) {
+        // Same buffers, new contents: outputs the reference says must change but that stayed
+        // bit-identical to the previous call's are a memo. (Elements whose correct value did not
+        // change, such as rows with nothing to attend to, are not evidence either way.)
+        const auto count = ctx.ops.count_stale(b.candidate_out(i).data(), s.previous_raw.get(),
+                                               s.reference_f32.as<float>(),
+                                               s.previous_reference_f32.as<float>(), b.out_elements(i),
+                                               b.out_dtype(i));
+        if (count.expected > 0 && count.stale * 2 > count.expected)
+          r.fail("memoised", "memoised",
+                 std::to_string(count.stale) + " of the " + std::to_string(count.expected) +
+                     " output elements whose correct value changed are identical to the previous "
+                     "call's although the inputs in the same buffers changed (" +
+                     b.when_for(i, when) + ")");
+      }
+      cuda_check(cudaMemcpyAsync(s.previous_raw.get(), b.candidate_out(i).data(), b.out_bytes(i),
+                                 cudaMemcpyDeviceToDevice, ctx.stream),
+                 "cudaMemcpyAsync (keep previous output)");
+      cuda_check(cudaMemcpyAsync(s.previous_reference_f32.get(), s.reference_f32.get(),
+                                 b.out_elements(i) * sizeof(float), cudaMemcpyDeviceToDevice, ctx.stream),
+                 "cudaMemcpyAsync (keep previous reference)");
     }
-    cuda_check(cudaMemcpyAsync(b.scratch->previous_raw.get(), b.candidate_out().data(), b.out_bytes(),
-                               cudaMemcpyDeviceToDevice, ctx.stream),
-               "cudaMemcpyAsync (keep previous output)");
-    cuda_check(cudaMemcpyAsync(b.scratch->previous_reference_f32.get(), b.scratch->reference_f32.get(),
-                               b.out_elements * sizeof(float), cudaMemcpyDeviceToDevice, ctx.stream),
-               "cudaMemcpyAsync (keep previous reference)");
     if (!r.correct) return;
     if (!baseline_call(ctx, b, r, when, ctx.seed(SecretUse::poison, call | baseline_call_bit)))
       return;
-    const ErrorVerdict v = judge_outputs(ctx, b, r, when);
-    keep_worst(r, v, worst);
-    ctx.agreement_bound[static_cast<std::size_t>(trial)] = v.tolerance + v.baseline.max_abs_diff;
-    if (trial == 0) {
-      const Comparison again =
-          ctx.ops.compare(b.scratch->rerun_f32.as<float>(), b.scratch->candidate_f32.as<float>(), b.out_elements);
+    const std::vector<ErrorVerdict> verdicts = judge_outputs(ctx, b, r, when);
+    for (std::size_t i = 0; i < verdicts.size(); ++i) {
+      const ErrorVerdict& v = verdicts[i];
+      keep_worst(r, v, worst);
+      ctx.agreement_bound[static_cast<std::size_t>(trial)][i] = v.tolerance + v.baseline.max_abs_diff;
+      if (trial != 0) continue;
+      const Comparison again = ctx.ops.compare(b.scratch_of(i).rerun_f32.as<float>(),
+                                               b.scratch_of(i).candidate_f32.as<float>(), b.out_elements(i));
       if (again.finiteness_mismatch > 0 || again.max_abs_diff > v.tolerance)
         r.fail(
             "nondeterministic", "nondeterministic",
             "two calls on the same inputs under different shared-memory garbage differ by up to " +
                 num(again.max_abs_diff) + " (tolerance " + num(v.tolerance) + ") with " +
                 std::to_string(again.finiteness_mismatch) +
-                " finite/non-finite mismatches: reads of uninitialised memory or a race (" + when +
-                ")");
+                " finite/non-finite mismatches: reads of uninitialised memory or a race (" +
+                b.when_for(i, when) + ")");
     }
     if (!r.correct) return;
   }

@@ -64,8 +64,13 @@ class GuardedTensor {
         memory_((2 * guard + spec.elements) * dtype_bytes(spec.dtype),
                 "tensor \"" + spec.name + "\"") {
     const std::size_t eb = dtype_bytes(spec_.dtype);
-    ops.fill_random(memory_.get(), guard_ * eb / 2, seed);
-    ops.fill_random(back_guard(), guard_ * eb / 2, seed ^ 0xBAC6u);
+    if (eb >= 2) {
+      ops.fill_random(memory_.get(), guard_ * eb / 2, seed);
+      ops.fill_random(back_guard(), guard_ * eb / 2, seed ^ 0xBAC6u);
+    } else {  // one-byte elements: the back band may start at an odd address
+      ops.fill_random_bytes(memory_.get(), guard_, seed);
+      ops.fill_random_bytes(back_guard(), guard_, seed ^ 0xBAC6u);
+    }
     front_hash_ = ops.hash(memory_.get(), guard_ * eb);
     back_hash_ = ops.hash(back_guard(), guard_ * eb);
   }

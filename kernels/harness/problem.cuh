@@ -15,11 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dtype.hpp"
+
 namespace socratic::harness {
-
-enum class Dtype { bf16, fp16, fp32 };
-
-inline std::size_t dtype_bytes(Dtype d) { return d == Dtype::fp32 ? 4 : 2; }
 
 /// One argument tensor of the entry point.
 struct TensorSpec {
@@ -75,6 +73,22 @@ class Problem {
   /// The runner runs max(--trials, this) correctness trials, so that every regime is checked,
   /// and rotates timed samples over as many. Default: 1.
   virtual int input_regimes() const { return 1; }
+
+  /// The fp32 reference of every output (tensors() order), `outs[i]` holding output i's
+  /// elements as floats. Default: reference() for a problem of one output.
+  virtual void reference_outputs(const std::vector<void*>& inputs, const std::vector<float*>& outs,
+                                 cudaStream_t stream) {
+    reference(inputs, outs.at(0), stream);
+  }
+
+  /// rounding_floor and max_error_cap of output `output` (tensors() order among the outputs),
+  /// for a problem whose outputs differ in dtype or magnitude. Default: the problem's own.
+  virtual double output_rounding_floor(std::size_t /*output*/, double reference_max_abs) const {
+    return rounding_floor(reference_max_abs);
+  }
+  virtual double output_max_error_cap(std::size_t /*output*/, double reference_max_abs) const {
+    return max_error_cap(reference_max_abs);
+  }
 };
 
 }  // namespace socratic::harness

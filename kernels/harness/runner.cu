@@ -86,37 +86,44 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed,
     else
       b.inputs.emplace_back(s, ctx.options.guard_elements, ctx.ops, mix64(seed ^ fnv1a(s.name)));
   }
-  if (outs.size() != 1)
-    throw std::runtime_error("the problem declares " + std::to_string(outs.size()) +
-                             " output tensors; the runner supports exactly one");
-  TensorSpec baseline_spec = outs[0];
-  baseline_spec.name += " (baseline's)";
-  b.outputs.emplace_back(outs[0], ctx.options.guard_elements, ctx.ops, mix64(seed ^ 0x0A7ull));
-  b.outputs.emplace_back(baseline_spec, ctx.options.guard_elements, ctx.ops,
-                         mix64(seed ^ 0x0B7ull));
-  // Which of the two output allocations (the earlier or the later address) is the candidate's
-  // is drawn per placement: where an output lands (its L2 partition and DRAM channels) is
-  // fixed within a run, and a fixed order would give one side the same place every time.
-  if (seed & 1) {
-    std::swap(b.outputs[0], b.outputs[1]);
-    b.outputs[0].rename(outs[0].name);
-    b.outputs[1].rename(baseline_spec.name);
+  if (outs.empty()) throw std::runtime_error("the problem declares no output tensor");
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    // Output 0 keeps the guard seeds of a problem of one output.
+    const std::uint64_t salt = i == 0 ? 0 : fnv1a(outs[i].name);
+    TensorSpec baseline_spec = outs[i];
+    baseline_spec.name += " (baseline's)";
+    GuardedTensor first(outs[i], ctx.options.guard_elements, ctx.ops, mix64(seed ^ 0x0A7ull ^ salt));
+    GuardedTensor second(baseline_spec, ctx.options.guard_elements, ctx.ops, mix64(seed ^ 0x0B7ull ^ salt));
+    // Which of the two allocations of an output (the earlier or the later address) is the
+    // candidate's is drawn per placement: where an output lands (its L2 partition and DRAM
+    // channels) is fixed within a run, and a fixed order would give one side the same place
+    // every time.
+    if ((i == 0 ? seed : mix64(seed ^ salt)) & 1) {
+      std::swap(first, second);
+      first.rename(outs[i].name);
+      second.rename(baseline_spec.name);
+    }
+    b.candidate_outputs.push_back(std::move(first));
+    b.baseline_outputs.push_back(std::move(second));
   }
-  b.out_elements = outs[0].elements;
-  b.out_dtype = outs[0].dtype;
   if (shared) {
     b.scratch = std::move(shared);
     return b;
   }
-  const std::size_t f32 = b.out_elements * sizeof(float);
   b.scratch = std::make_shared<ScenarioScratch>();
-  b.scratch->reference_f32 = DeviceBuffer(f32, "reference output");
-  b.scratch->candidate_f32 = DeviceBuffer(f32, "candidate output, fp32");
-  b.scratch->baseline_f32 = DeviceBuffer(f32, "baseline output, fp32");
-  b.scratch->rerun_f32 = DeviceBuffer(f32, "candidate re-run output, fp32");
-  b.scratch->previous_raw = DeviceBuffer(b.out_bytes(), "previous candidate output");
-  b.scratch->previous_reference_f32 = DeviceBuffer(f32, "previous reference output");
-  b.scratch->snapshot_raw = DeviceBuffer(b.out_bytes(), "candidate output snapshot");
+  for (std::size_t i = 0; i < outs.size(); ++i) {
+    const std::size_t f32 = b.out_elements(i) * sizeof(float);
+    const std::string of = outs.size() == 1 ? "" : " \"" + outs[i].name + "\"";
+    OutputScratch s;
+    s.reference_f32 = DeviceBuffer(f32, "reference output" + of);
+    s.candidate_f32 = DeviceBuffer(f32, "candidate output" + of + ", fp32");
+    s.baseline_f32 = DeviceBuffer(f32, "baseline output" + of + ", fp32");
+    s.rerun_f32 = DeviceBuffer(f32, "candidate re-run output" + of + ", fp32");
+    s.previous_raw = DeviceBuffer(b.out_bytes(i), "previous candidate output" + of);
+    s.previous_reference_f32 = DeviceBuffer(f32, "previous reference output" + of);
+    s.snapshot_raw = DeviceBuffer(b.out_bytes(i), "candidate output snapshot" + of);
+    b.scratch->outputs.push_back(std::move(s));
+  }
   return b;
 }
 

@@ -65,11 +65,13 @@ inline void recheck_timed_outputs(RunnerContext& ctx, ScenarioBuffers& b, Runner
                                   const std::vector<unsigned long long>* input_hashes) {
   check_memory(ctx, b, r, when, input_hashes);
   check_unwritten(ctx, b, r, poison_seed, when);
-  run_reference(ctx, b.input_pointers(), b.scratch->reference_f32.as<float>(), when);
-  ctx.ops.to_float(b.candidate_out().data(), b.out_elements, b.out_dtype,
-                   b.scratch->candidate_f32.as<float>());
-  ctx.ops.to_float(b.baseline_out().data(), b.out_elements, b.out_dtype,
-                   b.scratch->baseline_f32.as<float>());
+  run_reference(ctx, b.input_pointers(), b.reference_pointers(), when);
+  for (std::size_t i = 0; i < b.output_count(); ++i) {
+    ctx.ops.to_float(b.candidate_out(i).data(), b.out_elements(i), b.out_dtype(i),
+                     b.scratch_of(i).candidate_f32.as<float>());
+    ctx.ops.to_float(b.baseline_out(i).data(), b.out_elements(i), b.out_dtype(i),
+                     b.scratch_of(i).baseline_f32.as<float>());
+  }
   judge_outputs(ctx, b, r, when);
 }
 
@@ -88,23 +90,32 @@ inline void check_timed_output(RunnerContext& ctx, ScenarioBuffers& b, RunnerRes
   check_memory(ctx, b, r, when, &input_hashes);
   check_unwritten(ctx, b, r, poison_seed, when);
   if (!r.correct) return;
-  ctx.ops.to_float(b.candidate_out().data(), b.out_elements, b.out_dtype,
-                   b.scratch->candidate_f32.as<float>());
-  ctx.ops.to_float(b.baseline_out().data(), b.out_elements, b.out_dtype,
-                   b.scratch->baseline_f32.as<float>());
-  const Comparison c =
-      ctx.ops.compare(b.scratch->candidate_f32.as<float>(), b.scratch->baseline_f32.as<float>(), b.out_elements);
-  const std::size_t i = static_cast<std::size_t>(regime);
-  const double bound = i < ctx.agreement_bound.size()
-                           ? timed_agreement_slack * ctx.agreement_bound[i]
-                           : 0.0;
-  if (c.finiteness_mismatch > 0 || c.nonfinite_a > 0 || c.max_abs_diff > bound)
-    r.fail("timed_output", "timed_output",
-           "the output of " + when + " differs from the baseline's on the same inputs by up to " +
-               num(c.max_abs_diff) + " (allowed " + num(bound) + ", " + num(timed_agreement_slack) +
-               " x the correctness trials' tolerance plus the baseline's error), with " +
-               std::to_string(c.nonfinite_a) + " NaN/Inf: the timed call did not compute what "
-               "the checked calls did");
+  const std::size_t t = static_cast<std::size_t>(regime);
+  for (std::size_t i = 0; i < b.output_count(); ++i) {
+    OutputScratch& s = b.scratch_of(i);
+    ctx.ops.to_float(b.candidate_out(i).data(), b.out_elements(i), b.out_dtype(i), s.candidate_f32.as<float>());
+    ctx.ops.to_float(b.baseline_out(i).data(), b.out_elements(i), b.out_dtype(i), s.baseline_f32.as<float>());
+    const Comparison c =
+        ctx.ops.compare(s.candidate_f32.as<float>(), s.baseline_f32.as<float>(), b.out_elements(i));
+    const double bound = t < ctx.agreement_bound.size() && i < ctx.agreement_bound[t].size()
+                             ? timed_agreement_slack * ctx.agreement_bound[t][i]
+                             : 0.0;
+    if (c.finiteness_mismatch > 0 || c.nonfinite_a > 0 || c.max_abs_diff > bound)
+      r.fail("timed_output", "timed_output",
+             "the output of " + b.when_for(i, when) + " differs from the baseline's on the same inputs by up to " +
+                 num(c.max_abs_diff) + " (allowed " + num(bound) + ", " + num(timed_agreement_slack) +
+                 " x the correctness trials' tolerance plus the baseline's error), with " +
+                 std::to_string(c.nonfinite_a) + " NaN/Inf: the timed call did not compute what "
+                 "the checked calls did");
+  }
+}
+
+/// One hash over every output of one side (the judge's fence checks that none changes later).
+inline unsigned long long hash_outputs(RunnerContext& ctx, const std::vector<GuardedTensor>& outs) {
+  unsigned long long h = 0;
+  for (std::size_t i = 0; i < outs.size(); ++i)
+    h = mix64(h ^ ctx.ops.hash(outs[i].data(), outs[i].bytes()) ^ (0x5157ull + i));
+  return h;
 }
 
 /// Times a scenario that passed its correctness checks, filling the timing members of `r`.
@@ -193,10 +204,8 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
                                 ctx.stream);
     const std::vector<unsigned long long> hashes = hash_inputs(ctx, b);
     const std::uint64_t poison_seed = ctx.seed(SecretUse::poison, call);
-    ctx.ops.poison(b.candidate_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan,
-                   poison_seed);
-    ctx.ops.poison(b.baseline_out().data(), b.out_elements, b.out_dtype, PoisonMode::nan,
-                   ctx.seed(SecretUse::poison, call | baseline_call_bit));
+    poison_outputs(ctx, b.candidate_outputs, PoisonMode::nan, poison_seed);
+    poison_outputs(ctx, b.baseline_outputs, PoisonMode::nan, ctx.seed(SecretUse::poison, call | baseline_call_bit));
     const bool candidate_first = s % 2 == 1;
     unsigned long long output_at_fence = 0;
     for (int k = 0; k < 2; ++k) {
@@ -205,7 +214,7 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
       // fence found it, the SM clock), so that neither side's call follows more of it.
       if (!time_one(is_candidate, b, when)) return;
       const unsigned long long at_fence =
-          ctx.ops.hash((is_candidate ? b.candidate_out() : b.baseline_out()).data(), b.out_bytes());
+          hash_outputs(ctx, is_candidate ? b.candidate_outputs : b.baseline_outputs);
       const double mhz = ctx.clock.current_mhz();
       if (is_candidate) {
         output_at_fence = at_fence;  // compared again once the sample is over
@@ -219,7 +228,7 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
       if (s > 0 || k > 0) (last_was_candidate ? quiet_after_c : quiet_after_b).push_back(t.quiet_us);
       last_was_candidate = is_candidate;
     }
-    if (ctx.ops.hash(b.candidate_out().data(), b.out_bytes()) != output_at_fence)
+    if (hash_outputs(ctx, b.candidate_outputs) != output_at_fence)
       r.fail("side_stream", "side_stream",
              "the candidate's output changed after the judge's fence that ended its call: work "
              "ran outside the stream it was given, past the end of its call (" + when + ")");

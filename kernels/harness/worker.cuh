@@ -95,7 +95,7 @@ class Worker {
 struct Placement {
   std::vector<void*> bases;    ///< what cudaIpcOpenMemHandle returned (closed at unmap)
   std::vector<void*> inputs;   ///< tensor pointers, in the problem's order
-  void* output = nullptr;
+  std::vector<void*> outputs;  ///< tensor pointers, in the problem's order
 };
 
 inline std::string cuda_text(cudaError_t e) {
@@ -279,7 +279,7 @@ class WorkerSession {
       p.bases.push_back(base);
       void* tensor = static_cast<char*>(base) + region.offset;
       if (specs[i].output)
-        p.output = tensor;
+        p.outputs.push_back(tensor);
       else
         p.inputs.push_back(tensor);
     }
@@ -323,7 +323,7 @@ class WorkerSession {
     ops_->fence_us();
     if (held) hold_->hold(stream_);
     cudaEventRecord(start_, stream_);
-    reply.ret = problem_->launch(entry_, p.inputs, {p.output}, stream_);
+    reply.ret = problem_->launch(entry_, p.inputs, p.outputs, stream_);
     cudaEventRecord(stop_, stream_);
     if (held) hold_->release();
     cudaError_t e = cudaStreamSynchronize(stream_);
@@ -343,7 +343,7 @@ class WorkerSession {
     wire::CallReply reply{};
     ops_->smem_garbage(garbage_seed);
     cuda_check(cudaStreamSynchronize(stream_), "shared-memory garbage");
-    reply.ret = problem_->launch(entry_, p.inputs, {p.output}, stream_);
+    reply.ret = problem_->launch(entry_, p.inputs, p.outputs, stream_);
     if (reply.ret != 0) {
       reply.cuda_error = cudaDeviceSynchronize();
       channel_.send_value(wire::Type::done, m.seq, reply);
@@ -364,7 +364,7 @@ class WorkerSession {
 
   void plain_call(const wire::Message& m, Placement& p) {
     wire::CallReply reply{};
-    reply.ret = problem_->launch(entry_, p.inputs, {p.output}, stream_);
+    reply.ret = problem_->launch(entry_, p.inputs, p.outputs, stream_);
     reply.cuda_error = cudaDeviceSynchronize();
     channel_.send_value(wire::Type::done, m.seq, reply);
   }

@@ -209,6 +209,45 @@ class ErrorReplies(WorkerTest):
         self.refused("run", "inputs.input.cuda_ipc", "CUDA IPC buffers are not supported on this build",
                      inputs={"input": ipc, "weight": w, "eps": 1e-6})
 
+    def test_without_cuda_the_worker_offers_files_only_and_release_closes_nothing(self):
+        hello = self.ok("hello")
+        if torch.cuda.is_available():
+            self.skipTest("this PyTorch has CUDA: the GPU test (tests/suite_gpu) covers cuda_ipc")
+        self.assertEqual(hello["buffers"], ["file"])
+        self.assertIn("release", hello["ops"])
+        self.assertEqual(self.ok("release")["released"], 0)
+
+    def test_outputs_as_converts_the_declared_dtype_into_the_judges_fp32_buffer(self):
+        definition = {"name": "half_double", "inputs": {"x": {"shape": ["n"], "dtype": "bfloat16"}},
+                      "outputs": {"y": {"shape": ["n"], "dtype": "bfloat16"}},
+                      "reference": "import torch\ndef run(x):\n    return x * 2\n"}
+        self.ok("load", definition=definition)
+        x = torch.tensor([1.5, -3.0, 0.0078125, 100.0], dtype=torch.bfloat16)
+        out = self.output_buffer([4])
+        reply = self.ok("run", inputs={"x": self.buffer(x)}, outputs={"y": out}, outputs_as="float32")
+        self.assertEqual(reply["outputs"]["y"]["dtype"], "bfloat16")
+        self.assertTrue(torch.equal(self.read(out), (x * 2).float()))
+        # The buffer must be outputs_as's dtype, and outputs_as a float type.
+        wrong = self.output_buffer([4], dtype=torch.bfloat16)
+        reply = self.request("run", inputs={"x": self.buffer(x)}, outputs={"y": wrong}, outputs_as="float32")
+        self.assertFalse(reply["ok"])
+        self.assertIn("the buffer is bfloat16 [4] (outputs_as float32)", reply["outputs"]["y"]["error"])
+        self.refused("run", "outputs_as", "float32 or float64", inputs={"x": self.buffer(x)},
+                     outputs={"y": out}, outputs_as="int8")
+
+    def test_a_malformed_cuda_ipc_handle_is_named(self):
+        sys.path.insert(0, HARNESS_PYTHON)
+        import cuda_ipc
+        from shared_buffers import RequestError
+        with self.assertRaises(RequestError) as short:
+            cuda_ipc._handle("inputs.x", "00" * 10)
+        self.assertEqual(short.exception.field, "inputs.x.cuda_ipc")
+        self.assertIn("128 hex digits", str(short.exception))
+        with self.assertRaises(RequestError) as bad:
+            cuda_ipc._handle("inputs.x", "zz" * 64)
+        self.assertIn("not hexadecimal", str(bad.exception))
+        self.assertEqual(len(bytes(cuda_ipc._handle("inputs.x", "ab" * 64).reserved)), 64)
+
     def test_an_output_of_the_wrong_shape_is_not_written(self):
         self.load_rmsnorm()
         x, w = self.buffer(torch.randn(3, 64)), self.buffer(torch.ones(64))

@@ -47,8 +47,9 @@ class Worker:
 
     def hello(self, request):
         return {"worker": "socratic-reference-worker", "protocol": PROTOCOL, "torch": torch.__version__,
-                "cuda": torch.cuda.is_available(), "buffers": ["file"],
-                "ops": ["hello", "load", "run", "make_inputs", "quit"]}
+                "cuda": torch.cuda.is_available(),
+                "buffers": ["file", "cuda_ipc"] if torch.cuda.is_available() else ["file"],
+                "ops": ["hello", "load", "run", "make_inputs", "release", "quit"]}
 
     def load(self, request):
         kinds = [key for key in ("definition", "kernelbench") if key in request]
@@ -64,13 +65,14 @@ class Worker:
         problem = self._loaded()
         inputs = self._inputs(request.get("inputs"))
         buffers = self._output_buffers(request.get("outputs"))
+        outputs_as = self._outputs_as(request)
         if "seed" in request:
             torch.manual_seed(self._integer(request, "seed"))
         results, count = problem.run(inputs)
         reply_outputs, ok = {}, True
         produced = {name for name, _ in results}
         for name, value in results:
-            check = self._deliver(f"outputs.{name}", value, buffers.get(name))
+            check = self._deliver(f"outputs.{name}", value, buffers.get(name), outputs_as)
             ok = ok and check["ok"]
             reply_outputs[name] = check
         for name in buffers:
@@ -96,6 +98,13 @@ class Worker:
                 reply_inputs[name] = {"ok": False, "error": f"inputs.{name}: the generator made no input {name}"}
         self._synchronize()
         return {"ok": ok, "inputs": reply_inputs}
+
+    def release(self, request):
+        """Closes the judge's CUDA IPC buffers this worker opened (the judge frees them next)."""
+        if not torch.cuda.is_available():
+            return {"released": 0}
+        import cuda_ipc
+        return {"released": cuda_ipc.release_all()}
 
     def time(self, request):
         raise RequestError("op", "`time` is not supported yet: the eager baseline is timed by the judge "
@@ -148,6 +157,17 @@ class Worker:
             inputs[name] = tensor
         return inputs
 
+    @staticmethod
+    def _outputs_as(request):
+        """`outputs_as`: the dtype every output buffer has, the results converted to it (the
+        judge's fp32 references); absent: each buffer has its output's own dtype."""
+        if "outputs_as" not in request:
+            return None
+        name = request["outputs_as"]
+        if name not in ("float32", "float64"):
+            raise RequestError("outputs_as", f"outputs_as must be float32 or float64, not {name!r}")
+        return dtype_names.torch_dtype(name)
+
     def _output_buffers(self, given, field="outputs"):
         if given is None:
             return {}
@@ -155,9 +175,10 @@ class Worker:
             raise RequestError(field, f"{field} must map names to buffers")
         return {name: open_buffer(f"{field}.{name}", spec, writable=True) for name, spec in given.items()}
 
-    def _deliver(self, field, value, buffer):
+    def _deliver(self, field, value, buffer, outputs_as=None):
         """Writes one result into its buffer after checking its dtype and shape; a scalar result
-        comes back in the reply."""
+        comes back in the reply. With `outputs_as`, the result must have the dtype the definition
+        declares and is converted to the buffer's (`outputs_as`); otherwise it is never cast."""
         if _is_scalar(value) or (isinstance(value, torch.Tensor) and buffer is None and value.dim() == 0):
             if buffer is not None:
                 return {"ok": False, "error": f"{field}: the reference returned a scalar, the request gave a buffer"}
@@ -167,6 +188,18 @@ class Worker:
         check = {"dtype": dtype_names.name_of(value.dtype), "shape": list(value.shape)}
         if buffer is None:
             return {**check, "ok": False, "error": f"{field}: no buffer was given for this output"}
+        if outputs_as is not None:
+            declared = getattr(self.problem, "definition", {}).get("outputs", {}).get(field.split(".", 1)[1], {})
+            want = dtype_names.torch_dtype(declared["dtype"]) if declared.get("dtype") in dtype_names.NAMES else None
+            if buffer.dtype != outputs_as or list(value.shape) != list(buffer.shape) or \
+                    (want is not None and value.dtype != want):
+                return {**check, "ok": False,
+                        "error": f"{field}: the reference returned {check['dtype']} {check['shape']}; the "
+                                 f"definition says {declared.get('dtype', '?')}, the buffer is "
+                                 f"{dtype_names.name_of(buffer.dtype)} {list(buffer.shape)} (outputs_as "
+                                 f"{dtype_names.name_of(outputs_as)})"}
+            buffer.copy_(value.to(outputs_as))
+            return {**check, "ok": True}
         if value.dtype != buffer.dtype or list(value.shape) != list(buffer.shape):
             return {**check, "ok": False,
                     "error": f"{field}: the reference returned {check['dtype']} {check['shape']}; the "
@@ -189,10 +222,10 @@ class Worker:
             return {"id": None, "ok": False, "field": "", "error": "a request is a JSON object"}
         reply = {"id": request.get("id")}
         op = request.get("op")
-        handler = getattr(self, op, None) if op in ("hello", "load", "run", "make_inputs", "time", "quit") else None
+        handler = getattr(self, op, None) if op in ("hello", "load", "run", "make_inputs", "release", "time", "quit") else None
         try:
             if handler is None:
-                raise RequestError("op", f"unknown op {op!r}: hello, load, run, make_inputs, quit")
+                raise RequestError("op", f"unknown op {op!r}: hello, load, run, make_inputs, release, quit")
             answer = handler(request)
             reply.update({"ok": True, **answer})
         except RequestError as error:

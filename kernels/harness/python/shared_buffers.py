@@ -63,10 +63,13 @@ def open_buffer(field, spec, writable):
     a private copy, so a reference that changes its inputs in place leaves the judge's intact."""
     dtype, shape, strides, offset_elements, item = buffer_spec(field, spec)
     if "cuda_ipc" in spec:
-        raise RequestError(f"{field}.cuda_ipc",
-                           f"{field}: CUDA IPC buffers are not supported on this build: "
-                           + ("this PyTorch has no CUDA" if not torch.cuda.is_available()
-                              else "the worker does not open CUDA IPC handles yet (docs/reference-worker.md, Limits)"))
+        if not torch.cuda.is_available():
+            raise RequestError(f"{field}.cuda_ipc",
+                               f"{field}: CUDA IPC buffers are not supported on this build: this PyTorch has no CUDA")
+        import cuda_ipc  # only where there is a GPU: it loads libcudart
+        tensor = cuda_ipc.open_tensor(field, spec, dtype, shape, strides, offset_elements, item)
+        # The worker's own copy of an input: a reference that changes it in place leaves the judge's.
+        return tensor if writable else tensor.clone()
     path = spec.get("file")
     if not isinstance(path, str) or not path:
         raise RequestError(f"{field}.file", f"{field} names no buffer: give `file` (a path under /dev/shm) or `cuda_ipc`")

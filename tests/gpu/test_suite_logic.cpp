@@ -1,0 +1,148 @@
+// The suite runner's host-side logic, on CPU: the resolved workload (kernels/suite/
+// resolved_workload.hpp) and its errors by field, the dtypes' names and sizes, and the adapter
+// (kernels/suite/adapter.hpp) compiled by nvcc together with a candidate.
+#include "catch.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "adapter.hpp"
+#include "resolved_workload.hpp"
+#include "socratic/process/run_process.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace socratic::harness;
+using namespace socratic::harness::suite;
+
+namespace {
+
+json two_outputs() {
+  return json::parse(R"({
+    "name": "row_sum_and_argmax_c32",
+    "inputs": [{"name": "x", "dtype": "float32", "shape": [8, 32], "init": {"kind": "randn"}},
+               {"name": "scale", "dtype": "float32", "shape": null, "value": 0.5}],
+    "outputs": [{"name": "total", "dtype": "float32", "shape": [8]},
+                {"name": "largest", "dtype": "int64", "shape": [8], "tolerance": {"atol": 0, "rtol": 0}}],
+    "axes": [{"name": "rows", "value": 8, "var": true}, {"name": "columns", "value": 32}],
+    "tolerance": {"rule": "sol", "atol": 1e-3, "rtol": 1e-2, "max_error_cap": 0.5},
+    "reference": {"python": "/usr/bin/python3", "worker": "w.py", "definition": "d.json"},
+    "regimes": [1, 0.25]})");
+}
+
+std::string error_of(const json& j) {
+  try {
+    parse_resolved_workload(j);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a resolved workload: inputs in order, scalars, outputs with their own tolerance, axes",
+          "[harness][suite]") {
+  const ResolvedWorkload w = parse_resolved_workload(two_outputs());
+  REQUIRE(w.inputs.size() == 2);
+  CHECK(w.inputs[0].elements == 256);
+  CHECK(w.inputs[0].init.kind == InitKind::randn);
+  CHECK(w.inputs[1].scalar);
+  CHECK(w.inputs[1].value == 0.5);
+  REQUIRE(w.outputs.size() == 2);
+  CHECK(w.outputs[0].tolerance.atol == 1e-3);
+  CHECK(w.outputs[0].tolerance.max_error_cap.value() == 0.5);
+  CHECK(w.outputs[1].dtype == Dtype::int64);
+  CHECK(w.outputs[1].tolerance.atol == 0);
+  CHECK(w.outputs[1].tolerance.max_error_cap.value() == 0.5);  // the rest inherited
+  REQUIRE(w.axes.size() == 2);
+  CHECK(w.axes[0].variable);
+  CHECK_FALSE(w.axes[1].variable);
+  CHECK(w.regimes == std::vector<double>{1, 0.25});
+}
+
+TEST_CASE("a resolved workload's errors name the field", "[harness][suite]") {
+  auto with = [](const std::string& pointer, const json& value) {
+    json j = two_outputs();
+    j[json::json_pointer(pointer)] = value;
+    return error_of(j);
+  };
+  CHECK_THAT(with("/inputs/0/dtype", "float4_e2m1"),
+             Catch::Matchers::Contains("field \"inputs[0].dtype\": \"float4_e2m1\" is not a dtype"));
+  CHECK_THAT(with("/inputs/0/init/kind", "gaussian"),
+             Catch::Matchers::Contains("field \"inputs[0].init.kind\": expected randn"));
+  CHECK_THAT(with("/inputs/0/shape/1", -3), Catch::Matchers::Contains("field \"inputs[0].shape[1]\""));
+  CHECK_THAT(with("/outputs/1/shape", nullptr), Catch::Matchers::Contains("field \"outputs[1].shape\""));
+  CHECK_THAT(with("/outputs/1/name", "x"), Catch::Matchers::Contains("\"x\" is used twice"));
+  CHECK_THAT(with("/tolerance/matched_ratio", 1.5),
+             Catch::Matchers::Contains("field \"tolerance.matched_ratio\": must be in (0, 1]"));
+  CHECK_THAT(with("/tolerance/rule", "close"), Catch::Matchers::Contains("field \"tolerance.rule\""));
+  CHECK_THAT(with("/axes/0/value", 2.5), Catch::Matchers::Contains("field \"axes[0].value\""));
+  CHECK_THAT(with("/regimes/1", 0), Catch::Matchers::Contains("field \"regimes[1]\": must be > 0"));
+  CHECK_THAT(with("/bogus", 1), Catch::Matchers::Contains("field \"parameters.bogus\": unknown member"));
+  json no_reference = two_outputs();
+  no_reference["reference"].erase("python");
+  CHECK_THAT(error_of(no_reference), Catch::Matchers::Contains("field \"reference.python\": required"));
+  json int_randn = two_outputs();
+  int_randn["inputs"][0]["dtype"] = "int32";
+  CHECK_THAT(error_of(int_randn), Catch::Matchers::Contains("this one is int32 (use randint)"));
+}
+
+TEST_CASE("the runner's dtypes: sizes, names both ways, which compare exactly", "[harness][suite]") {
+  for (const char* name : {"float64", "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "int64",
+                           "int32", "int16", "int8", "uint8", "bool"}) {
+    const auto d = dtype_from_definition_name(name);
+    REQUIRE(d);
+    CHECK(std::string(dtype_definition_name(*d)) == name);
+  }
+  CHECK_FALSE(dtype_from_definition_name("float4_e2m1fn_x2"));
+  CHECK(dtype_bytes(Dtype::fp64) == 8);
+  CHECK(dtype_bytes(Dtype::int64) == 8);
+  CHECK(dtype_bytes(Dtype::fp32) == 4);
+  CHECK(dtype_bytes(Dtype::bf16) == 2);
+  CHECK(dtype_bytes(Dtype::fp8_e4m3) == 1);
+  CHECK(dtype_bytes(Dtype::boolean) == 1);
+  CHECK(is_floating(Dtype::fp8_e5m2));
+  CHECK_FALSE(is_floating(Dtype::uint8));
+  CHECK_FALSE(is_floating(Dtype::boolean));
+}
+
+TEST_CASE("the adapter: the header's signature, unpacked in order, compiled by nvcc with a candidate",
+          "[harness][suite]") {
+  const ResolvedWorkload w = parse_resolved_workload(two_outputs());
+  const std::string entry = entry_point_name(w.name);
+  CHECK(entry == "row_sum_and_argmax_c32");
+  CHECK(entry_point_name("3d-conv") == "_3d_conv");
+  const std::string source = adapter_source(w, entry);
+  CHECK_THAT(source, Catch::Matchers::Contains(
+                         "const float* x,\n    float scale,\n    float* total,\n    int64_t* largest,\n    int64_t rows,\n    cudaStream_t stream);"));
+  CHECK_THAT(source, Catch::Matchers::Contains("static_cast<float>(call->scalars[0].real)"));
+  CHECK_THAT(source, Catch::Matchers::Contains("call->var_axis_count != 1"));
+
+  const fs::path dir = fs::temp_directory_path() / ("socratic-adapter-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path candidate = fs::path(SOCRATIC_SOURCE_DIR) / "tests/suite_gpu/row_sum_and_argmax.cu";
+  const std::string include = "-I" + (fs::path(SOCRATIC_SOURCE_DIR) / "kernels/suite").string();
+  auto nvcc = [&](const fs::path& cand) {
+    std::ofstream(dir / "adapter.cu") << adapter_source(w, entry, cand.string());
+    socratic::ProcessOptions options;
+    options.timeout = std::chrono::seconds(600);
+    return socratic::run_process({SOCRATIC_NVCC_PATH, "-std=c++17", "-c", include, (dir / "adapter.cu").string(),
+                                  "-o", (dir / "adapter.o").string()},
+                                 options);
+  };
+  const auto built = nvcc(candidate);
+  INFO(built.stderr_text);
+  CHECK(built.exit_code == 0);
+  // A candidate whose entry point disagrees with the header is refused when it is built.
+  std::ofstream(dir / "wrong.cu") << "#include <cstdint>\n#include <cuda_runtime.h>\nextern \"C\" void "
+                                     "row_sum_and_argmax_c32(const float* x, double scale, float* t, int64_t* l, "
+                                     "int64_t rows, cudaStream_t s) {}\n";
+  const auto wrong = nvcc(dir / "wrong.cu");
+  CHECK(wrong.exit_code != 0);
+  fs::remove_all(dir);
+}

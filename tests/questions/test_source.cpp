@@ -356,8 +356,8 @@ TEST_CASE("a CPU problem is asked no GPU question at any moment; a GPU problem k
     for (const auto& id : cpu) {
       const BankEntry* e = bank.find(id);
       INFO(id << ": " << e->text << " / " << e->checks);
-      CHECK(detail::lint::first_gpu_only_term(e->text).empty());
-      CHECK(detail::lint::first_gpu_only_term(e->checks).empty());
+      CHECK(socratic::detail::lint::first_gpu_only_term(e->text).empty());
+      CHECK(socratic::detail::lint::first_gpu_only_term(e->checks).empty());
       CHECK(e->text.find("tile size") == std::string::npos);
     }
   }

@@ -31,18 +31,13 @@ constexpr const char* entry_point = "row_norms";
 kernel_fn baseline_kernel = nullptr;
 kernel_fn candidate_kernel = nullptr;
 
-kernel_fn load(const char* path) {
+// Empty when `path` loads and exports the entry point, else why not.
+std::string load(const char* path, kernel_fn& fn) {
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    std::fprintf(stderr, "harness: cannot load %s: %s\n", path, dlerror());
-    std::exit(2);
-  }
-  auto fn = reinterpret_cast<kernel_fn>(dlsym(lib, entry_point));
-  if (!fn) {
-    std::fprintf(stderr, "harness: %s does not export %s\n", path, entry_point);
-    std::exit(3);
-  }
-  return fn;
+  if (!lib) return std::string("cannot load ") + path + ": " + dlerror();
+  fn = reinterpret_cast<kernel_fn>(dlsym(lib, entry_point));
+  if (!fn) return std::string(path) + " does not export " + entry_point;
+  return {};
 }
 
 // EDIT 2: a scenario's parameters, as scenarios.json names them.
@@ -125,12 +120,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool identical = argc > 4 && std::string(argv[4]) == "--identical-to-baseline";
-  baseline_kernel = load(argv[1]);
-  candidate_kernel = load(argv[2]);
+  if (const std::string why = load(argv[1], baseline_kernel); !why.empty()) {
+    std::fprintf(stderr, "harness: the baseline: %s\n", why.c_str());  // the judge's own fault: exit 2
+    return 2;
+  }
   const std::vector<Scenario> scenarios = read_scenarios(argv[3]);
   if (scenarios.empty()) {
     std::fprintf(stderr, "harness: no scenario with id, rows and cols in %s\n", argv[3]);
     return 2;
+  }
+  if (const std::string why = load(argv[2], candidate_kernel); !why.empty()) {
+    // The candidate's fault (no entry point, an undefined symbol): a report of a failed build.
+    std::string ids;
+    for (size_t i = 0; i < scenarios.size(); ++i) ids += (i ? ",\"" : "\"") + scenarios[i].id + "\"";
+    std::string log;
+    for (char ch : why) log += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+    std::printf("{\"schema_version\":1,\"problem\":\"row_norms\",\"built\":false,\"build_log\":\"%s\",\"expected\":[%s]}\n",
+                log.c_str(), ids.c_str());
+    return 0;
   }
   std::mt19937 rng(1234);
   std::string out = "{\"schema_version\":1,\"problem\":\"row_norms\",\"gpu\":\"cpu\",\"arch\":\"cpu\",\"built\":true,\"expected\":[";

@@ -454,27 +454,43 @@ TEST_CASE("CommandEvaluator reads the report a command prints", "[eval][command]
     CHECK_THAT(r.error, Contains("exited with code 3") && Contains("no GPU here"));
     CHECK(r.expected == std::vector<std::string>{"x", "y"});
     CHECK_FALSE(r.all_correct());
+    CHECK(r.fault == EvalFault::harness);  // the judge failed by itself: not the candidate's failure
+    CHECK(json(r)["fault"] == "harness");
+    CHECK(json(r).get<EvalReport>().fault == EvalFault::harness);
+  }
+  SECTION("a judge killed by a signal or a timeout may have been brought down by the candidate: no fault") {
+    const EvalReport killed = run("kill -SEGV $$\n");
+    CHECK_THAT(killed.error, Contains("the candidate may have crashed or hung it"));
+    CHECK(killed.fault == EvalFault::none);
+    CHECK(run("exit 139\n").fault == EvalFault::none);  // a shell's 128+N
+    CHECK_FALSE(json(killed).contains("fault"));
   }
   SECTION("a timeout") {
-    CHECK_THAT(run("sleep 30\n", 300ms).error, Contains("timed out"));
+    const EvalReport r = run("sleep 30\n", 300ms);
+    CHECK_THAT(r.error, Contains("timed out"));
+    CHECK(r.fault == EvalFault::none);
   }
   SECTION("not a report") {
     CHECK_THAT(run("echo '{\"built\": true}'\n").error, Contains("printed no EvalReport JSON") && Contains("expected"));
     CHECK_THAT(run("true\n").error, Contains("stdout was empty"));
+    CHECK(run("true\n").fault == EvalFault::harness);
   }
   SECTION("a report that drops a scenario") {
     EvalReport dropped = sample;
     dropped.expected = {"x"};
     write_file(tmp / "dropped.json", json(dropped).dump());
-    CHECK_THAT(run("cat " + (tmp / "dropped.json").string() + "\n").error,
-               Contains("differ from the expected list"));
+    const EvalReport r = run("cat " + (tmp / "dropped.json").string() + "\n");
+    CHECK_THAT(r.error, Contains("differ from the scenario set's") && Contains("missing: y"));
+    CHECK(r.fault == EvalFault::harness);
   }
   SECTION("a command that cannot start") {
     CommandEvaluatorConfig cfg;
     cfg.command = {(tmp / "missing.sh").string()};
     Candidate c;
     c.source = cand;
-    CHECK_THAT(CommandEvaluator(cfg).evaluate(c).error, Contains("could not start"));
+    const EvalReport r = CommandEvaluator(cfg).evaluate(c);
+    CHECK_THAT(r.error, Contains("could not start"));
+    CHECK(r.fault == EvalFault::harness);
   }
 }
 

@@ -1,6 +1,7 @@
 // The shipped bank, the loader's errors, and the lint.
 #include "support.hpp"
 
+#include <map>
 #include <set>
 
 #include "socratic/campaign/trace.hpp"
@@ -241,6 +242,33 @@ TEST_CASE("problem kinds: an entry applies only to problems of its kinds, and li
   const BankReadResult bad_read = read_bank(bad);
   REQUIRE(bad_read.issues.size() == 1);
   CHECK(bad_read.issues[0].field == "kinds");
+}
+
+TEST_CASE("lint: an entry for any problem that names a GPU-only term is named (a CPU problem would be asked it)",
+          "[questions][lint][kinds]") {
+  auto d = bank_with("gpu_words", "g.json",
+                     file_of("g", {entry("g.ncu", "Which counter did your last change move?",
+                                         R"("checks":"ncu on that counter before and after the change.")"),
+                                   entry("g.warps", "How many Warps does each row use?"),
+                                   entry("g.tagged", "Which warp stall dominates?", R"("kinds":["gpu"])"),
+                                   entry("g.neutral", "Which scenario is the slowest on this hardware?"),
+                                   entry("g.warpage", "Does the warpage of the plot hide the slowest scenario?")}));
+  const BankReadResult read = read_bank(d);
+  REQUIRE(read.ok());
+  std::map<std::string, std::string> named;  // entry -> field
+  for (const auto& i : lint_bank(read).issues)
+    if (i.message.find("has no \"kinds\"") != std::string::npos) {
+      CHECK_FALSE(i.is_error());  // a warning for a user's bank ...
+      named[i.where] = i.field;
+    }
+  CHECK(named.size() == 2);
+  CHECK(named["entry #0 \"g.ncu\""] == "checks");
+  CHECK(named["entry #1 \"g.warps\""] == "text");
+  // ... and an error for the shipped bank, which must meet its targets.
+  std::size_t errors = 0;
+  for (const auto& i : lint_bank(read, LintOptions{0.7, 35, 0.25, BankTargets{}}).issues)
+    errors += i.is_error() && i.message.find("has no \"kinds\"") != std::string::npos;
+  CHECK(errors == 2);
 }
 
 TEST_CASE("lint reports duplicates, near-duplicates and questions that are not questions", "[questions][lint]") {

@@ -7,6 +7,7 @@
 
 #include "socratic/questions/bank_question_source.hpp"
 #include "socratic/questions/credit.hpp"
+#include "socratic/questions/lint.hpp"
 
 using namespace socratic;
 
@@ -335,4 +336,38 @@ TEST_CASE("the adaptive mode learns from recorded campaigns", "[questions][sourc
   CHECK(table.questions.at("gA.1") == QuestionCredit{3, 0});
   BankQuestionSource source(bank, BankSourceOptions{42, true, table, 0.0, {}, std::nullopt});
   CHECK(source.ask(event(Trigger::plateau), campaign())->id == "gA.4");
+}
+
+TEST_CASE("a CPU problem is asked no GPU question at any moment; a GPU problem keeps them",
+          "[questions][source][kinds]") {
+  const Bank bank = load_bank(shipped);
+  auto pool = [&](std::vector<std::string> kinds, Trigger t) {
+    BankSourceOptions o;
+    o.problem_kinds = std::move(kinds);
+    BankQuestionSource source(bank, o);
+    std::set<std::string> ids;
+    for (const BankEntry* e : source.pool(t, CampaignState{})) ids.insert(e->id);
+    return ids;
+  };
+  for (Trigger t : all_triggers) {
+    INFO("trigger " << to_string(t));
+    const auto cpu = pool({"cpu"}, t);
+    CHECK_FALSE(cpu.empty());
+    for (const auto& id : cpu) {
+      const BankEntry* e = bank.find(id);
+      INFO(id << ": " << e->text << " / " << e->checks);
+      CHECK(socratic::detail::lint::first_gpu_only_term(e->text).empty());
+      CHECK(socratic::detail::lint::first_gpu_only_term(e->checks).empty());
+      CHECK(e->text.find("tile size") == std::string::npos);
+    }
+  }
+  // The questions the first CPU campaigns were asked: the start question on tile sizes under
+  // compute-sanitizer, plateau questions on ncu counters. A GPU campaign still asks them.
+  for (const char* id : {"numerics.ragged-tail", "measurement.counter-moved", "measurement.profile-matches-build",
+                         "measurement.worst-scenario-profiled"}) {
+    INFO(id);
+    const Trigger t = bank.find(id)->triggers.front();
+    CHECK(pool({"cpu"}, t).count(id) == 0);
+    CHECK(pool({"gpu", "attention"}, t).count(id) == 1);
+  }
 }

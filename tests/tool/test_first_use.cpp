@@ -5,6 +5,8 @@
 
 #include <chrono>
 
+#include "socratic/agents/llm_agent.hpp"
+#include "socratic/questions/lint.hpp"
 #include "tool_fixtures.hpp"
 
 using namespace socratic;
@@ -142,6 +144,153 @@ TEST_CASE("a CPU softmax campaign is asked no GPU or attention question", "[tool
   }
 }
 
+TEST_CASE("a campaign with --kind cpu speaks no GPU: its task, its brief, its questions and the agent's prompt; a GPU "
+          "campaign keeps them", "[tool][questions][first-use][kinds]") {
+  const fs::path dir = fresh_dir("cpu_speaks_cpu");
+  for (const char* agent : {"claude-code", "codex"}) {
+    const fs::path ws = dir / agent;
+    REQUIRE(init_cpu_campaign(ws, agent, R"({"all_correct":{}})", {"--kind", "cpu"}).ok());
+    const json c = json::parse(read_text(ws / "campaign.json"));
+    const std::string brief = read_text(workspace_of(ws) / (std::string(agent) == "codex" ? "AGENTS.md" : "CLAUDE.md"));
+    for (const std::string& text : {c["task"].get<std::string>(), brief}) {
+      INFO(text);
+      CHECK(socratic::detail::lint::first_gpu_only_term(text).empty());
+      CHECK(text.find("CUTLASS") == std::string::npos);
+    }
+    // Sent back three times with the wrong tail: every question asked names no GPU tool.
+    write_text(workspace_of(ws) / "candidate.cpp", read_text(cpu_problem() / "fast_tail_bug.cpp"));
+    for (int i = 0; i < 3; ++i)
+      REQUIRE(socratic_run({"hook", "stop", "--campaign", (ws / "campaign.json").string()},
+                           hook_input(i == 1 ? "The mismatch is rounding noise." : "Done: as fast as it gets.", i > 0,
+                                      workspace_of(ws)))
+                  .exit_code == 0);
+    const auto asked = events_of(trace_of(ws), "question");
+    REQUIRE(asked.size() == 4);
+    for (const auto& a : asked) {
+      const std::string text = a["asked"]["question"]["text"].get<std::string>() + " " +
+                               a["asked"]["question"].value("checks", std::string());
+      INFO(text);
+      CHECK(socratic::detail::lint::first_gpu_only_term(text).empty());
+    }
+  }
+  // The reference agent's prompt follows the kinds: a performance engineer's for a CPU problem.
+  const std::string cpu_prompt = default_agent_system_prompt({"cpu"});
+  CHECK(socratic::detail::lint::first_gpu_only_term(cpu_prompt).empty());
+  CHECK(cpu_prompt.find("cuDNN") == std::string::npos);
+  CHECK(default_agent_system_prompt({"gpu", "attention"}) == default_agent_system_prompt());
+  CHECK(default_agent_system_prompt({}).find("GPU kernel engineer") != std::string::npos);  // kinds unknown
+  // A GPU problem's task keeps the banned libraries.
+  const fs::path gpu = dir / "gpu";
+  REQUIRE(init_cpu_campaign(gpu, "none", R"({"all_correct":{}})", {"--kind", "gpu"}).ok());
+  CHECK(json::parse(read_text(gpu / "campaign.json"))["task"].get<std::string>().find("cuDNN") != std::string::npos);
+}
+
+namespace {
+
+/// Everything the agent would read of a hook call (the block's reason) and what the person reads.
+struct HookAnswer {
+  json printed;
+  bool blocked() const { return printed.contains("decision"); }
+  std::string shown() const { return printed.value("systemMessage", std::string()); }
+};
+
+HookAnswer hook_stop(const fs::path& dir, bool active = false) {
+  const ProcessResult r = socratic_run({"hook", "stop", "--campaign", (dir / "campaign.json").string()},
+                                       hook_input("Done.", active, workspace_of(dir)));
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  return {json::parse(r.stdout_text)};
+}
+
+}  // namespace
+
+TEST_CASE("the person's mistakes are refused at init, not blamed on the agent: a goal over absent scenarios, a "
+          "parameter of two types", "[tool][init][first-use][configuration]") {
+  const fs::path dir = fresh_dir("init_configuration");
+  // A goal naming a scenario the set does not have could never be met: init says so, writes nothing.
+  ProcessResult r = init_cpu_campaign(dir / "goal", "claude-code",
+                                      R"({"on_scenarios": {"ids": ["r128_c4097", "r99_c99"], "goal": {"all_correct": {}}}})");
+  INFO(r.stderr_text);
+  CHECK(r.exit_code != 0);
+  CHECK(r.stderr_text.find("--goal.on_scenarios.ids[1]: scenario \"r99_c99\" is not in the scenario set") !=
+        std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "goal" / "campaign.json"));
+  // A scenario whose parameter has another type than in the set's other scenarios: the user's
+  // judge reads it one way, so it would skip or misread that scenario at every stop.
+  json set = json::parse(read_text(cpu_problem() / "scenarios.json"));
+  set["scenarios"][1]["cols"] = std::to_string(set["scenarios"][1]["cols"].get<int>());
+  write_text(dir / "typed.json", set.dump(2));
+  r = socratic_run({"init", (dir / "typed").string(), "--problem", "softmax_cpu", "--scenarios",
+                    (dir / "typed.json").string(), "--baseline", (cpu_problem() / "baseline.cpp").string(),
+                    "--evaluator-command", "bash " + (cpu_problem() / "evaluate.sh").string() + " {candidate} {scenarios}"});
+  INFO(r.stderr_text);
+  CHECK(r.exit_code != 0);
+  const std::string id = set["scenarios"][1]["id"];
+  CHECK(r.stderr_text.find("typed.json: scenario \"" + id + "\" field \"cols\": a string") != std::string::npos);
+  CHECK(r.stderr_text.find("but a number in scenario") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "typed" / "campaign.json"));
+}
+
+TEST_CASE("a fault of the configuration or the harness is said to the person at the first stop, never as the "
+          "candidate's failure", "[tool][hook][first-use][configuration]") {
+  const fs::path dir = fresh_dir("hook_configuration");
+  auto never_blames_candidate = [](const HookAnswer& a) {
+    INFO(a.printed.dump(2));
+    CHECK_FALSE(a.blocked());  // no agent can fix it: it is let go at once ...
+    CHECK(a.shown().find("NOT verified") != std::string::npos);  // ... and the person reads why
+    CHECK(a.shown().find("not of the candidate") != std::string::npos);
+    CHECK(a.shown().find("BUILD FAILED") == std::string::npos);
+    CHECK(a.shown().find("change the candidate") == std::string::npos);
+  };
+  SECTION("a goal edited by hand to name a scenario the set lacks") {
+    REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+    json c = json::parse(read_text(dir / "campaign.json"));
+    c["goal"] = json::parse(R"({"on_scenarios": {"ids": ["r99_c99"], "goal": {"all_correct": {}}}})");
+    write_text(dir / "campaign.json", c.dump(2));
+    const HookAnswer a = hook_stop(dir);
+    never_blames_candidate(a);
+    CHECK(a.shown().find("the campaign's configuration") != std::string::npos);
+    CHECK(a.shown().find("scenario \"r99_c99\" is not in the scenario set") != std::string::npos);
+    CHECK(events_of(trace_of(dir), "evaluation").empty());
+    CHECK(events_of(trace_of(dir), "hook_call").back()["kind"] == "judge_fault");
+  }
+  SECTION("a judge that fails by itself (it cannot read its scenarios)") {
+    REQUIRE(socratic_run({"init", dir.string(), "--problem", "softmax_cpu", "--scenarios",
+                          (cpu_problem() / "scenarios.json").string(), "--baseline", (cpu_problem() / "baseline.cpp").string(),
+                          "--evaluator-command",
+                          R"(["sh", "-c", "echo 'harness: scenario r2048_c64: field rows is not an integer' >&2; exit 2"])",
+                          "--agent", "claude-code"})
+                .ok());
+    const HookAnswer a = hook_stop(dir);
+    never_blames_candidate(a);
+    CHECK(a.shown().find("the evaluator (harness)") != std::string::npos);
+    CHECK(a.shown().find("field rows is not an integer") != std::string::npos);
+    CHECK(events_of(trace_of(dir), "question").size() == 1);  // the start question only: none about gains
+    CHECK(events_of(trace_of(dir), "evaluation").at(0)["record"]["report"]["fault"] == "harness");
+    CHECK(events_of(trace_of(dir), "campaign_ended").at(0)["reason"] == "evaluator_error");
+  }
+  SECTION("a deleted candidate") {
+    REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+    fs::remove(workspace_of(dir) / "candidate.cpp");
+    const HookAnswer a = hook_stop(dir);
+    never_blames_candidate(a);
+    CHECK(a.shown().find("candidate.cpp does not exist (deleted or moved?)") != std::string::npos);
+    CHECK(a.shown().find("Question") == std::string::npos);
+    CHECK(events_of(trace_of(dir), "question").size() == 1);  // the start question only
+    CHECK(events_of(trace_of(dir), "evaluation").at(0)["record"]["report"]["fault"] == "configuration");
+    // Put back, the next stop is judged again: the campaign continues.
+    write_text(workspace_of(dir) / "candidate.cpp", read_text(cpu_problem() / "fast_fixed.cpp"));
+    CHECK(hook_stop(dir).shown().find("the goal holds") != std::string::npos);
+  }
+  SECTION("a candidate without the entry point is still the candidate's failure, a build that failed") {
+    REQUIRE(init_cpu_campaign(dir, "claude-code").ok());
+    write_text(workspace_of(dir) / "candidate.cpp", "extern \"C\" void not_the_entry_point() {}\n");
+    const HookAnswer a = hook_stop(dir);
+    REQUIRE(a.blocked());
+    CHECK(a.printed["reason"].get<std::string>().find("does not export softmax_rows") != std::string::npos);
+  }
+}
+
 TEST_CASE("init for a coding agent briefs it: the task, how stops are judged, the start question",
           "[tool][init][first-use]") {
   const fs::path dir = fresh_dir("init_brief");
@@ -191,7 +340,7 @@ TEST_CASE("the command-evaluator template judges a candidate from init to the go
                    hook_input("Eight accumulators now.", true, workspace_of(ws)));
   INFO(r.stderr_text);
   CHECK(r.exit_code == 0);
-  CHECK(r.stdout_text.empty());
+  CHECK_FALSE(json::parse(r.stdout_text).contains("decision"));
   const auto calls = events_of(trace_of(ws), "hook_call");
   REQUIRE(calls.size() == 2);
   CHECK(calls[1]["kind"] == "goal_met");

@@ -103,6 +103,16 @@ TEST_CASE("goal specs build the reference predicates and name the bad node", "[t
                     Catch::Matchers::Contains("exactly one member"));
 }
 
+TEST_CASE("a goal is checked against the scenario set it judges: an id the set lacks is named", "[tool][goal]") {
+  const json spec = json::parse(
+      R"({"all_of": [{"all_correct": {}}, {"not": {"on_scenarios": {"ids": ["a", "nosuch"], "goal": {"all_correct": {}}}}}]})");
+  CHECK_NOTHROW(goals::check_goal_scenarios(spec, {"a", "nosuch", "b"}));
+  CHECK_THROWS_WITH(goals::check_goal_scenarios(spec, {"a", "b"}),
+                    Catch::Matchers::Contains("goal.all_of[1].not.on_scenarios.ids[1]") &&
+                        Catch::Matchers::Contains("scenario \"nosuch\" is not in the scenario set (its ids: a, b)"));
+  CHECK_NOTHROW(goals::check_goal_scenarios(goals::default_goal_spec(), {}));
+}
+
 TEST_CASE("stop-hook input: fields read, malformed input named", "[tool][hook]") {
   const StopHookInput in = parse_stop_hook_input(
       R"({"session_id":"s1","cwd":"/w","hook_event_name":"Stop","stop_hook_active":true,
@@ -149,7 +159,17 @@ TEST_CASE("consecutive blocks are counted per chain and session, and the cap let
   CHECK(capped.kind == "block_cap");
   CHECK(capped.reason.find("NOT met") != std::string::npos);
   CHECK(decide_stop(true, true, 0, policy, "err").block);  // a hook error never allows
-  CHECK(stop_hook_stdout(capped).empty());
+  // A stop let through prints no decision, and the verdict for the person: the clients show a
+  // hook's `systemMessage` and keep its stderr to their debug output.
+  const json let_through = json::parse(stop_hook_stdout(capped));
+  CHECK_FALSE(let_through.contains("decision"));
+  CHECK(let_through.size() == 1);
+  CHECK(std::string(let_through["systemMessage"]).rfind("Socratic let the agent stop: ", 0) == 0);
+  CHECK(std::string(let_through["systemMessage"]).find("the goal was NOT met") != std::string::npos);
+  CHECK(std::string(let_through["systemMessage"]).find("3 consecutive blocks reached the cap") != std::string::npos);
+  const json met = json::parse(stop_hook_stdout(decide_stop(true, false, 2, policy, "x")));
+  CHECK_FALSE(met.contains("decision"));
+  CHECK(met["systemMessage"] == "Socratic judged the candidate: the goal holds on every scenario, so the agent stopped.");
   const json printed = json::parse(stop_hook_stdout(last));
   CHECK(printed["decision"] == "block");
   CHECK(printed["reason"] == "x");  // what the model reads
@@ -204,7 +224,8 @@ TEST_CASE("the hook blocks an unmet goal with the unmet scenarios and a question
   const StopHookOutcome ok = h.call(hook_input("Fixed b.", true, h.config.workspace));
   CHECK_FALSE(ok.decision.block);
   CHECK(ok.decision.kind == "goal_met");
-  CHECK(ok.stdout_text.empty());
+  CHECK_FALSE(json::parse(ok.stdout_text).contains("decision"));
+  CHECK(json::parse(ok.stdout_text)["systemMessage"].get<std::string>().find("the goal holds") != std::string::npos);
   const auto started = events_of(h.trace(), "turn_started");
   REQUIRE(started.size() == 2);
   CHECK(started[1]["message"]["text"] == reason);
@@ -266,6 +287,7 @@ TEST_CASE("repeated evaluator failures end the hook's campaign as they end the l
   CHECK_FALSE(gave_up.decision.block);
   CHECK(gave_up.decision.kind == "evaluator_error");
   CHECK(gave_up.stderr_text.find("NOT verified") != std::string::npos);
+  CHECK(json::parse(gave_up.stdout_text)["systemMessage"].get<std::string>().find("NOT verified") != std::string::npos);
   CHECK(gave_up.stderr_text.find("runner crashed: no GPU in this test") != std::string::npos);
   auto ended = events_of(h.trace(), "campaign_ended");
   REQUIRE(ended.size() == 1);
@@ -310,7 +332,11 @@ TEST_CASE("the consecutive-block cap: said in the reason, recorded, then the sto
   const StopHookOutcome capped = h.call(hook_input("still done", true, h.config.workspace));
   CHECK_FALSE(capped.decision.block);
   CHECK(capped.decision.kind == "block_cap");
-  CHECK(capped.stdout_text.empty());
+  // The person reads the verdict: not met, and what was unmet.
+  const json shown = json::parse(capped.stdout_text);
+  CHECK_FALSE(shown.contains("decision"));
+  CHECK(shown["systemMessage"].get<std::string>().find("was NOT met") != std::string::npos);
+  CHECK(shown["systemMessage"].get<std::string>().find("- b: correct required correct") != std::string::npos);
   CHECK(capped.stderr_text.find("NOT met") != std::string::npos);
   // Plainly: the goal was not met, and what was unmet, in the message and in the trace.
   CHECK(capped.decision.reason.find("The goal (all of (all scenarios correct; )) was NOT met") != std::string::npos);

@@ -213,6 +213,11 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
 
 /// The one CampaignConfig a campaign file describes, for every driver (`run`, `agent`, `hook stop`).
 inline CampaignConfig campaign_config(const CampaignFile& c, std::vector<std::string> scenario_ids) {
+  try {  // a goal over scenarios the set lacks: the person's to fix, before any agent works for it
+    goals::check_goal_scenarios(c.goal_spec, scenario_ids);
+  } catch (const input_error& e) {
+    throw configuration_error(c.file.string(), e.where() + " (scenario set " + c.scenarios.string() + ")", e.message());
+  }
   CampaignConfig config;
   config.campaign_id = c.campaign_id;
   config.task = c.task;

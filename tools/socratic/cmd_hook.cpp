@@ -65,6 +65,16 @@ int hook_stop(const std::string& given, const std::string& usage_problem) {
     ToolQuestionSource questions = make_question_source(c);
     StopHookRunner runner(evaluator, questions, goals::goal_from_spec(c.goal_spec), std::move(config));
     return print(runner.handle(stdin_text));
+  } catch (const configuration_error& e) {
+    // The campaign's parts do not fit together: the person's to fix, so the agent is let go at
+    // once with the verdict (not verified) rather than blocked for what it cannot change.
+    StopHookPolicy policy;
+    std::optional<std::filesystem::path> trace;
+    if (campaign) {
+      policy.max_consecutive_blocks = campaign->max_consecutive_blocks;
+      trace = campaign->trace_path();
+    }
+    return print(stop_hook_configuration_fault(e.what(), stdin_text, trace, policy));
   } catch (const std::exception& e) {
     // The parts of the campaign could not be built (bad campaign file, missing scenarios, an
     // evaluator that cannot start): block with the error, recorded in the campaign's trace when
@@ -86,10 +96,12 @@ command_run hook_setup(CLI::App& app) {
       "The Stop hook for Claude Code (.claude/settings.json) and Codex (.codex/hooks.json); `socratic\n"
       "init --agent ...` registers it. Reads the hook's JSON on stdin, evaluates the candidate, applies\n"
       "the goal to every scenario and prints {\"decision\":\"block\",\"reason\":...} when it does not\n"
-      "hold; prints nothing when it holds. Always exits 0; any failure (a bad command line included)\n"
-      "blocks with the error. The campaign file is --campaign, else $SOCRATIC_CAMPAIGN, else\n"
-      "campaign.json in the hook's cwd or a folder above it. With SOCRATIC_IN_CAMPAIGN_LOOP=1 (set by\n"
-      "`socratic agent`) it lets the agent stop at once: the campaign loop judges the candidate itself.\n");
+      "hold; when it lets the agent stop it prints {\"systemMessage\":...}, the verdict for the person\n"
+      "(the goal met, or NOT met when the cap let the agent go). Always exits 0; any failure (a bad\n"
+      "command line included) blocks with the error. The campaign file is --campaign, else\n"
+      "$SOCRATIC_CAMPAIGN, else campaign.json in the hook's cwd or a folder above it. With\n"
+      "SOCRATIC_IN_CAMPAIGN_LOOP=1 (set by `socratic agent`) it lets the agent stop at once: the\n"
+      "campaign loop judges the candidate itself.\n");
   auto campaign = std::make_shared<std::string>();
   stop->add_option("-c,--campaign", *campaign, "the campaign file")->type_name("FILE");
   return [campaign] { return hook_stop(*campaign, ""); };

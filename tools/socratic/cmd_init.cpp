@@ -70,7 +70,15 @@ JudgeCheck check_judge(const InitCommandOptions& o, const fs::path& scenarios) {
   if (out.set.problem != o.problem)
     throw input_error(scenarios.string(), "field \"problem\"",
                       "the set is for problem \"" + out.set.problem + "\", not \"" + o.problem + "\"");
-  if (out.registered) out.set = load_scenarios_for(*out.registered, scenarios);  // the parameters, as eval checks
+  if (out.registered) {
+    out.set = load_scenarios_for(*out.registered, scenarios);  // the parameters, as eval checks
+  } else if (const auto issues = check_parameter_types_agree(out.set); !issues.empty()) {
+    // The user's judge declares nothing; at least one parameter must not change type mid-set.
+    std::string message = issues.front().message;
+    for (std::size_t i = 1; i < issues.size() && i < 10; ++i)
+      message += "\n  " + scenarios.string() + ": " + issues[i].where + ": " + issues[i].message;
+    throw input_error(scenarios.string(), issues.front().where, message);
+  }
   if (out.set.scenarios.empty()) throw input_error(scenarios.string(), "field \"scenarios\"", "is empty");
   return out;
 }
@@ -266,11 +274,19 @@ int init_command(const InitCommandOptions& o) {
   c.candidate = c.workspace / ("candidate" + baseline.extension().string());
   c.state_dir = dir / "state";
   c.arch = o.arch;
+  c.questions.has_reference = o.has_reference;
+  // The problem's kinds choose the questions: --kind, else the registered problem's, else none.
+  c.questions.kinds = o.kinds_option->count() ? o.kinds
+                      : judge.registered      ? judge.registered->kinds
+                                              : std::vector<std::string>{};
+  // The banned libraries are GPU libraries: a problem of other kinds is not told of them.
+  const bool gpu = c.questions.kinds->empty() || std::find(c.questions.kinds->begin(), c.questions.kinds->end(),
+                                                           "gpu") != c.questions.kinds->end();
   c.task = !o.task.empty() ? o.task
                           : "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
-                          "\") faster than the baseline on every scenario of " + set.name +
-                          ", correct on each, without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN). "
-                          "The goal is checked on every scenario each time you stop.";
+                          "\") faster than the baseline on every scenario of " + set.name + ", correct on each" +
+                          (gpu ? ", without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN)" : "") +
+                          ". The goal is checked on every scenario each time you stop.";
   if (!o.goal.empty()) {
     try {
       c.goal_spec = json::parse(o.goal);
@@ -278,13 +294,9 @@ int init_command(const InitCommandOptions& o) {
       throw usage_error("--goal: not valid JSON: " + std::string(e.what()));
     }
     (void)goals::goal_from_spec(c.goal_spec, "--goal");
+    goals::check_goal_scenarios(c.goal_spec, set.ids(), "--goal");  // a goal over absent scenarios: never met
   }
   c.budget.turns = o.turns.empty() ? 30 : static_cast<int>(parse_whole_number("--turns", o.turns, 1));
-  c.questions.has_reference = o.has_reference;
-  // The problem's kinds choose the questions: --kind, else the registered problem's, else none.
-  c.questions.kinds = o.kinds_option->count() ? o.kinds
-                      : judge.registered      ? judge.registered->kinds
-                                              : std::vector<std::string>{};
   for (const auto& k : *c.questions.kinds)
     if (!known_problem_kinds().count(k))
       std::cerr << "socratic init: warning: --kind \"" << k << "\" is not a kind the bank's questions use ("

@@ -10,6 +10,7 @@
 
 #include "campaign_file.hpp"
 #include "data_dir.hpp"
+#include "problems.hpp"
 #include "socratic/core/error.hpp"
 
 #include "socratic/agents/anthropic_backend.hpp"
@@ -66,6 +67,7 @@ inline LlmAgentOptions agent_options(const CampaignFile& c, const std::string& m
                                      const PriceTable& prices, const AgentBoundary& boundary) {
   LlmAgentOptions o;
   o.model = model;
+  o.system_prompt = default_agent_system_prompt(campaign_problem_kinds(c.questions.kinds, c.problem));
   if (c.agent.context_window)
     o.context_window = *c.agent.context_window;
   else if (auto w = prices.context_window(model))

@@ -25,6 +25,19 @@
 
 namespace socratic {
 
+namespace detail {
+
+/// The prompt's common part: how to work, and what ending a turn means.
+inline std::string agent_prompt_method() {
+  return "Work in measured steps: form a hypothesis, change the code, evaluate, read the numbers. "
+         "When you stop calling tools your turn ends and the campaign evaluates the candidate "
+         "itself against the goal; if the goal does not hold you will be sent back with the "
+         "unmet conditions and a question. Questions are hints about where to look: answer them "
+         "with measurements, not with opinions.";
+}
+
+}  // namespace detail
+
 /// @brief The default system prompt: the role, the rules of the workspace, and what ending a
 /// turn means.
 inline std::string default_agent_system_prompt() {
@@ -34,12 +47,23 @@ inline std::string default_agent_system_prompt() {
          "correctness on every scenario and timed against the baseline.\n"
          "Rules: stay inside the workspace (paths are relative to it); do not modify the judge "
          "(harness, scenarios, references); libraries such as CUTLASS, CuTe, cuBLAS and cuDNN "
-         "are banned and detected in the built binary.\n"
-         "Work in measured steps: form a hypothesis, change the code, evaluate, read the numbers. "
-         "When you stop calling tools your turn ends and the campaign evaluates the candidate "
-         "itself against the goal; if the goal does not hold you will be sent back with the "
-         "unmet conditions and a question. Questions are hints about where to look: answer them "
-         "with measurements, not with opinions.";
+         "are banned and detected in the built binary.\n" +
+         detail::agent_prompt_method();
+}
+
+/// @brief The default system prompt for a problem of these kinds (problem.json's `kinds`, a
+/// campaign's `questions.kinds`): the GPU kernel engineer's for a `gpu` problem or one whose
+/// kinds are unknown (empty), else a performance engineer's that names no GPU tool or library.
+inline std::string default_agent_system_prompt(const std::vector<std::string>& problem_kinds) {
+  if (problem_kinds.empty() || std::find(problem_kinds.begin(), problem_kinds.end(), "gpu") != problem_kinds.end())
+    return default_agent_system_prompt();
+  return "You are an expert performance engineer working alone in a workspace folder. Your task "
+         "arrives as a message. Use the tools: read and edit files, run shell commands (compile, "
+         "profile, test), and call `evaluate` to have the candidate built, checked for "
+         "correctness on every scenario and timed against the baseline.\n"
+         "Rules: stay inside the workspace (paths are relative to it); do not modify the judge "
+         "(harness, scenarios, references).\n" +
+         detail::agent_prompt_method();
 }
 
 /// @brief Settings of the agent.

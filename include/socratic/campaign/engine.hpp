@@ -102,6 +102,10 @@ struct StopOutcome {
   std::optional<Verdict> verdict;  ///< none when the evaluator gave up before a verdict
   bool met = false;
   bool evaluator_gave_up = false;  ///< max_evaluator_failures in a row: the goal cannot be checked
+  /// Set when the stop check judged nothing through no fault of the candidate (a harness or
+  /// configuration fault, EvalReport::fault): the campaign ends with `evaluator_error` at once,
+  /// no question is asked and the agent is not sent back; a driver tells the person.
+  std::optional<EvalFault> judge_fault;
   /// Set when the campaign should end here: `goal_met`, `evaluator_error`, a budget of the
   /// campaign's, `cancelled`.
   std::optional<std::string> end_reason;
@@ -119,7 +123,8 @@ struct BudgetStop {
   std::string agent;  ///< empty: the campaign's budget; else the agent's own
 };
 
-/// @brief Whether an evaluation record is an evaluator failure (the evaluator threw).
+/// @brief Whether an evaluation record is an evaluator failure: the evaluator threw, or its report
+/// is a judge fault (EvalReport::fault).
 SOCRATIC_DECL bool is_evaluator_failure(const EvaluationRecord& r);
 
 /// @brief The campaign core. @tparam E an Evaluator, @tparam Q a QuestionSource, @tparam G a
@@ -380,6 +385,7 @@ class CampaignEngine {
     std::lock_guard lock(mutex_);
     out.report = rec.report;
     out.summary = config_.summarize(rec.report);
+    if (rec.report.fault != EvalFault::none) return out;  // nothing judged: nothing to ask about
     Detection d = detect_locked(agent, {Moment::after_evaluation}, {}, nullptr);
     if (const TriggerEvent* top = d.strongest()) out.question = ask_locked(agent, *top, rec.index);
     return out;
@@ -425,10 +431,21 @@ class CampaignEngine {
     return evaluate(prepare_evaluation(agent, std::move(origin)));
   }
 
-  /// @brief Evaluates a prepared evaluation with the campaign's evaluator and records it.
+  /// @brief Evaluates a prepared evaluation with the campaign's evaluator and records it. A
+  /// candidate file that does not exist is not handed to the evaluator (whose compiler would
+  /// call it a build error): the report is a configuration fault that says so.
   EvaluationRecord evaluate(const PreparedEvaluation& p) {
     std::optional<EvalReport> report;
     std::string failure;
+    if (std::error_code ec; !std::filesystem::exists(p.candidate.source, ec)) {
+      EvalReport missing;
+      missing.candidate = p.candidate;
+      missing.expected = config_.scenario_ids;
+      missing.fault = EvalFault::configuration;
+      missing.error = "the candidate file " + p.candidate.source.string() +
+                      " does not exist (deleted or moved?): nothing was judged";
+      return record_evaluation(p, std::move(missing));
+    }
     {
       std::lock_guard evaluating(evaluator_mutex_);
       try {
@@ -464,6 +481,14 @@ class CampaignEngine {
     else
       out.check = evaluate(p);
     std::lock_guard lock(mutex_);
+    // A judge fault is no verdict on the candidate: the campaign ends here and says why, rather
+    // than send the agent back to change a candidate that was never judged.
+    if (out.check.report.fault != EvalFault::none) {
+      out.judge_fault = out.check.report.fault;
+      out.end_reason = std::string(to_string(StopReason::evaluator_error));
+      out.end_detail = out.check.report.error;
+      return out;
+    }
     if (consecutive_evaluator_failures() >= config_.max_evaluator_failures) {
       out.evaluator_gave_up = true;
       out.end_reason = std::string(to_string(StopReason::evaluator_error));

@@ -41,6 +41,14 @@ class input_error : public error {
   std::string file_, where_, message_;
 };
 
+/// @brief A campaign whose parts do not fit together (a goal naming scenarios its set lacks, a
+/// scenario set the judge cannot read): no agent can fix it by changing the candidate, so it is
+/// said to the person, never turned into a send-back. `what()` as input_error's.
+class configuration_error : public input_error {
+ public:
+  using input_error::input_error;
+};
+
 /// @brief A budget (turns, tool calls, evaluations, tokens, time, cost) refuses more work.
 class budget_exhausted : public error {
  public:

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "socratic/core/candidate.hpp"
@@ -72,6 +73,19 @@ struct EvalTimings {
   friend bool operator==(const EvalTimings&, const EvalTimings&) = default;
 };
 
+/// @brief Whose fault an evaluation that judged nothing was. The candidate's own failures
+/// (compile errors, crashes, wrong answers) are `none`: the report judges the candidate. A judge
+/// fault means the candidate was NOT judged, and no agent can fix it by changing the candidate:
+/// the campaign tells the person and never sends the agent back to change the candidate for it.
+enum class EvalFault {
+  none,           ///< the report judges the candidate (whatever it found)
+  harness,        ///< the judge failed: its command exited with an error, printed no report, ...
+  configuration,  ///< the campaign's set-up does not fit: the candidate file is missing, the
+                  ///< scenario set is not what the judge reads, ...
+};
+
+SOCRATIC_DECL std::string_view to_string(EvalFault f) noexcept;
+
 /// @brief Everything one evaluation found. Per-scenario detail is always present.
 ///
 /// `expected` lists the scenarios the evaluator was asked to judge: a scenario that is expected
@@ -97,6 +111,8 @@ struct EvalReport {
   /// The candidate's bytes are the baseline's (the evaluator knows its baseline): whatever the
   /// timings say, such a candidate is not faster, and no goal of being faster holds on it.
   bool identical_to_baseline = false;
+  /// Set when nothing was judged through no fault of the candidate (`error` says what failed).
+  EvalFault fault = EvalFault::none;
 
   /// @brief The result for scenario `id`, or nullptr when it is missing.
   const ScenarioResult* find(std::string_view id) const {

@@ -64,7 +64,10 @@ inline std::string tail_lines(const std::string& text, std::size_t max_chars) {
 /// @brief Runs a command per evaluation; its stdout must be one EvalReport JSON document (or end
 /// with one on its last line, after free text). Every failure (cannot start, nonzero exit,
 /// timeout, no or bad JSON, wrong scenario list) becomes a report whose `error` says what
-/// happened; `evaluate` never throws.
+/// happened; `evaluate` never throws. A failure of the command itself (it could not start,
+/// exited with an error code below 128 without a report, printed no report or the wrong
+/// scenarios) is `fault: harness`; a signal, a shell's 128+N or a timeout may be the candidate's
+/// doing and is not.
 class CommandEvaluator {
  public:
   /// @throws error for an empty command; input_error when a saved manifest cannot be read (one
@@ -141,24 +144,30 @@ class CommandEvaluator {
     const ProcessResult r = run_process(argv, po);
     const double seconds = std::chrono::duration<double>(clock::now() - began).count();
 
-    auto failure = [&](std::string why) {
+    auto failure = [&](std::string why, EvalFault fault) {
       EvalReport report;
       report.candidate = judged;
       report.expected = config_.expected;
+      report.fault = fault;
       report.error = "evaluator command \"" + config_.command.front() + "\" " + why;
       if (!r.stderr_text.empty()) report.error += "; stderr: " + detail::tail_lines(r.stderr_text, 2000);
       report.timings.total_s = seconds;
       return report;
     };
-    if (!r.ok()) return failure(r.describe());
-    if (r.stdout_truncated) return failure("printed more than the output cap");
+    // A judge killed by a signal (or a shell's 128+N), or one that hung, may have been brought
+    // down by the candidate it ran: that stays the candidate's. A judge that could not start or
+    // exited with its own error code without a report failed by itself.
+    if (r.timed_out || r.signal != 0 || (r.started && r.exit_code >= 128))
+      return failure(r.describe() + " (the candidate may have crashed or hung it)", EvalFault::none);
+    if (!r.ok()) return failure(r.describe() + " without a report", EvalFault::harness);
+    if (r.stdout_truncated) return failure("printed more than the output cap", EvalFault::harness);
 
     EvalReport report;
     std::string parse_error;
     if (!parse(r.stdout_text, report, parse_error))
-      return failure("printed no EvalReport JSON on stdout (" + parse_error + ")");
+      return failure("printed no EvalReport JSON on stdout (" + parse_error + ")", EvalFault::harness);
     if (!config_.expected.empty() && report.expected != config_.expected)
-      return failure("reported scenarios that differ from the expected list");
+      return failure(scenario_list_mismatch(report.expected), EvalFault::harness);
     report.candidate = judged;
     if (!baseline_hash_.empty() && judged.content_hash == baseline_hash_) report.identical_to_baseline = true;
     if (report.timings.total_s <= 0) report.timings.total_s = seconds;
@@ -209,6 +218,27 @@ class CommandEvaluator {
         add_file(full);
     }
     std::sort(judge_files_.begin(), judge_files_.end());
+  }
+
+  /// Which scenarios of the set the command's report left out or added.
+  std::string scenario_list_mismatch(const std::vector<std::string>& reported) const {
+    auto absent = [](const std::vector<std::string>& from, const std::vector<std::string>& in) {
+      std::string out;
+      for (const auto& id : from)
+        if (std::find(in.begin(), in.end(), id) == in.end()) out += (out.empty() ? "" : ", ") + id;
+      return out;
+    };
+    std::string out = "reported scenarios that differ from the scenario set's (" +
+                      std::to_string(reported.size()) + " reported, " + std::to_string(config_.expected.size()) +
+                      " expected)";
+    if (const std::string missing = absent(config_.expected, reported); !missing.empty())
+      out += "; missing: " + missing + " (does the judge read every scenario of the set, with the fields it "
+             "needs, of the types it needs?)";
+    if (const std::string extra = absent(reported, config_.expected); !extra.empty())
+      out += "; not in the set: " + extra;
+    if (out.find("missing") == std::string::npos && out.find("not in the set") == std::string::npos)
+      out += "; the same ids in another order";
+    return out;
   }
 
   static void replace(std::string& text, const std::string& from, const std::string& to) {

@@ -397,6 +397,33 @@ inline std::vector<ScenarioIssue> check_scenario_set(const ProblemSpec& problem,
   return issues;
 }
 
+/// @brief For a scenario set no problem declares (one judged by the user's own command): each
+/// parameter must have one kind of JSON value (number, string, bool, ...) across the set's
+/// scenarios, since the judge reads it one way. A scenario with `"rows": "4096"` among scenarios
+/// with `"rows": 4096` would otherwise reach the judge, which skips or misreads it.
+inline std::vector<ScenarioIssue> check_parameter_types_agree(const ScenarioSet& set) {
+  auto kind = [](const json& v) -> std::string {
+    if (v.is_number()) return "a number";
+    if (v.is_string()) return "a string";
+    if (v.is_boolean()) return "true or false";
+    if (v.is_null()) return "null";
+    return std::string("an ") + v.type_name();
+  };
+  std::map<std::string, std::pair<std::string, std::string>> first;  // parameter -> (kind, scenario)
+  std::vector<ScenarioIssue> issues;
+  for (const auto& s : set.scenarios)
+    for (auto it = s.params.begin(); it != s.params.end(); ++it) {
+      const std::string k = kind(it.value());
+      auto [at, fresh] = first.emplace(it.key(), std::make_pair(k, s.id));
+      if (!fresh && at->second.first != k)
+        issues.push_back({"scenario " + detail::in_quotes(s.id) + " field " + detail::in_quotes(it.key()),
+                          k + " (" + detail::describe_value(it.value()) + "), but " + at->second.first +
+                              " in scenario " + detail::in_quotes(at->second.second) +
+                              ": the judge reads each parameter one way"});
+    }
+  return issues;
+}
+
 /// @brief Loads a scenario-set file and validates it against `problem`, with declared defaults
 /// filled in. Throws input_error naming the file, the scenario and the field of the first issue,
 /// and listing the others.

@@ -103,6 +103,13 @@ struct goal_list {
 /// node (`where` is the path of `spec`, e.g. `goal`).
 SOCRATIC_DECL AnyGoal goal_from_spec(const json& spec, const std::string& where = "goal");
 
+/// @brief Checks a goal spec against the scenario set it will judge: every id an `on_scenarios`
+/// node names must be in `scenario_ids` (a goal over a scenario the set lacks is never met).
+/// Throws input_error naming the node (e.g. `goal.all_of[1].on_scenarios.ids[0]`), the id and
+/// the set's ids. `spec` must be valid (goal_from_spec).
+SOCRATIC_DECL void check_goal_scenarios(const json& spec, const std::vector<std::string>& scenario_ids,
+                                        const std::string& where = "goal");
+
 /// @brief The goal `socratic init` writes: every scenario correct, none slower than the
 /// baseline, no banned library.
 SOCRATIC_DECL json default_goal_spec();

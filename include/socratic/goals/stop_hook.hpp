@@ -9,8 +9,8 @@
 /// continuing because a Stop hook blocked it) and `last_assistant_message` (Codex adds
 /// `turn_id`). To keep the agent working the hook exits 0 and prints
 /// `{"decision":"block","reason":"..."}`; the client hands the reason to the model (Claude Code
-/// as a user message beginning "Stop hook feedback:"). Printing nothing and exiting 0 lets it
-/// stop. Claude Code forces a stop after 8 consecutive blocks, so the cap defaults to 8.
+/// as a user message beginning "Stop hook feedback:"). Printing no decision and exiting 0 lets it
+/// stop; the hook then prints `{"systemMessage": ...}`, the verdict for the person. Claude Code forces a stop after 8 consecutive blocks, so the cap defaults to 8.
 
 #include <optional>
 #include <string>
@@ -20,6 +20,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/question.hpp"
+#include "socratic/core/report.hpp"
 #include "socratic/core/verdict.hpp"
 #include "socratic/detail/separate_compilation.hpp"
 
@@ -59,8 +60,9 @@ SOCRATIC_DECL int consecutive_blocks_before(const std::vector<json>& trace_event
 /// @brief What the hook decided.
 struct StopHookDecision {
   bool block = false;
-  /// `goal_met`, `goal_unmet`, `error`, `block_cap` (the cap let the agent stop) or
-  /// `evaluator_error` (the evaluator failed too often in a row: the campaign ended unverified).
+  /// `goal_met`, `goal_unmet`, `error`, `block_cap` (the cap let the agent stop),
+  /// `evaluator_error` (the evaluator failed too often in a row: the campaign ended unverified) or
+  /// `judge_fault` (a harness or configuration fault: nothing judged, the agent let go at once).
   std::string kind;
   std::string reason;          ///< shown to the model when blocking; a note otherwise
   int consecutive_blocks = 0;  ///< blocks in a row, this one included
@@ -83,6 +85,12 @@ SOCRATIC_DECL std::string format_cap_reason(const std::string& goal_description,
 /// check the goal: the goal was not verified, and the campaign ended.
 SOCRATIC_DECL std::string format_evaluator_gave_up_reason(const std::string& error_text, int failures);
 
+/// @brief The text of a stop let through because nothing could be judged through no fault of the
+/// candidate (`fault`: harness or configuration, or the campaign's set-up when `fault` is
+/// configuration and the campaign could not even be built): the goal was NOT verified, and what to
+/// fix. Said to the person; the agent is not sent back for it.
+SOCRATIC_DECL std::string format_judge_fault_reason(EvalFault fault, const std::string& error_text);
+
 /// @brief The text of a block on input the hook could not read: such a block never counts toward
 /// the cap (a hook that cannot read its input must not let the agent stop by repetition).
 SOCRATIC_DECL std::string format_input_error_reason(const std::string& error_text);
@@ -98,15 +106,18 @@ SOCRATIC_DECL std::string format_error_reason(const std::string& error_text, int
 SOCRATIC_DECL StopHookDecision decide_stop(bool goal_met, bool hook_error, int blocks_before,
                                            const StopHookPolicy& policy, std::string reason_if_blocked);
 
-/// @brief The line a block shows the person watching (the client's `systemMessage`): what
-/// happened, in a few words. Claude Code labels every blocking Stop hook "Stop hook error
-/// occurred", whatever it prints (checked with Claude Code 2.1.197: a block object with or without
-/// stderr, with `systemMessage`, `suppressOutput` or `additionalContext`, and exit code 2 all
-/// showed it), so the line says that nothing failed when that is so.
+/// @brief The line the person watching reads (the client's `systemMessage`): what happened, in a
+/// few words. Claude Code labels every blocking Stop hook "Stop hook error occurred", whatever it
+/// prints (checked with Claude Code 2.1.197: a block object with or without stderr, with
+/// `systemMessage`, `suppressOutput` or `additionalContext`, and exit code 2 all showed it), so a
+/// block's line says that nothing failed when that is so. An allowed stop's line is the verdict:
+/// the goal holds, or it was NOT met (the cap, an evaluator that gave up) and why.
 SOCRATIC_DECL std::string stop_hook_system_message(const StopHookDecision& d);
 
 /// @brief What the hook prints on stdout: the block object (with a line for the person watching),
-/// or nothing when it lets the agent stop.
+/// or, when it lets the agent stop, `{"systemMessage": ...}` with the verdict. Both clients show a
+/// `systemMessage` to the user and ignore a hook's stderr outside their debug output, so the final
+/// verdict goes there.
 SOCRATIC_DECL std::string stop_hook_stdout(const StopHookDecision& d);
 
 }  // namespace socratic

@@ -10,7 +10,9 @@
 /// broken hook never lets an agent stop with the goal unverified. Input that cannot be read does
 /// not count toward the cap. Three evaluator failures in a row (the campaign's
 /// `max_evaluator_failures`) end the campaign as the in-process loop does: the stop is let
-/// through with the plain statement that the goal was not verified.
+/// through with the plain statement that the goal was not verified. A judge fault (a harness or
+/// configuration fault: EvalReport::fault, a campaign file that does not fit together) lets the
+/// stop through at once with the same statement and what to fix: no agent can fix it.
 
 #include <filesystem>
 #include <memory>
@@ -124,6 +126,39 @@ inline StopHookOutcome stop_hook_setup_failure(const std::string& what, std::str
   }
 }
 
+/// @brief The campaign's parts do not fit together (a configuration_error: a goal naming scenarios
+/// its set lacks, ...): no agent can fix that, so the stop is let through at once with the plain
+/// statement that the goal was NOT verified and what to fix (`kind: "judge_fault"`), recorded in
+/// `trace` when one is named and writable. Never throws.
+inline StopHookOutcome stop_hook_configuration_fault(const std::string& what, std::string_view stdin_text,
+                                                     const std::optional<std::filesystem::path>& trace = std::nullopt,
+                                                     StopHookPolicy policy = {},
+                                                     const std::string& agent_id = "main") noexcept {
+  StopHookDecision d;
+  d.kind = "judge_fault";
+  try {
+    d.reason = format_judge_fault_reason(EvalFault::configuration, what);
+    std::optional<StopHookInput> input;
+    try {
+      input = parse_stop_hook_input(stdin_text);
+    } catch (const std::exception&) {
+    }
+    if (trace) {
+      try {
+        TraceWriter writer(*trace);
+        json call = detail::hook_call_event(d, policy, input, std::nullopt, input.has_value());
+        call["type"] = "hook_call";
+        call["agent"] = agent_id;
+        writer.write(std::move(call));
+        writer.sync();
+      } catch (const std::exception&) {
+      }
+    }
+  } catch (...) {
+  }
+  return detail::stop_hook_outcome(d);
+}
+
 /// @brief Runs Stop-hook calls for one campaign (one object per process is typical).
 template <Evaluator E, QuestionSource Q, GoalPredicate G>
 class StopHookRunner {
@@ -176,6 +211,15 @@ class StopHookRunner {
     const bool may_block = blocks_before < policy.max_consecutive_blocks;
     const StopOutcome stop = engine_->handle_stop(agent, input_->last_assistant_message, StopOptions{may_block, false});
     StopHookDecision d;
+    if (stop.judge_fault) {
+      // Nothing was judged, and no change to the candidate can fix that: the agent stops and the
+      // person reads why (the campaign continues at the next stop once it is fixed).
+      d.kind = "judge_fault";
+      d.reason = format_judge_fault_reason(*stop.judge_fault, stop.end_detail);
+      const StopHookOutcome out = finish(d, stop.check.index, true);
+      engine_->end(*stop.end_reason, stop.end_detail);
+      return out;
+    }
     if (stop.evaluator_gave_up) {
       d.kind = "evaluator_error";
       d.reason = format_evaluator_gave_up_reason(stop.end_detail, engine_->consecutive_evaluator_failures());

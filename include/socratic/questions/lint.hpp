@@ -12,7 +12,9 @@
 /// - warning: an entry without `checks`; a trigger no entry serves; a trigger no entry for any
 ///   problem (no `kinds`) serves, so that a problem of unknown kinds would get nothing then; a
 ///   kind outside known_problem_kinds() (a typo); a group above `max_group_share` of the bank
-///   (an error with `targets`).
+///   (an error with `targets`); an entry for any problem (no `kinds`) whose text or checks name
+///   a GPU-only term (detail::lint::gpu_only_terms(): ncu, SASS, warps, ...; an error with
+///   `targets`), which a CPU problem would be asked.
 /// With `targets` set (the shipped bank), the content targets are errors when unmet: at least
 /// 100 entries in at least 10 groups, 5 needing a reference, 18 architecture-specific, no group
 /// above 20 %, every trigger served by at least 10 entries and by at least 4 entries for any
@@ -153,6 +155,29 @@ inline const std::vector<std::string>& answer_phrases() {
   return phrases;
 }
 
+/// Terms that only a GPU problem can act on: its tools, its hardware, its libraries. An entry
+/// that names one serves only problems of kind `gpu`.
+inline const std::vector<std::string>& gpu_only_terms() {
+  static const std::vector<std::string> terms = {
+      "gpu",   "cuda",        "ncu",         "nsys",          "nsight",      "compute-sanitizer", "cuobjdump",
+      "sass",  "ptx",         "warp",        "warps",         "tensor core", "tensor-core",       "shared memory",
+      "smem",  "occupancy",   "cudnn",       "cublas",        "cutlass",     "wgmma",             "hbm"};
+  return terms;
+}
+
+/// The first GPU-only term `text` names as a word (any case), or empty.
+inline std::string first_gpu_only_term(std::string_view text) {
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (const auto& term : gpu_only_terms())
+    for (std::size_t at = lower.find(term); at != std::string::npos; at = lower.find(term, at + 1)) {
+      const std::size_t end = at + term.size();
+      if ((at == 0 || !word_char(lower[at - 1])) && (end == lower.size() || !word_char(lower[end]))) return term;
+    }
+  return {};
+}
+
 }  // namespace detail::lint
 
 /// @brief Similarity of two question texts: Jaccard index |A ∩ B| / |A ∪ B| of their content-word
@@ -203,6 +228,15 @@ inline LintReport lint_bank(const BankReadResult& read, const LintOptions& optio
     for (const auto& k : e.kinds)
       if (!known_problem_kinds().count(k))
         add(warning, &e, "kinds", "\"" + k + "\" is not a known problem kind (" + known_kinds_list() + "): a typo?");
+    // An entry for any problem is asked of CPU problems too: it must not speak GPU.
+    if (e.kinds.empty())
+      for (const auto* part : {&e.text, &e.checks})
+        if (const std::string term = detail::lint::first_gpu_only_term(*part); !term.empty()) {
+          add(options.targets ? error : warning, &e, part == &e.text ? "text" : "checks",
+              "names \"" + term + "\" but has no \"kinds\": an entry for any problem is asked of CPU problems too "
+              "(give it \"kinds\": [\"gpu\"], or word it for any hardware)");
+          break;
+        }
   }
 
   for (std::size_t i = 0; i < bank.entries.size(); ++i)

@@ -27,19 +27,15 @@ namespace {
 using softmax_fn = void (*)(const float* x, float* y, int rows, int cols);
 softmax_fn baseline_softmax = nullptr;
 softmax_fn candidate_softmax = nullptr;
+constexpr const char* entry_point = "softmax_rows";
 
-softmax_fn load(const char* path) {
+// Empty when `path` loads and exports the entry point, else why not.
+std::string load(const char* path, softmax_fn& fn) {
   void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    std::fprintf(stderr, "harness: cannot load %s: %s\n", path, dlerror());
-    std::exit(2);
-  }
-  auto fn = reinterpret_cast<softmax_fn>(dlsym(lib, "softmax_rows"));
-  if (!fn) {
-    std::fprintf(stderr, "harness: %s does not export softmax_rows\n", path);
-    std::exit(3);
-  }
-  return fn;
+  if (!lib) return std::string("cannot load ") + path + ": " + dlerror();
+  fn = reinterpret_cast<softmax_fn>(dlsym(lib, entry_point));
+  if (!fn) return std::string(path) + " does not export " + entry_point;
+  return {};
 }
 
 struct Scenario {
@@ -122,12 +118,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool identical = argc > 4 && std::string(argv[4]) == "--identical-to-baseline";
-  baseline_softmax = load(argv[1]);
-  candidate_softmax = load(argv[2]);
+  if (const std::string why = load(argv[1], baseline_softmax); !why.empty()) {
+    std::fprintf(stderr, "harness: the baseline: %s\n", why.c_str());  // the judge's own fault: exit 2
+    return 2;
+  }
   const std::vector<Scenario> scenarios = read_scenarios(argv[3]);
   if (scenarios.empty()) {
     std::fprintf(stderr, "harness: no scenario with id, rows and cols in %s\n", argv[3]);
     return 2;
+  }
+  if (const std::string why = load(argv[2], candidate_softmax); !why.empty()) {
+    // The candidate's fault (no entry point, an undefined symbol): a report of a failed build.
+    std::string ids;
+    for (size_t i = 0; i < scenarios.size(); ++i) ids += (i ? ",\"" : "\"") + scenarios[i].id + "\"";
+    std::string log;
+    for (char ch : why) log += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+    std::printf("{\"schema_version\":1,\"problem\":\"softmax_cpu\",\"built\":false,\"build_log\":\"%s\",\"expected\":[%s]}\n",
+                log.c_str(), ids.c_str());
+    return 0;
   }
   std::mt19937 rng(1234);
   std::string out = "{\"schema_version\":1,\"problem\":\"softmax_cpu\",\"gpu\":\"cpu\",\"arch\":\"cpu\",\"built\":true,\"expected\":[";

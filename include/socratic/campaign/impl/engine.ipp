@@ -8,7 +8,8 @@
 namespace socratic {
 
 SOCRATIC_DECL bool is_evaluator_failure(const EvaluationRecord& r) {
-  return !r.report.built && r.report.error.rfind("evaluator failed: ", 0) == 0;
+  return r.report.fault != EvalFault::none ||
+         (!r.report.built && r.report.error.rfind("evaluator failed: ", 0) == 0);
 }
 
 }  // namespace socratic

@@ -15,6 +15,8 @@ SOCRATIC_DECL std::string compact_summary(const EvalReport& r) {
     return std::string(buf);
   };
   std::string out;
+  if (r.fault != EvalFault::none)  // nothing was judged: no build, no scenario to list
+    return "NOT JUDGED (" + std::string(to_string(r.fault)) + " fault, not the candidate's): " + r.error + "\n";
   if (!r.error.empty()) out += "HARNESS ERROR: " + r.error + "\n";
   if (!r.built) {
     out += "BUILD FAILED\n";

@@ -125,6 +125,7 @@ SOCRATIC_DECL void to_json(json& j, const EvalReport& r) {
            {"all_correct", r.all_correct()},
            {"geomean_speedup", r.geomean_speedup()}};
   if (!r.judge_modified.empty()) j["judge_modified"] = r.judge_modified;
+  if (r.fault != EvalFault::none) j["fault"] = to_string(r.fault);
 }
 
 SOCRATIC_DECL void from_json(const json& j, EvalReport& r) {
@@ -143,6 +144,24 @@ SOCRATIC_DECL void from_json(const json& j, EvalReport& r) {
   r.timings = optional_field<EvalTimings>(j, "timings", {});
   r.identical_to_baseline = optional_field<bool>(j, "identical_to_baseline", false, "report");
   r.judge_modified = optional_field<std::vector<std::string>>(j, "judge_modified", {});
+  const std::string fault = optional_field<std::string>(j, "fault", "none", "report");
+  if (fault == "none")
+    r.fault = EvalFault::none;
+  else if (fault == "harness")
+    r.fault = EvalFault::harness;
+  else if (fault == "configuration")
+    r.fault = EvalFault::configuration;
+  else
+    throw input_error({}, "report field \"fault\"", "\"" + fault + "\" is not none, harness or configuration");
+}
+
+SOCRATIC_DECL std::string_view to_string(EvalFault f) noexcept {
+  switch (f) {
+    case EvalFault::none: return "none";
+    case EvalFault::harness: return "harness";
+    case EvalFault::configuration: return "configuration";
+  }
+  return "none";
 }
 
 }  // namespace socratic

@@ -89,6 +89,30 @@ SOCRATIC_DECL AnyGoal goal_from_spec(const json& spec, const std::string& where)
   throw input_error({}, where, "unknown goal \"" + name + "\"");
 }
 
+SOCRATIC_DECL void check_goal_scenarios(const json& spec, const std::vector<std::string>& scenario_ids,
+                                        const std::string& where) {
+  if (!spec.is_object() || spec.size() != 1) return;  // goal_from_spec names malformed specs
+  const std::string name = spec.begin().key();
+  const json& arg = spec.begin().value();
+  const std::string here = where + "." + name;
+  if ((name == "all_of" || name == "any_of") && arg.is_array())
+    for (std::size_t i = 0; i < arg.size(); ++i) check_goal_scenarios(arg[i], scenario_ids, here + "[" + std::to_string(i) + "]");
+  if (name == "not") check_goal_scenarios(arg, scenario_ids, here);
+  if (name != "on_scenarios" || !arg.is_object()) return;
+  if (arg.contains("ids") && arg["ids"].is_array())
+    for (std::size_t i = 0; i < arg["ids"].size(); ++i) {
+      const json& id = arg["ids"][i];
+      if (!id.is_string() || std::find(scenario_ids.begin(), scenario_ids.end(), id.get<std::string>()) != scenario_ids.end())
+        continue;
+      std::string known;
+      for (const auto& k : scenario_ids) known += (known.empty() ? "" : ", ") + k;
+      throw input_error({}, here + ".ids[" + std::to_string(i) + "]",
+                        "scenario \"" + id.get<std::string>() + "\" is not in the scenario set (its ids: " + known +
+                            "): a goal over it could never be met");
+    }
+  if (arg.contains("goal")) check_goal_scenarios(arg["goal"], scenario_ids, here + ".goal");
+}
+
 SOCRATIC_DECL json default_goal_spec() {
   return json{{"all_of", json::array({json{{"all_correct", json::object()}},
                                       json{{"every_scenario_speedup_at_least", 1.0}},

@@ -78,6 +78,14 @@ SOCRATIC_DECL std::string format_evaluator_gave_up_reason(const std::string& err
          "evaluator and the next stop is judged again.";
 }
 
+SOCRATIC_DECL std::string format_judge_fault_reason(EvalFault fault, const std::string& error_text) {
+  const std::string whose = fault == EvalFault::configuration ? "the campaign's configuration" : "the evaluator (harness)";
+  return "The goal was NOT verified, so it was NOT met: the candidate could not be judged, through a fault of " +
+         whose + ", not of the candidate: " + error_text +
+         "\nSocratic lets this stop through (the agent cannot fix this) and records the campaign as ended "
+         "(evaluator_error); fix what the error names and the next stop is judged again.";
+}
+
 SOCRATIC_DECL std::string format_input_error_reason(const std::string& error_text) {
   return "Socratic's stop hook could not verify the goal, so it does not let you stop: it could not read "
          "its input: " + error_text +
@@ -120,6 +128,12 @@ SOCRATIC_DECL StopHookDecision decide_stop(bool goal_met, bool hook_error, int b
 
 SOCRATIC_DECL std::string stop_hook_system_message(const StopHookDecision& d) {
   const std::string count = "block " + std::to_string(d.consecutive_blocks) + " in a row";
+  if (!d.block) {
+    if (d.kind == "goal_met") return "Socratic judged the candidate: the goal holds on every scenario, so the agent stopped.";
+    // Let through without the goal (the cap, an evaluator that gave up, a judge fault): the reason
+    // says plainly that the goal was NOT met, and why.
+    return "Socratic let the agent stop: " + d.reason;
+  }
   if (d.kind == "error")
     return "Socratic could not verify the goal, so the agent was sent back (" + count +
            "); the reason it was given names the error.";
@@ -129,10 +143,15 @@ SOCRATIC_DECL std::string stop_hook_system_message(const StopHookDecision& d) {
 }
 
 SOCRATIC_DECL std::string stop_hook_stdout(const StopHookDecision& d) {
-  if (!d.block) return {};
-  return json{{"decision", "block"}, {"reason", d.reason}, {"systemMessage", stop_hook_system_message(d)}}.dump(
-             -1, ' ', false, json::error_handler_t::replace) +
-         "\n";
+  json out;
+  if (d.block) {
+    out = json{{"decision", "block"}, {"reason", d.reason}, {"systemMessage", stop_hook_system_message(d)}};
+  } else {
+    // An allowed stop prints no decision (that lets the agent stop) but a line for the person: the
+    // clients show a hook's stderr only in their debug output.
+    out = json{{"systemMessage", stop_hook_system_message(d)}};
+  }
+  return out.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace socratic

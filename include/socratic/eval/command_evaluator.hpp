@@ -150,13 +150,24 @@ class CommandEvaluator {
       report.timings.total_s = seconds;
       return report;
     };
-    if (!r.ok()) return failure(r.describe());
+    // A harness may exit nonzero after printing its report (1 when a scenario fails, say): the
+    // report is kept, and the exit is never a success. Killed or timed out, its stdout is not
+    // believed.
+    const bool exited_nonzero = r.started && !r.timed_out && r.signal == 0 && r.exit_code != 0;
+    if (!r.ok() && !exited_nonzero) return failure(r.describe());
     if (r.stdout_truncated) return failure("printed more than the output cap");
 
     EvalReport report;
     std::string parse_error;
     if (!parse(r.stdout_text, report, parse_error))
-      return failure("printed no EvalReport JSON on stdout (" + parse_error + ")");
+      return failure(exited_nonzero ? r.describe() + " and printed no EvalReport JSON on stdout (" + parse_error + ")"
+                                    : "printed no EvalReport JSON on stdout (" + parse_error + ")");
+    if (exited_nonzero) {
+      std::string note = "evaluator command \"" + config_.command.front() + "\" " + r.describe() +
+                         " after printing its report (kept)";
+      if (!r.stderr_text.empty()) note += "; stderr: " + detail::tail_lines(r.stderr_text, 2000);
+      report.error = report.error.empty() ? note : report.error + "; " + note;
+    }
     if (!config_.expected.empty() && report.expected != config_.expected)
       return failure("reported scenarios that differ from the expected list");
     report.candidate = judged;

@@ -216,7 +216,7 @@ TEST_CASE("runner client: the runner's command line names no option; they go on 
   job.baseline = "/b/base line.so";
   job.candidate = "/c/cand.so";
   job.scenarios = "/s/set.json";
-  job.options.seed = 42;
+  job.overrides.seed = 42;
   job.options.max_samples = 9;
   const auto c = detail::runner_command(job, {"a", "b"});
   CHECK(c.argv == std::vector<std::string>{"/opt/r/socratic-runner-x", "--options-stdin"});

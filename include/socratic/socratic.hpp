@@ -1,9 +1,9 @@
 #pragma once
 /// @file
 /// @brief Socratic's front door: the value types, the four concepts and their type erasures
-/// (any.hpp), goals and goal specs, the
-/// campaign loop, the question bank with its trigger detectors, and (with
-/// `SOCRATIC_SEPARATE_COMPILATION`) run_llm_campaign(), the campaign with the reference LLM agent.
+/// (any.hpp), goals and goal specs, the campaign loop, the question bank with its trigger
+/// detectors, and (with `SOCRATIC_SEPARATE_COMPILATION`) run_llm_campaign(), the campaign with
+/// the reference LLM agent.
 ///
 /// Light on purpose (nlohmann/json, OpenSSL's digest and the standard library), and lighter with
 /// SOCRATIC_SEPARATE_COMPILATION, where the bodies of its functions (JSON conversions, goals,

@@ -1,10 +1,9 @@
 # The SDK's layering, checked on the preprocessor's view of the headers (-D CXX, SOURCE_DIR):
 # - core/*.hpp, concepts.hpp and any.hpp (the concepts' type erasures) include nothing of the SDK
-#   outside core/ (their definitions in
-#   core/impl/*.ipp included), version.hpp, detail/sha256.hpp with its definitions (a leaf that
-#   content hashes need) and detail/separate_compilation.hpp (the one macro that makes those
-#   definitions inline or compiled once): the value types, the four concepts and their type
-#   erasures stand alone;
+#   outside core/ (their definitions in core/impl/*.ipp included), version.hpp, detail/sha256.hpp
+#   with its definitions (a leaf that content hashes need) and detail/separate_compilation.hpp
+#   (the one macro that makes those definitions inline or compiled once): the value types, the
+#   four concepts and their type erasures stand alone;
 # - no `__has_include` on the project's own headers (a build either has a header or is broken).
 set(include_dir ${SOURCE_DIR}/include)
 file(GLOB core_headers ${include_dir}/socratic/core/*.hpp)

@@ -10,7 +10,7 @@
 
 #include "campaign_runner.hpp"
 #include "interrupt_notice.hpp"
-#include "llm_campaign.hpp"
+#include "llm_drivers.hpp"
 
 namespace {
 
@@ -20,7 +20,7 @@ using namespace socratic::tool;
 int run_in_process(const CampaignFile& c) {
   const std::string backend = llm_backend_name(c.agent, c.file.string());  // may throw: before any output
   std::cerr << "socratic run: " << backend << " backend, trace " << c.trace_path().string() << "\n";
-  return print_result(run_llm_campaign(c, c.file.string()));
+  return print_result(run_campaign_file_with_llm_agent(c, c.file.string()));
 }
 
 int run_command(const std::string& campaign_file) {

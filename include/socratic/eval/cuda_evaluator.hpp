@@ -71,7 +71,7 @@ struct CudaEvaluatorConfig {
   std::vector<std::string> nvcc_flags;           ///< extra flags for the candidate
   std::vector<std::string> baseline_nvcc_flags;  ///< extra flags for the baseline
   double k = 2.0;  ///< FA-style tolerance: candidate error <= k x baseline error + floor
-  RunnerOptions runner;       ///< seed, sample counts, noise target, timing on/off
+  RunnerOverrides runner;     ///< seed, sample counts, noise target, timing on/off
   RunnerLimits runner_limits; ///< watchdog, overall time, output caps
   std::chrono::milliseconds candidate_build_timeout{std::chrono::minutes(2)};
   std::chrono::milliseconds harness_build_timeout{std::chrono::minutes(10)};
@@ -338,7 +338,7 @@ class CudaEvaluator {
       job.expected = report.expected;
       job.problem = problem_.name;
       job.k = config_.k;
-      job.options = config_.runner;
+      job.overrides = config_.runner;
       job.limits = config_.runner_limits;
       job.working_dir = config_.cache_dir;
       RunnerOutcome outcome = run_runner(job, config_.on_progress);

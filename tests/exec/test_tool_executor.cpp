@@ -171,7 +171,10 @@ TEST_CASE("a campaign file's executor section sends the hook's evaluations throu
   r = socratic_with_stdin({"hook", "stop", "--campaign", file.string()}, stop_input("Fixed.", true, workspace));
   INFO(r.stderr_text);
   CHECK(r.exit_code == 0);
-  CHECK(r.stdout_text.empty());  // allowed: the goal holds on every scenario
+  // Allowed: the goal holds on every scenario; the person is told so (no decision, a systemMessage).
+  const json allowed = json::parse(r.stdout_text);
+  CHECK_FALSE(allowed.contains("decision"));
+  CHECK_THAT(allowed.value("systemMessage", std::string()), Contains("the goal holds on every scenario"));
 
   // An edited judge stops the evaluation before any job is submitted, as in process.
   std::ofstream(ws / "judge" / "harness.cpp", std::ios::app) << "// a relaxed tolerance\n";

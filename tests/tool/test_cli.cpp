@@ -16,7 +16,8 @@ namespace {
 /// Every command path of the tool, leaves and groups.
 const std::vector<std::vector<std::string>> all_commands = {
     {"agent"}, {"ask"},  {"bank"},   {"bank", "lint"}, {"bank", "credit"}, {"demo"}, {"detect"},
-    {"eval"},  {"evolve"}, {"hook"}, {"hook", "stop"}, {"init"},   {"mcp"}, {"report"},         {"run"},  {"scan"}};
+    {"eval"},  {"evolve"}, {"hook"}, {"hook", "stop"}, {"init"},   {"mcp"}, {"problem"}, {"problem", "list"}, {"problem", "check"},
+    {"problem", "header"}, {"report"},         {"run"},  {"scan"}};
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

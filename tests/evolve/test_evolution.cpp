@@ -190,6 +190,34 @@ TEST_CASE("an interrupted run resumes to the end an uninterrupted one reaches", 
   CHECK(pulls(QuestionBandit::load_or_new(dir / "cut" / "bandit.json")) == before);
 }
 
+TEST_CASE("the run's limits are core's Budget; stopped_by names the field that set the one spent", "[evolve][driver][budget]") {
+  EvolutionConfig c = small_config();
+  CHECK(c.budget() == Budget{});
+  c.max_evaluations = 5;
+  c.max_seconds = 1e-9;
+  const Budget b = c.budget();
+  CHECK(b.evaluations == 5);
+  CHECK(b.wall_seconds == 1e-9);
+  CHECK(budget_field(StopReason::evaluation_budget) == "max_evaluations");
+  CHECK(budget_field(StopReason::wall_time_budget) == "max_seconds");
+
+  // A wall time spent before the first child: the start is measured, no agent turn runs.
+  const auto dir = etest::temp_dir("budget");
+  const Bank bank = load_bank(std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank");
+  EvolutionConfig timed = small_config();
+  timed.max_seconds = 1e-9;
+  int turns = 0;
+  auto counting = [&](const std::filesystem::path& ws, const std::string& m, const MutationTask& t) {
+    ++turns;
+    return scripted_agent(ws, m, t);
+  };
+  const EvolutionResult r = Evolution(timed, bank, dir / "run", start_file(dir), counting, synthetic_measure).run();
+  CHECK_FALSE(r.finished);
+  CHECK(r.stopped_by == "max_seconds");
+  CHECK(r.evaluations == 1);
+  CHECK(turns == 0);
+}
+
 TEST_CASE("the plain operator asks no question and records its children as mutations", "[evolve][driver]") {
   const auto dir = etest::temp_dir("plain");
   const Bank bank = load_bank(std::filesystem::path(SOCRATIC_SOURCE_DIR) / "question_bank");

@@ -38,7 +38,7 @@ struct CampaignProgress {
   std::string detail;
 };
 
-/// @brief One more agent of a campaign (parallel and evolutionary drivers run several over one
+/// @brief One more agent of a campaign (the parallel driver runs several over one
 /// state and one trace). The campaign's default agent is `CampaignConfig::agent_id`, with the
 /// config's workspace and candidate.
 struct AgentSpec {

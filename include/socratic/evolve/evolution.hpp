@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// @brief The evolution driver: generations of question-driven mutations on the candidate store,
+/// @brief The evolution driver (not a campaign: docs/concepts.md says why it does not run on
+/// CampaignEngine): generations of question-driven mutations on the candidate store,
 /// judged by the gate, with islands, a front over scenarios, a question bandit, a novelty filter,
 /// budgets and resume after a kill. docs/evolution.md.
 ///
@@ -26,6 +27,7 @@
 #include <thread>
 #include <vector>
 
+#include "socratic/core/budget.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
@@ -61,7 +63,25 @@ struct EvolutionConfig {
   int parallel = 1;
   GateConfig gate;
   BanditConfig bandit;
+
+  /// @brief The run's limits as core's Budget, the campaign's own type: `evaluations` counts
+  /// store records (the start included), `wall_seconds` this invocation's time.
+  Budget budget() const {
+    Budget b;
+    if (max_evaluations > 0) b.evaluations = max_evaluations;
+    if (max_seconds > 0) b.wall_seconds = max_seconds;
+    return b;
+  }
 };
+
+/// @brief The name a run's `stopped_by` gives a spent budget: the campaign file's field that set it.
+inline std::string budget_field(StopReason spent) {
+  switch (spent) {
+    case StopReason::evaluation_budget: return "max_evaluations";
+    case StopReason::wall_time_budget: return "max_seconds";
+    default: return std::string(to_string(spent));  // evolution sets no other limit
+  }
+}
 
 /// @brief What the agent's turn returned.
 struct AgentTurn {
@@ -141,12 +161,16 @@ class Evolution {
     QuestionBandit& mine = out.campaign_bandit;
     mine.config = config_.bandit;
 
+    // The budget is checked before a new slot, as the engine checks it before a new turn:
+    // `planned` counts the batch's slots that will add a record.
+    const Budget budget = config_.budget();
     auto over_budget = [&](std::string& why, int planned = 0) {
-      if (config_.max_evaluations > 0 && static_cast<int>(store.size()) + planned >= config_.max_evaluations)
-        return why = "max_evaluations", true;
-      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      if (config_.max_seconds > 0 && s >= config_.max_seconds) return why = "max_seconds", true;
-      return false;
+      Spent spent;
+      spent.evaluations = spent.agent_evaluations = static_cast<int>(store.size()) + planned;
+      spent.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const std::optional<StopReason> reached = exhausted_budget(budget, spent);
+      if (reached) why = budget_field(*reached);
+      return reached.has_value();
     };
 
     // The start candidate, on every island.

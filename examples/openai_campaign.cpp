@@ -9,7 +9,7 @@
 // the "kernel" here is a CPU matrix multiply and the evaluator builds and times it in a child
 // process; with a GPU, the CUDA evaluator takes its place and nothing else changes.
 //
-// The agent runs through socratic::run_llm_campaign (socratic/llm_campaign.hpp): built with
+// The agent runs through socratic::run_llm_campaign (socratic/campaign/llm_campaign.hpp): built with
 // SOCRATIC_SEPARATE_COMPILATION (as this build does, examples/CMakeLists.txt), this file compiles
 // only its own code; the agent, its backends, the HTTP client and the bodies of the SDK's
 // functions are compiled once elsewhere (socratic/src.hpp). It includes the two headers it uses,
@@ -21,7 +21,7 @@
 #include <iostream>
 #include <sstream>
 
-#include <socratic/llm_campaign.hpp>
+#include <socratic/campaign/llm_campaign.hpp>
 #include <socratic/process/run_process.hpp>
 
 using namespace socratic;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "loopback_server.hpp"
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/process/run_process.hpp"
 #include "test_util.hpp"
 

@@ -22,9 +22,9 @@
 
 #include "loopback_server.hpp"
 #include "socratic/agents/replay_backend.hpp"
-#include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/record/trace.hpp"
+#include "socratic/record/trace_state.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/process/run_process.hpp"
 #include "test_util.hpp"
 

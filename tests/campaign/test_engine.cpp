@@ -11,7 +11,7 @@
 #include "fixtures.hpp"
 #include "socratic/campaign/engine.hpp"
 #include "socratic/goals/goal_spec.hpp"
-#include "socratic/goals/stop_hook_runner.hpp"
+#include "socratic/campaign/stop_hook_runner.hpp"
 #include "socratic/questions/detectors.hpp"
 
 using namespace socratic;

@@ -4,7 +4,7 @@
 #include "catch.hpp"
 
 #include "socratic/core/files.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/mcp/store_tools.hpp"
 #include "store_fixtures.hpp"
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/questions/bank.hpp"
 #include "socratic/questions/bank_question_source.hpp"
 #include "socratic/questions/lint.hpp"

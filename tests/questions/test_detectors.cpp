@@ -1,7 +1,7 @@
 // The five trigger detectors on synthetic histories and messages, and trace replay.
 #include "support.hpp"
 
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/questions/detectors.hpp"
 #include "socratic/questions/trace_replay.hpp"
 

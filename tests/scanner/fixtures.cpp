@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/process/run_process.hpp"
 
 namespace scanner_fixtures {

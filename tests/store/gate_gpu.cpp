@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "socratic/core/files.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
 #include "socratic/store/cuda_gate.hpp"
 

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "png_pixels.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/report/html_report.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "tool_fixtures.hpp"

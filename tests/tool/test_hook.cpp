@@ -9,7 +9,7 @@
 #include "socratic/agents/cli_agent.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/goals/stop_hook.hpp"
-#include "socratic/goals/stop_hook_runner.hpp"
+#include "socratic/campaign/stop_hook_runner.hpp"
 #include "socratic/replay/replay_evaluator.hpp"
 #include "tool_fixtures.hpp"
 

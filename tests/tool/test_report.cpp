@@ -9,7 +9,7 @@
 #include <set>
 
 #include "png_pixels.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/questions/credit.hpp"
 #include "tool_fixtures.hpp"

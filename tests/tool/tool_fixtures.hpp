@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/process/run_process.hpp"
 #include "test_files.hpp"

@@ -18,7 +18,7 @@
 #include "question_setup.hpp"
 #include "socratic/campaign/config.hpp"
 #include "socratic/concepts.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/eval/command_evaluator.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"

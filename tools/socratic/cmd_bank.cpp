@@ -7,8 +7,8 @@
 
 #include "command.hpp"
 #include "data_dir.hpp"
-#include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/questions/credit.hpp"
 #include "socratic/questions/lint.hpp"
 

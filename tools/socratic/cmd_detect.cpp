@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "command.hpp"
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/questions/detectors.hpp"
 #include "socratic/questions/trace_replay.hpp"
 

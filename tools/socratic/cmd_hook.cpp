@@ -14,7 +14,7 @@
 #include "campaign_file.hpp"
 #include "campaign_parts.hpp"
 #include "command.hpp"
-#include "socratic/goals/stop_hook_runner.hpp"
+#include "socratic/campaign/stop_hook_runner.hpp"
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <thread>
 
-#include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace.hpp"
+#include "socratic/record/trace_state.hpp"
 
 namespace socratic::tool {
 

@@ -1,7 +1,7 @@
 // The tool's drivers of in-process LLM agents (one agent; several on one store), behind light
 // declarations: Boost.Beast and OpenSSL are compiled once, in llm_drivers.cpp, not in every
 // command that can start them. (An embedder's campaign with the LLM agent is the SDK's
-// socratic::run_llm_campaign, socratic/llm_campaign.hpp.)
+// socratic::run_llm_campaign, socratic/campaign/llm_campaign.hpp.)
 #pragma once
 
 #include <string>

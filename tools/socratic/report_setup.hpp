@@ -11,7 +11,7 @@
 #include "campaign_file.hpp"
 #include "data_dir.hpp"
 #include "problems.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/report/html_report.hpp"
 
 namespace socratic::tool {

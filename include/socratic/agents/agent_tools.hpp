@@ -24,7 +24,7 @@
 #include "socratic/agents/sandbox.hpp"
 #include "socratic/agents/shell_sandbox.hpp"
 #include "socratic/core/redact.hpp"
-#include "socratic/campaign/summary.hpp"
+#include "socratic/record/summary.hpp"
 #include "socratic/core/tools.hpp"
 #include "socratic/process/run_process.hpp"
 

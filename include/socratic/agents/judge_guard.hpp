@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "socratic/agents/sandbox.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic {
 

@@ -17,7 +17,7 @@
 
 #include "socratic/agents/llm_types.hpp"
 #include "socratic/agents/request_hash.hpp"
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/agents/llm_backend.hpp"
 #include "socratic/concepts.hpp"
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "socratic/agents/llm_types.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic {
 

@@ -5,7 +5,7 @@
 /// snapshots, evaluation (with the give-up after repeated evaluator failures), detection, the
 /// choice of the question and the messages sent back. Drivers decide only *when* things happen:
 /// the in-process loop (campaign/campaign.hpp), the stop hook of an external agent
-/// (goals/stop_hook_runner.hpp), and drivers of several agents over one campaign.
+/// (campaign/stop_hook_runner.hpp), and drivers of several agents over one campaign.
 ///
 /// Every step belongs to an agent id: turns, evaluations, questions and messages are recorded
 /// with it, budgets hold for the campaign and for each agent. The engine is safe to call from
@@ -46,15 +46,15 @@
 #include "socratic/campaign/config.hpp"
 #include "socratic/campaign/detail/campaign_id.hpp"
 #include "socratic/campaign/messages.hpp"
-#include "socratic/campaign/snapshots.hpp"
-#include "socratic/campaign/summary.hpp"
-#include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/snapshots.hpp"
+#include "socratic/record/summary.hpp"
+#include "socratic/record/trace.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/core/budget.hpp"
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/tools.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/questions/detection.hpp"
 
 namespace socratic {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -13,8 +13,8 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/files.hpp"
-#include "socratic/detail/separate_compilation.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic {
 

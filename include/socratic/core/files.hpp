@@ -20,7 +20,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "socratic/core/error.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/version.hpp"
 
 namespace socratic {

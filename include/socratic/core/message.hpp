@@ -8,7 +8,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/verdict.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

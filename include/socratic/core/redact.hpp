@@ -14,7 +14,7 @@
 
 #include "socratic/core/json.hpp"
 #include "socratic/core/secrets.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

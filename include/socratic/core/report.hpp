@@ -11,7 +11,7 @@
 
 #include "socratic/core/candidate.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -15,7 +15,7 @@
 
 #include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 extern char** environ;
 

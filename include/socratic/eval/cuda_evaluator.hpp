@@ -20,7 +20,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/core/scenario.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/candidate_files.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/eval/gpu_target.hpp"

@@ -20,7 +20,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/files.hpp"
 
 namespace socratic {

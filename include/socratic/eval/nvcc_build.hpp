@@ -29,7 +29,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/process/run_process.hpp"

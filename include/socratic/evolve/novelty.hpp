@@ -19,7 +19,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic::evolve {
 

@@ -18,7 +18,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic::exec {
 

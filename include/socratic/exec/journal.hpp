@@ -26,7 +26,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/exec/detail/file_lock.hpp"
 #include "socratic/exec/job.hpp"
 

@@ -30,7 +30,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/eval/runner_client.hpp"
 #include "socratic/exec/detail/process_sweep.hpp"

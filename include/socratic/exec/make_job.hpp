@@ -15,7 +15,7 @@
 #include "socratic/core/candidate_files.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/scenario.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/exec/job.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "socratic/core/json.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/exec/job.hpp"
 

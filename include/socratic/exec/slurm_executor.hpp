@@ -27,7 +27,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/eval/runner_client.hpp"
 #include "socratic/exec/detail/slurm_script.hpp"

@@ -27,7 +27,7 @@
 #include "socratic/core/candidate_files.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/eval/command_evaluator.hpp"
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"

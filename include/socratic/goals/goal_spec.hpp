@@ -34,7 +34,7 @@
 #include "socratic/concepts.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/goals/combinators.hpp"
 #include "socratic/goals/predicates.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "socratic/concepts.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/goals/detail/report_checks.hpp"
 
 namespace socratic::goals {

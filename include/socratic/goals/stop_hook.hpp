@@ -2,7 +2,7 @@
 /// @file
 /// @brief The Stop-hook protocol of Claude Code and Codex, as pure logic: parse the hook's JSON,
 /// count consecutive blocks, decide, and format what the hook prints. No I/O, so it is testable
-/// without a client; goals/stop_hook_runner.hpp wires it to an evaluator, a goal and a trace.
+/// without a client; campaign/stop_hook_runner.hpp wires it to an evaluator, a goal and a trace.
 ///
 /// Protocol (both clients): the hook gets a JSON object on stdin with `session_id`,
 /// `transcript_path`, `cwd`, `hook_event_name`, `stop_hook_active` (true when the agent is
@@ -22,7 +22,7 @@
 #include "socratic/core/question.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/core/verdict.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/http/proxy.hpp"
 #include "socratic/http/url.hpp"
 #include "socratic/version.hpp"

@@ -21,7 +21,7 @@
 #include <string>
 #include <thread>
 
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "socratic/campaign/engine.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/eval/report_table.hpp"
 #include "socratic/mcp/detail/child_groups.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "socratic/core/secrets.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 extern char** environ;
 

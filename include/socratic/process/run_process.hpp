@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/process/detail/child.hpp"
 #include "socratic/process/environment.hpp"
 

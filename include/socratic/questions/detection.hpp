@@ -14,7 +14,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/verdict.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/questions/detector.hpp"
 
 namespace socratic {

@@ -18,7 +18,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/verdict.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/questions/anchors.hpp"
 #include "socratic/questions/claim_classifier.hpp"
 #include "socratic/questions/detail/phrase_matcher.hpp"

@@ -4,7 +4,7 @@
 /// state event by event, and consulting them with the campaign engine's own code
 /// (questions/detection.hpp, as campaign/engine.hpp does), so that it sees what the campaign saw.
 /// `socratic detect` prints what fires. Pure: read the events with read_trace()
-/// (campaign/trace.hpp); summarize_trace() (campaign/trace_state.hpp) folds a whole trace at once.
+/// (record/trace.hpp); summarize_trace() (record/trace_state.hpp) folds a whole trace at once.
 ///
 /// Events (docs/trace.md): `campaign_started` (campaign_id, arch, has_reference) runs the
 /// detectors at campaign_start; `turn_started`/`turn_ended` set the turn (and, at turn_ended, keep

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic {
 

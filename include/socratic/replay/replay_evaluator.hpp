@@ -10,7 +10,7 @@
 
 #include "socratic/concepts.hpp"
 #include "socratic/core/error.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 
 namespace socratic {

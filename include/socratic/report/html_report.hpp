@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "socratic/campaign/trace.hpp"
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"

@@ -32,7 +32,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/report.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/scan/ban_policy.hpp"
 #include "socratic/scan/detail/device_code_tools.hpp"
 #include "socratic/scan/detail/symbol_names.hpp"

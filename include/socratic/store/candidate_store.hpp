@@ -36,8 +36,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "socratic/campaign/snapshots.hpp"
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/snapshots.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/core/candidate_files.hpp"
 #include "socratic/store/detail/store_file.hpp"
 #include "socratic/store/detail/store_index.hpp"

@@ -39,7 +39,7 @@
 #include "socratic/core/candidate.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
-#include "socratic/detail/student_t.hpp"
+#include "socratic/core/detail/student_t.hpp"
 #include "socratic/store/store_record.hpp"
 
 namespace socratic {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic::detail {
 

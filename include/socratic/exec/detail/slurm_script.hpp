@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/exec/job.hpp"
 
 namespace socratic::exec::detail {

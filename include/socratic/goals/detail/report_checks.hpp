@@ -9,7 +9,7 @@
 
 #include "socratic/core/report.hpp"
 #include "socratic/core/verdict.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic::goals::detail {
 

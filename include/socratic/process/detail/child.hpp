@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/process/environment.hpp"
 
 namespace socratic {

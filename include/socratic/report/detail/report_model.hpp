@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace_state.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/questions/credit.hpp"
 #include "socratic/questions/improvement.hpp"

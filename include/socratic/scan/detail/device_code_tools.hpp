@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 #include "socratic/process/run_process.hpp"
 
 namespace socratic::detail {

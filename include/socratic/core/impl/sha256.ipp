@@ -1,9 +1,9 @@
 #pragma once
 /// @file
-/// @brief Definitions for socratic/detail/sha256.hpp: included there in header-only builds, and by
+/// @brief Definitions for socratic/core/detail/sha256.hpp: included there in header-only builds, and by
 /// socratic/src.hpp (compiled once) with SOCRATIC_SEPARATE_COMPILATION.
 
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic::detail {
 

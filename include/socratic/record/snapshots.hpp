@@ -13,7 +13,7 @@
 #include "socratic/core/candidate.hpp"
 #include "socratic/core/candidate_files.hpp"
 #include "socratic/core/files.hpp"
-#include "socratic/detail/sha256.hpp"
+#include "socratic/core/detail/sha256.hpp"
 
 namespace socratic {
 

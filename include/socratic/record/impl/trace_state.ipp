@@ -1,9 +1,9 @@
 #pragma once
 /// @file
-/// @brief Definitions for socratic/campaign/trace_state.hpp: included there in header-only builds,
+/// @brief Definitions for socratic/record/trace_state.hpp: included there in header-only builds,
 /// and by socratic/src.hpp (compiled once) with SOCRATIC_SEPARATE_COMPILATION.
 
-#include "socratic/campaign/trace_state.hpp"
+#include "socratic/record/trace_state.hpp"
 
 namespace socratic {
 

@@ -1,9 +1,9 @@
 #pragma once
 /// @file
-/// @brief Definitions for socratic/campaign/summary.hpp: included there in header-only builds,
+/// @brief Definitions for socratic/record/summary.hpp: included there in header-only builds,
 /// and by socratic/src.hpp (compiled once) with SOCRATIC_SEPARATE_COMPILATION.
 
-#include "socratic/campaign/summary.hpp"
+#include "socratic/record/summary.hpp"
 
 namespace socratic {
 

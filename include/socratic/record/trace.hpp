@@ -24,7 +24,7 @@
 #include "socratic/core/redact.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -218,5 +218,5 @@ class TraceWriter {
 }  // namespace socratic
 
 #ifndef SOCRATIC_SEPARATE_COMPILATION
-#include "socratic/campaign/impl/trace.ipp"
+#include "socratic/record/impl/trace.ipp"
 #endif

@@ -23,7 +23,7 @@
 
 #include "socratic/campaign/config.hpp"
 #include "socratic/campaign/engine.hpp"
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/goals/stop_hook.hpp"
 

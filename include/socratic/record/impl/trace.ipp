@@ -1,9 +1,9 @@
 #pragma once
 /// @file
-/// @brief Definitions for socratic/campaign/trace.hpp: included there in header-only builds, and by
+/// @brief Definitions for socratic/record/trace.hpp: included there in header-only builds, and by
 /// socratic/src.hpp (compiled once) with SOCRATIC_SEPARATE_COMPILATION.
 
-#include "socratic/campaign/trace.hpp"
+#include "socratic/record/trace.hpp"
 
 namespace socratic::detail {
 

@@ -15,7 +15,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/files.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic::detail {
 
@@ -57,5 +57,5 @@ SOCRATIC_DECL std::string sha256_file(const std::filesystem::path& path);
 }  // namespace socratic::detail
 
 #ifndef SOCRATIC_SEPARATE_COMPILATION
-#include "socratic/impl/sha256.ipp"
+#include "socratic/core/impl/sha256.ipp"
 #endif

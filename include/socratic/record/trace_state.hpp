@@ -13,7 +13,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/message.hpp"
 #include "socratic/core/verdict.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -50,5 +50,5 @@ SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events);
 }  // namespace socratic
 
 #ifndef SOCRATIC_SEPARATE_COMPILATION
-#include "socratic/campaign/impl/trace_state.ipp"
+#include "socratic/record/impl/trace_state.ipp"
 #endif

@@ -32,7 +32,7 @@
 #include "socratic/any.hpp"
 #include "socratic/campaign/config.hpp"
 #include "socratic/concepts.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/goals/goal_spec.hpp"
 
 namespace socratic {
@@ -71,5 +71,5 @@ SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCa
 }  // namespace socratic
 
 #ifndef SOCRATIC_SEPARATE_COMPILATION
-#include "socratic/impl/llm_campaign.ipp"
+#include "socratic/campaign/impl/llm_campaign.ipp"
 #endif

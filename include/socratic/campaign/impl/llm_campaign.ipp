@@ -11,8 +11,8 @@
 #include "socratic/agents/llm_agent.hpp"
 #include "socratic/campaign/campaign.hpp"
 #include "socratic/core/error.hpp"
-#include "socratic/detail/separate_compilation.hpp"
-#include "socratic/llm_campaign.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
+#include "socratic/campaign/llm_campaign.hpp"
 
 namespace socratic {
 

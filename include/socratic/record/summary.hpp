@@ -7,7 +7,7 @@
 #include <string>
 
 #include "socratic/core/report.hpp"
-#include "socratic/detail/separate_compilation.hpp"
+#include "socratic/core/detail/separate_compilation.hpp"
 
 namespace socratic {
 
@@ -18,5 +18,5 @@ SOCRATIC_DECL std::string compact_summary(const EvalReport& r);
 }  // namespace socratic
 
 #ifndef SOCRATIC_SEPARATE_COMPILATION
-#include "socratic/campaign/impl/summary.ipp"
+#include "socratic/record/impl/summary.ipp"
 #endif

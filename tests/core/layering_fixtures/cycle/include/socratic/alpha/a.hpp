@@ -1,0 +1,3 @@
+#pragma once
+// A fixture for core_layering_sees_cycles: alpha and beta include each other.
+#include "socratic/beta/b.hpp"

@@ -260,7 +260,7 @@ TEST_CASE("report tells the truth: noise is not a gain, words come after the que
   auto evaluation = [](int index, double speedup, bool correct, double noise) {
     EvaluationRecord rec;
     rec.index = index;
-    rec.origin = "stop_check";
+    rec.origin = EvaluationOrigin::stop_check;
     rec.report.built = true;
     rec.report.expected = {"a", "b"};
     for (const char* id : {"a", "b"}) {

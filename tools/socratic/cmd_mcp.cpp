@@ -131,10 +131,9 @@ int mcp_command(const McpCommandOptions& o) {
   CampaignConfig config = campaign_config(c, campaign_scenario_ids(c));
   AnyEvaluator evaluator = make_evaluator(c, config.scenario_ids);
   ToolQuestionSource questions = make_question_source(c);
-  auto goal = goals::goal_from_spec(c.goal_spec);
   mcp::CampaignToolsOptions options;
   options.agent = o.agent_id.empty() ? config.agent_id : o.agent_id;
-  mcp::CampaignTools<AnyEvaluator, ToolQuestionSource, decltype(goal)> tools(evaluator, questions, goal, config, options);
+  mcp::CampaignTools<AnyEvaluator, ToolQuestionSource, goals::ParsedGoal> tools(evaluator, questions, c.goal, config, options);
 
   mcp::ServerInfo info;
   info.version = version_string;

@@ -140,7 +140,7 @@ int mcp_command(const McpCommandOptions& o) {
   info.instructions = "Socratic judges this campaign's candidate (" + c.candidate.filename().string() +
                       "): `evaluate` starts an evaluation and returns a job id, `result` gives its per-scenario "
                       "table and the goal's verdict, `ask` gives the next question for a trigger, `standing` "
-                      "says where the campaign stands. Goal: " + describe_goal(goal) + ".";
+                      "says where the campaign stands. Goal: " + describe_goal(c.goal) + ".";
   std::vector<mcp::ToolDefinition> definitions = tools.definitions();
   std::unique_ptr<mcp::StoreTools> store_tools;
   if (!o.store.empty()) {
@@ -151,11 +151,11 @@ int mcp_command(const McpCommandOptions& o) {
     s.candidate = c.candidate;
     s.measure = mcp_pair_measure(c, s.measure_unavailable);
     s.snapshot = [&tools, agent = options.agent](const Candidate& cand) {
-      return tools.with_engine([&](auto& e) { return e.prepare_evaluation(agent, "gate", cand).candidate; });
+      return tools.with_engine([&](auto& e) { return e.prepare_evaluation(agent, EvaluationOrigin::gate, cand).candidate; });
     };
     s.record_evaluation = [&tools, agent = options.agent](const Candidate& cand, const EvalReport& report) {
       return tools.with_engine([&](auto& e) {
-        PreparedEvaluation p{agent, "gate", e.state().turn, cand};
+        PreparedEvaluation p{agent, EvaluationOrigin::gate, e.state().turn, cand};
         const int index = e.record_evaluation(p, report).index;
         e.sync();
         return index;

@@ -86,7 +86,7 @@ class TraceReplayer {
       state_.turn = optional_field<int>(line, "turn", state_.turn, where);
     } else if (kind == TraceEventType::evaluation) {
       state_.evaluations.push_back(required<EvaluationRecord>(line, "record", where));
-      if (state_.evaluations.back().origin == "stop_check") {
+      if (state_.evaluations.back().origin == EvaluationOrigin::stop_check) {
         pending_stop_check_ = true;  // judged at its verdict, as the campaign does
         return {};
       }

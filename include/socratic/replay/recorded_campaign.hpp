@@ -78,7 +78,7 @@ inline RecordedCampaign load_recorded_campaign(const std::filesystem::path& fold
       const EvaluationRecord rec = e.at("record").get<EvaluationRecord>();
       RecordedTurn& rt = turns[rec.turn];
       rt.turn = rec.turn;
-      if (rec.origin == "agent")
+      if (rec.origin == EvaluationOrigin::agent)
         rt.evaluated_hashes.push_back(rec.candidate_hash);
       else
         rt.final_hash = rec.candidate_hash;

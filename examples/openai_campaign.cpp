@@ -169,7 +169,7 @@ int main() {
 
   CpuMatmulEvaluator evaluator{root / "judge"};
   TwoQuestions questions;
-  goals::AnyGoal goal(goals::all_of(goals::all_correct{}, goals::every_scenario_speedup_at_least{3.0}));
+  AnyGoal goal(goals::all_of(goals::all_correct{}, goals::every_scenario_speedup_at_least{3.0}));
   const CampaignResult result = run_llm_campaign(model, options, AnyEvaluator(evaluator), AnyQuestionSource(questions),
                                                  std::move(goal), std::move(config));
   std::cout << "ended: " << result.reason << (result.detail.empty() ? "" : " (" + result.detail + ")") << " after "

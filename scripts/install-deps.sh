@@ -5,9 +5,11 @@ set -euo pipefail
 
 # binutils: strip and readelf (scanner tests); zstd: the scanner decompresses zstd-compressed
 # fatbin entries with it; bubblewrap: the OS sandbox of the agent's shell (docs/llm-agent.md);
-# libcli11-dev: the `socratic` tool's command-line parser (header-only).
-packages=(cmake g++ make pkg-config libboost1.81-dev nlohmann-json3-dev catch2 libssl-dev openssl binutils zstd
-  bubblewrap libcli11-dev)
+# libcli11-dev: the `socratic` tool's command-line parser (header-only); libboost-url1.81-dev:
+# Boost.URL, which parses the model servers' and proxies' URLs (http/url.hpp) and, unlike most of
+# Boost, is a compiled library in Boost 1.81 (the SDK's CMake target links Boost::url).
+packages=(cmake g++ make pkg-config libboost1.81-dev libboost-url1.81-dev nlohmann-json3-dev catch2 libssl-dev
+  openssl binutils zstd bubblewrap libcli11-dev)
 if [[ "${1:-}" == "--tests" ]]; then
   # chromium renders the HTML report; zlib decodes its screenshot; npm installs the real agent CLIs
   # (scripts/install-agent-clis.sh). An npm already on PATH (e.g. from another Node.js build) is kept.

@@ -27,42 +27,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
+#include "socratic/any.hpp"
 #include "socratic/campaign/config.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/detail/separate_compilation.hpp"
 #include "socratic/goals/goal_spec.hpp"
 
 namespace socratic {
-
-/// @brief Any Evaluator, held by reference behind one type (it must outlive the campaign).
-class AnyEvaluator {
- public:
-  template <Evaluator E>
-    requires(!std::is_same_v<std::remove_cvref_t<E>, AnyEvaluator>)
-  explicit AnyEvaluator(E& evaluator) : evaluate_([&evaluator](const Candidate& c) { return evaluator.evaluate(c); }) {}
-  EvalReport evaluate(const Candidate& candidate) { return evaluate_(candidate); }
-
- private:
-  std::function<EvalReport(const Candidate&)> evaluate_;
-};
-static_assert(Evaluator<AnyEvaluator>);
-
-/// @brief Any QuestionSource, held by reference behind one type (it must outlive the campaign).
-class AnyQuestionSource {
- public:
-  template <QuestionSource Q>
-    requires(!std::is_same_v<std::remove_cvref_t<Q>, AnyQuestionSource>)
-  explicit AnyQuestionSource(Q& source)
-      : ask_([&source](const TriggerEvent& e, const CampaignState& s) { return source.ask(e, s); }) {}
-  std::optional<Question> ask(const TriggerEvent& event, const CampaignState& state) { return ask_(event, state); }
-
- private:
-  std::function<std::optional<Question>(const TriggerEvent&, const CampaignState&)> ask_;
-};
-static_assert(QuestionSource<AnyQuestionSource>);
 
 /// @brief Which model the agent talks to. The key comes from the environment or a file, never
 /// from here.
@@ -93,7 +66,7 @@ struct LlmCampaignOptions {
 /// on this machine (it names where the key was looked for).
 SOCRATIC_DECL CampaignResult run_llm_campaign(const LlmModel& model, const LlmCampaignOptions& options,
                                               AnyEvaluator evaluator, AnyQuestionSource questions,
-                                              goals::AnyGoal goal, CampaignConfig config);
+                                              AnyGoal goal, CampaignConfig config);
 
 }  // namespace socratic
 

@@ -1,8 +1,9 @@
 #pragma once
 /// @file
-/// @brief Socratic's front door: the value types, the four concepts, goals and goal specs, the
-/// campaign loop, the question bank with its trigger detectors, and (with
-/// `SOCRATIC_SEPARATE_COMPILATION`) run_llm_campaign(), the campaign with the reference LLM agent.
+/// @brief Socratic's front door: the value types, the four concepts and their type erasures
+/// (any.hpp), goals and goal specs, the campaign loop, the question bank with its trigger
+/// detectors, and (with `SOCRATIC_SEPARATE_COMPILATION`) run_llm_campaign(), the campaign with
+/// the reference LLM agent.
 ///
 /// Light on purpose (nlohmann/json, OpenSSL's digest and the standard library), and lighter with
 /// SOCRATIC_SEPARATE_COMPILATION, where the bodies of its functions (JSON conversions, goals,
@@ -18,6 +19,7 @@
 ///   SOCRATIC_SEPARATE_COMPILATION those are compiled once (socratic/src.hpp;
 ///   `socratic_compile_separately(target)` in CMake) and this header declares run_llm_campaign().
 
+#include "socratic/any.hpp"
 #include "socratic/campaign.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/core.hpp"

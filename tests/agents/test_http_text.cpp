@@ -44,6 +44,29 @@ TEST_CASE("URLs parse into scheme, host, port and target", "[http][url]") {
   CHECK_THROWS_WITH(parse_url("localhost:8000", "base_url"),
                     Catch::Matchers::Contains("not an absolute URL"));
   CHECK_THROWS_WITH(parse_url("http://h:99999"), Catch::Matchers::Contains("invalid port"));
+  CHECK_THROWS_WITH(parse_url("http://h:0"), Catch::Matchers::Contains("invalid port"));
+}
+
+TEST_CASE("URL edge cases: empty port, fragment, IPv6 case, errors without credentials", "[http][url]") {
+  const auto u = parse_url("HTTP://h:/v1#section");
+  CHECK(u.scheme == "http");
+  CHECK(u.port == 80);  // `host:` keeps the scheme's port
+  CHECK(u.target == "/v1");  // the fragment is not sent
+  CHECK(parse_url("https://[FE80::1]/").host == "fe80::1");
+  CHECK(parse_url("https://h?q=a%20b").target == "/?q=a%20b");  // sent as written
+  CHECK_THROWS_WITH(parse_url("http://", "base_url"), Catch::Matchers::Contains("base_url") &&
+                                                          Catch::Matchers::Contains("no host"));
+  // A URL that does not parse is named without its credentials.
+  try {
+    parse_url("http://user:s3cret@host:80x/v1", "HTTPS_PROXY");
+    FAIL("parse_url accepted a port that is not a number");
+  } catch (const std::exception& e) {
+    const std::string message = e.what();
+    CHECK(message.find("HTTPS_PROXY") != std::string::npos);
+    CHECK(message.find("not a valid URL") != std::string::npos);
+    CHECK(message.find("s3cret") == std::string::npos);
+    CHECK(message.find("http://***@host:80x/v1") != std::string::npos);
+  }
 }
 
 namespace {

@@ -382,6 +382,27 @@ TEST_CASE("agent: old tool outputs are shortened near the window; the trace keep
   CHECK(shortened[0]["estimated_tokens_before"].get<long long>() > shortened[0]["limit"].get<long long>());
 }
 
+TEST_CASE("agent: a runaway model answer is kept up to max_answer_bytes, and the trace says how much was dropped",
+          "[agents][agent][context]") {
+  Harness h;
+  ScriptedBackend backend;
+  backend.script = {answer(std::string(5000, 'y'), {}, 0, 0)};
+  auto o = options();
+  o.max_answer_bytes = 1000;
+  LlmAgent agent(std::move(backend), o);
+  Tools tools = h.tools();
+  const TurnResult r = agent.turn(message(0, "go"), tools);
+  CHECK(r.error.empty());
+  CHECK(r.final_message.size() < 1200);
+  CHECK_THAT(r.final_message, Catch::Matchers::StartsWith(std::string(1000, 'y')) &&
+                                  Catch::Matchers::Contains("4000 more bytes of this answer were dropped"));
+  CHECK(agent.conversation().back().content == r.final_message);
+  const auto ex = h.records_of("llm_exchange");
+  REQUIRE(ex.size() == 1);
+  CHECK(ex[0]["answer_dropped_bytes"] == 4000);
+  CHECK(ex[0]["response"]["text"].get<std::string>().size() < 1200);
+}
+
 TEST_CASE("agent: a context overflow from the server shortens old outputs and retries once",
           "[agents][agent][context]") {
   Harness h;
@@ -411,7 +432,7 @@ TEST_CASE("agent: a context overflow from the server shortens old outputs and re
   REQUIRE(ex.size() == 4);
   CHECK(ex[2]["error"]["kind"] == "context_overflow");
 
-  SECTION("overflows that shortening cannot cure end the turn, saying which window was assumed") {
+  SECTION("overflows that shortening cannot cure end the turn, naming the message too large to fit") {
     ScriptedBackend b2;
     auto fail = [](const LlmRequest&) -> LlmResponse {
       throw llm_error(LlmErrorKind::context_overflow, "prompt is too long", 400);
@@ -420,10 +441,29 @@ TEST_CASE("agent: a context overflow from the server shortens old outputs and re
                  answer("", {tc("2", "read_file", {{"path", "b.txt"}})}, 0, 0), fail, fail, fail, fail, fail, fail};
     LlmAgent again(std::move(b2), o);
     Tools t2 = h.tools();
-    TurnResult r2 = again.turn(message(0, "go"), t2);
+    TurnResult r2 = again.turn(message(3, "go"), t2);
+    // The campaign's turn number (the one the progress lines show), not the agent's own count.
     CHECK_THAT(r2.error, Catch::Matchers::Contains("context_overflow") &&
-                             Catch::Matchers::Contains("of this agent's turn 1 (model scripted) failed") &&
-                             Catch::Matchers::Contains("agent.context_window"));
+                             Catch::Matchers::Contains("of turn 3 (model scripted) failed") &&
+                             Catch::Matchers::Contains("could not make the request") &&
+                             Catch::Matchers::Contains("its largest message, a tool output") &&
+                             Catch::Matchers::Contains("the server did not state its window"));
+    CHECK_THAT(r2.error, !Catch::Matchers::Contains("agent.context_window"));
+  }
+  SECTION("a model answer too large for the server's stated window is named as the cause") {
+    ScriptedBackend b3;
+    auto fail = [](const LlmRequest&) -> LlmResponse {
+      throw llm_error(LlmErrorKind::context_overflow,
+                      "This model's maximum context length is 8192 tokens. However, you requested 140000 tokens", 400);
+    };
+    b3.script = {answer(std::string(400000, 'x'), {tc("1", "read_file", {{"path", "a.txt"}})}, 0, 0),
+                 fail, fail, fail, fail, fail, fail};
+    LlmAgent big(std::move(b3), o);
+    Tools t3 = h.tools();
+    TurnResult r3 = big.turn(message(0, "go"), t3);
+    CHECK_THAT(r3.error, Catch::Matchers::Contains("its largest message, the model's own answer (message 2 of 3)") &&
+                             Catch::Matchers::Contains("the server states a window of 8192 tokens"));
+    CHECK_THAT(r3.error, !Catch::Matchers::Contains("window assumed was 1024"));
   }
 }
 

@@ -320,6 +320,77 @@ TEST_CASE("socratic run killed with SIGKILL mid-command leaves no process behind
   CHECK_FALSE(fs::exists(c.ws / "late.txt"));
 }
 
+/// The pid of `socratic run CAMPAIGN` started by this test (not a child it forked, which carries
+/// the same command line for a moment).
+int tool_pid_running(const fs::path& campaign) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmd = text_of(e.path() / "cmdline");
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (cmd.rfind(std::string(SOCRATIC_TOOL_PATH) + " run " + campaign.string(), 0) != 0) continue;
+    const std::string stat = text_of(e.path() / "stat");  // pid (comm) state ppid ...
+    std::istringstream after(stat.substr(stat.rfind(')') + 1));
+    std::string state;
+    int ppid = 0;
+    after >> state >> ppid;
+    if (ppid == ::getpid()) return std::stoi(name);
+  }
+  return 0;
+}
+
+TEST_CASE("socratic run stopped by Ctrl-C mid-evaluation: the evaluator's children die, the notice says what was kept "
+          "and how to resume, and the cut turn is given back",
+          "[agents][tool][boundary][interrupt]") {
+  ScriptedServer server;
+  RunCampaign c("run_interrupt", server);
+  // The evaluator's harness starts children of its own (one in the background, its output
+  // elsewhere): grandchildren of the tool, out of reach of the parent-death signal.
+  // Only while the flag file exists: the judge is the same file when the campaign resumes.
+  const std::string marker = "30.0" + std::to_string(::getpid());
+  const fs::path flag = c.tmp.path / "slow";
+  put_text(flag, "");
+  const std::string script = text_of(c.judge / "evaluate.sh");
+  put_text(c.judge / "evaluate.sh", "#!/usr/bin/env bash\nif [ -e " + flag.string() + " ]; then sleep " + marker +
+                                        " >/dev/null 2>&1 & sleep " + marker + "; fi\n" +
+                                        script.substr(script.find('\n') + 1));
+  server.push(call("e1", "evaluate", json::object()));
+  for (int i = 0; i < 6; ++i) server.push(say("Done."));
+  const fs::path campaign = c.dir / "campaign.json";
+  ProcessResult first;
+  std::thread runner([&] { first = run_process({SOCRATIC_TOOL_PATH, "run", campaign.string()}, c.options()); });
+  for (int i = 0; i < 500 && processes_with("sleep " + marker) < 2; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const int evaluating = processes_with("sleep " + marker);
+  const int tool = tool_pid_running(campaign);
+  if (tool > 0) ::kill(tool, SIGINT);
+  runner.join();
+  INFO(first.stdout_text << first.stderr_text);
+  REQUIRE(evaluating == 2);
+  REQUIRE(tool > 0);
+  CHECK(first.signal == SIGINT);
+  for (int i = 0; i < 100 && processes_with("sleep " + marker) > 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(processes_with("sleep " + marker) == 0);
+  CHECK_THAT(first.stderr_text, Catch::Matchers::Contains("stopped by Ctrl-C (SIGINT). Kept:") &&
+                                    Catch::Matchers::Contains("trace      " + c.trace().string() + " (0 whole turns") &&
+                                    Catch::Matchers::Contains((c.dir / "state" / "candidates").string()) &&
+                                    Catch::Matchers::Contains("Turn 0 of agent main was cut off") &&
+                                    Catch::Matchers::Contains("Resume with:\n  socratic run " + campaign.string()));
+
+  // Resumed: the cut turn is given back (the campaign has 2 turns, and gets 2 more) and said so.
+  fs::remove(flag);
+  const ProcessResult again = c.run();
+  INFO(again.stdout_text << again.stderr_text);
+  const auto resumed = c.events("campaign_resumed");
+  REQUIRE(resumed.size() == 1);
+  CHECK(resumed[0]["cut_turns"] == json::array({{{"agent", "main"}, {"turn", 0}}}));
+  const auto started = c.events("turn_started");
+  REQUIRE(started.size() >= 2);
+  CHECK_THAT(started[1]["message"]["text"].get<std::string>(), Catch::Matchers::Contains("Turn 0 was cut off"));
+  CHECK(summarize_trace(read_trace(c.trace()).events).state.spent.turns == static_cast<int>(started.size()) - 1);
+}
+
 TEST_CASE("socratic run: transient server failures are retried; a refused key ends with the whole reason",
           "[agents][tool][boundary][retry]") {
   ScriptedServer server;
@@ -392,7 +463,7 @@ TEST_CASE("socratic run: transient server failures are retried; a refused key en
     const auto ended = c.events("turn_ended");
     REQUIRE_FALSE(ended.empty());
     const std::string why = ended.back()["result"].value("error", "");
-    CHECK_THAT(why, Catch::Matchers::Contains("model call 1 of this agent's turn 1 (model test-model)") &&
+    CHECK_THAT(why, Catch::Matchers::Contains("model call 1 of turn 0 (model test-model)") &&
                         Catch::Matchers::Contains("answered 401") &&
                         Catch::Matchers::Contains("environment variable SOCRATIC_RUN_BOUNDARY_KEY") &&
                         Catch::Matchers::Contains("not retried"));

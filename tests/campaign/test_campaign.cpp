@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "fixtures.hpp"
+#include "socratic/report/html_report.hpp"
 
 using namespace socratic;
 using namespace fixtures;
@@ -262,4 +263,33 @@ TEST_CASE("a finished campaign is not run again", "[campaign][resume]") {
   no_resume.resume = false;
   CHECK_THROWS_WITH(Campaign(second_agent, evaluator, questions, speedup_goal(), no_resume).run(),
                     Catch::Matchers::Contains("already holds a trace"));
+}
+
+TEST_CASE("report timeline: the goal just above the baseline keeps its label apart from the baseline's",
+          "[campaign][report]") {
+  // A goal of 1.02x on a scale up to 9x: the two lines are a few pixels apart.
+  std::vector<json> events = {{{"type", "campaign_started"}, {"seq", 0}, {"goal", "geomean speedup >= 1.02"}}};
+  for (int i = 0; i < 3; ++i) {
+    EvaluationRecord rec;
+    rec.index = i;
+    rec.origin = "agent";
+    rec.candidate_hash = std::string(64, static_cast<char>('a' + i));
+    const double speedup = i == 0 ? 0.9 : i == 1 ? 3.0 : 9.0;
+    rec.report = fixtures::report_with(speedup, speedup);
+    events.push_back({{"type", "evaluation"}, {"seq", i + 1}, {"record", rec}});
+  }
+  const std::string html = html_report(events);
+  auto label_y = [&](const std::string& cls) {
+    const std::size_t g = html.find("<g class=\"" + cls + "\"");
+    REQUIRE(g != std::string::npos);
+    const std::size_t text = html.find("<text x=\"", g);
+    const std::size_t at = html.find("y=\"", text) + 3;
+    return std::stod(html.substr(at, html.find('"', at) - at));
+  };
+  auto line_y = [&](const std::string& cls) {
+    const std::size_t at = html.find("y1=\"", html.find("<g class=\"" + cls + "\"")) + 4;
+    return std::stod(html.substr(at, html.find('"', at) - at));
+  };
+  CHECK(std::abs(line_y("goal-line") - line_y("baseline-line")) < 12);  // the case worth testing
+  CHECK(std::abs(label_y("goal-line") - label_y("baseline-line")) >= 11.9);  // 12 px, printed to 0.1 px
 }

@@ -299,7 +299,7 @@ TEST_CASE("the evaluator hands over the campaign's snapshot and hash", "[campaig
 }
 
 TEST_CASE("doing nothing never meets the default goal; a real gain beyond the noise does", "[campaign][engine][noise]") {
-  const goals::AnyGoal goal = goals::goal_from_spec(goals::default_goal_spec());
+  const AnyGoal goal = goals::goal_from_spec(goals::default_goal_spec());
   FixedQuestionSource questions;
 
   SECTION("the baseline's own bytes, judged at 12 stops, even measured afresh every time") {

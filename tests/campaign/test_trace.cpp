@@ -112,8 +112,17 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its trace", "[campaign][r
   REQUIRE(before.state.best() != nullptr);
   CHECK(before.state.best()->index == 2);
 
+  // The second turn (turn 1) was cut off: it is open when the trace ends, counted while it may
+  // still be running.
+  REQUIRE(before.open_turns.size() == 1);
+  CHECK(before.open_turns[0].turn == 1);
+  CHECK(before.state.spent.turns == 2);
+
   // Lose the workspace's candidate too: resume restores the best snapshot.
   std::filesystem::remove(cfg.candidate.source);
+  // Two turns in all: the cut one gives its turn back, so the resumed campaign still gets one.
+  CampaignConfig resumed_cfg = cfg;
+  resumed_cfg.budget.turns = 2;
 
   PreparedEvaluator evaluator;
   evaluator.reports["v1"] = report_with(1.0, 1.0);
@@ -133,7 +142,7 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its trace", "[campaign][r
       return inner.turn(m, t);
     }
   } peek{agent, restored_content};
-  Campaign campaign(peek, evaluator, questions, speedup_goal(), cfg);
+  Campaign campaign(peek, evaluator, questions, speedup_goal(), resumed_cfg);
   CampaignResult result = campaign.run();
 
   CHECK(result.goal_met);
@@ -144,8 +153,10 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its trace", "[campaign][r
   CHECK(m.turn == 2);
   CHECK(m.text.find("resumed") != std::string::npos);
   CHECK(m.text.find("evaluation #2") != std::string::npos);
-  // Budgets continue from what was spent: 2 turns before the kill + 1 now.
-  CHECK(result.spent.turns == 3);
+  CHECK(m.text.find("Turn 1 was cut off before it ended") != std::string::npos);
+  // Budgets continue from what was spent: 1 whole turn before the kill (the cut one is given
+  // back) + 1 now; turn numbers are not reused.
+  CHECK(result.spent.turns == 2);
   CHECK(result.spent.evaluations == 4);
   CHECK(result.spent.agent_evaluations == 2);
   // History and questions carried over; no question id asked twice.
@@ -160,6 +171,14 @@ TEST_CASE("a campaign killed with SIGKILL resumes from its trace", "[campaign][r
   }
   CHECK(resumed == 1);
   CHECK(restored == 1);
+  for (const auto& e : events)
+    if (e["type"] == "campaign_resumed") CHECK(e["cut_turns"] == json::array({{{"agent", "main"}, {"turn", 1}}}));
+  // Read again (a later resume, a report), the trace says the same.
+  const TraceSummary after = summarize_trace(events);
+  REQUIRE(after.cut_turns.size() == 1);
+  CHECK(after.cut_turns[0].turn == 1);
+  CHECK(after.open_turns.empty());
+  CHECK(after.state.spent.turns == 2);
 }
 
 TEST_CASE("a campaign without an id is named after its state folder, or the workspace when that is hidden",

@@ -1,7 +1,11 @@
-// Compile-time checks: a type missing a required member does not satisfy the concept.
+// Compile-time checks: a type missing a required member does not satisfy the concept; the
+// concepts' type erasures (any.hpp) forward to what they wrap.
 #include "catch.hpp"
 
+#include <vector>
+
 #include "socratic/agents/llm_backend.hpp"
+#include "socratic/any.hpp"
 #include "socratic/concepts.hpp"
 
 using namespace socratic;
@@ -72,4 +76,55 @@ TEST_CASE("concepts accept conforming types and reject types missing a requireme
   CHECK_FALSE(LlmBackend<BackendNoComplete>);
   auto lambda_goal = [](const EvalReport&) { return Verdict::pass(); };
   CHECK(GoalPredicate<decltype(lambda_goal)>);
+}
+
+namespace {
+
+struct CountingEvaluator {
+  int calls = 0;
+  EvalReport evaluate(const Candidate& c) {
+    ++calls;
+    EvalReport r;
+    r.candidate = c;
+    return r;
+  }
+};
+struct CountingAgent {
+  std::vector<int>* proposals = nullptr;
+  TurnResult turn(const Message&, Tools&) { return {}; }
+  void on_proposal(int n) { proposals->push_back(n); }
+};
+struct NamedGoal {
+  Verdict operator()(const EvalReport&) const { return Verdict::pass(); }
+  std::string describe() const { return "always met"; }
+};
+
+}  // namespace
+
+TEST_CASE("the type erasures forward to what they wrap", "[concepts]") {
+  CountingEvaluator evaluator;
+  AnyEvaluator any_evaluator(evaluator);
+  Candidate c;
+  c.label = "k";
+  CHECK(any_evaluator.evaluate(c).candidate.label == "k");
+  CHECK(evaluator.calls == 1);  // the caller's object, not a copy
+
+  std::vector<int> proposals;
+  CountingAgent agent;
+  agent.proposals = &proposals;
+  AnyAgent any_agent(agent);
+  any_agent.on_proposal(4);
+  CHECK(proposals == std::vector<int>{4});
+  AnyAgent any_plain(GoodAgent{});
+  any_plain.on_proposal(1);  // an agent without on_proposal is not told
+
+  GoodSource source;
+  AnyQuestionSource questions(source);
+  CHECK_FALSE(questions.ask(TriggerEvent{}, CampaignState{}));
+
+  const AnyGoal goal = NamedGoal{};
+  CHECK(goal(EvalReport{}).met);
+  CHECK(goal.describe() == "always met");
+  const AnyGoal lambda = [](const EvalReport&) { return Verdict::pass(); };
+  CHECK(lambda.describe() == "user-defined goal");
 }

@@ -68,7 +68,7 @@ inline fs::path fake_data_dir(const fs::path& root) {
              R"({"schema_version": 1, "problems": [{"name": "toy", "folder": "toy"}]})");
   write_file(root / "kernels/harness/runner.cu", "// the fake runner's source\n");
   write_file(root / "kernels/harness/problem.cuh", "// the problem interface\n");
-  write_file(root / "kernels/toy/toy_args.h", "/* toy entry point */\n");
+  write_file(root / "kernels/toy/toy_args.h", "/* toy entry point */\nextern \"C\" int toy_forward(const void* args);\n");
   write_file(root / "kernels/toy/baseline.cu", "#include \"toy_args.h\"\n// baseline\n");
   write_file(root / "kernels/toy/problem.cu", "// toy problem\n");
   write_file(root / "kernels/toy/problem.json", R"({

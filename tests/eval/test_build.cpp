@@ -18,6 +18,7 @@ using namespace std::chrono_literals;
 using eval_test::TempDir;
 using eval_test::write_file;
 using Catch::Matchers::Contains;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -224,6 +225,37 @@ TEST_CASE("the build cache keys on sources, headers, flags, target and compiler"
   SECTION("the build log survives in the cache") {
     CHECK(build(request()).log == first.log);
   }
+}
+
+TEST_CASE("the build cache keys on content, not on where the checkout lies", "[eval][build]") {
+  TempDir tmp("fake_cache_moved");
+  const auto tools = eval_test::fake_tools(tmp / "bin");
+  const auto calls = tools / "nvcc.calls";
+  auto checkout = [&](const fs::path& root) {
+    write_file(root / "src/helper.cuh", "// helper v1\n");
+    write_file(root / "inc/problem.h", "// problem v1\n");
+    write_file(root / "src/cand.cu", "#include \"helper.cuh\"\n#include \"problem.h\"\n// v1\n");
+  };
+  auto request = [&](const fs::path& root) {
+    BuildRequest r = shared_object(root / "src/cand.cu");
+    r.include_dirs = {root / "inc"};
+    r.hashed_inputs = {root / "inc/problem.h"};
+    return r;
+  };
+  NvccBuilder builder(options_for(tmp / "cache", tools / "nvcc"));
+  checkout(tmp / "here");
+  const BuildResult first = builder.build(request(tmp / "here"));
+  REQUIRE(first.ok);
+  CHECK(eval_test::count_lines(calls) == 1);
+  fs::rename(tmp / "here", tmp / "moved");
+  const BuildResult moved = builder.build(request(tmp / "moved"));
+  REQUIRE(moved.ok);
+  CHECK(moved.cached);
+  CHECK(moved.key == first.key);
+  CHECK(eval_test::count_lines(calls) == 1);
+  // The moved checkout's own headers are what count: an edit there is a miss.
+  write_file(tmp / "moved/src/helper.cuh", "// helper v2\n");
+  CHECK_FALSE(builder.build(request(tmp / "moved")).cached);
 }
 
 TEST_CASE("concurrent builders of one source agree on one artifact", "[eval][build]") {

@@ -100,6 +100,21 @@ TEST_CASE("CudaEvaluator: builds, runs every scenario and reports", "[eval][eval
   CHECK(f.nvcc_calls() == 3);
 }
 
+TEST_CASE("CudaEvaluator: the runner's build is told where nlohmann/json is", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  // Where CMake found it, unless that is a folder the compiler searches anyway.
+  for (const auto& d : detail::json_include_dirs()) {
+    CHECK(d != "/usr/include");
+    CHECK(std::filesystem::exists(d / "nlohmann" / "json.hpp"));
+  }
+  f.config.runner_include_dirs = {f.tmp / "json-include"};
+  CudaEvaluator ev(f.config);
+  REQUIRE(ev.evaluate(f.candidate("// honest\n")).error.empty());
+  const std::string calls = eval_test::read_file(f.tools / "nvcc.calls");
+  const std::string runner_line = calls.substr(calls.find("socratic-runner-toy |"));
+  CHECK_THAT(runner_line.substr(0, runner_line.find('\n')), Contains("-I" + (f.tmp / "json-include").string()));
+}
+
 TEST_CASE("CudaEvaluator: the baseline's own bytes are reported identical to it; a campaign's snapshot is judged",
           "[eval][evaluator]") {
   EvaluatorFixture f;
@@ -109,6 +124,14 @@ TEST_CASE("CudaEvaluator: the baseline's own bytes are reported identical to it;
   CHECK(same.identical_to_baseline);
   const EvalReport edited = ev.evaluate(f.candidate(baseline + "// edited\n", "edited.cu"));
   CHECK_FALSE(edited.identical_to_baseline);
+  // The baseline judged in place, with the header it includes from its folder.
+  Candidate in_place;
+  in_place.source = f.data / "kernels/toy/baseline.cu";
+  CHECK(ev.evaluate(in_place).identical_to_baseline);
+  // A copy with that header edited beside it is not the baseline.
+  Candidate with_header = f.candidate(baseline, "with_header.cu");
+  write_file(with_header.source.parent_path() / "toy_args.h", "// an edited interface\n");
+  CHECK_FALSE(ev.evaluate(with_header).identical_to_baseline);
   // A campaign hands over its snapshot and hash: the snapshot's bytes are judged under that hash,
   // whatever the workspace's file holds by now.
   Candidate c = f.candidate("// the agent's newer edit\nfake: speedup b 3.0\n", "moving.cu");
@@ -465,6 +488,15 @@ TEST_CASE("CommandEvaluator reads the report a command prints", "[eval][command]
     CHECK(run("exit 139\n").fault == EvalFault::none);  // a shell's 128+N
     CHECK_FALSE(json(killed).contains("fault"));
   }
+  SECTION("a nonzero exit after a report: the report is kept, and it is no success") {
+    const EvalReport r = run("cat " + (tmp / "report.json").string() + "; echo 'one scenario slow' >&2; exit 1\n");
+    CHECK_THAT(r.error, Contains("exited with code 1 after printing its report (kept)") && Contains("one scenario slow"));
+    REQUIRE(r.scenarios.size() == 2);
+    CHECK(r.find("y")->speedup == 0.5);
+    CHECK(r.built);
+    CHECK_FALSE(r.all_correct());
+    CHECK_THAT(run("echo 'not json'; exit 4\n").error, Contains("exited with code 4 and printed no EvalReport JSON"));
+  }
   SECTION("a timeout") {
     const EvalReport r = run("sleep 30\n", 300ms);
     CHECK_THAT(r.error, Contains("timed out"));
@@ -632,6 +664,57 @@ TEST_CASE("socratic eval: table, JSON and exit codes", "[eval][tool]") {
     const auto r = run_tool(bad_set, f.data);
     CHECK(r.exit_code == 2);
     CHECK_THAT(r.err, Contains("bad.json") && Contains("scenario \"x\" field \"n\""));
+  }
+  SECTION("--build-only builds and scans, runs nothing and says so") {
+    const Candidate c = f.candidate("// honest\n");
+    auto a = args(c.source.string());
+    a.push_back("--build-only");
+    const auto r = run_tool(a, f.data);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK_THAT(r.out, Contains("build: ok") && Contains("banned libraries: not checked (--no-scan)") &&
+                          Contains("nothing was run: --build-only"));
+    CHECK_FALSE(r.out.find("correct") != std::string::npos);
+    for (const auto& e : std::filesystem::recursive_directory_iterator(f.tmp / "cache/builds/objects"))
+      CHECK(e.path().filename() != "candidate.so.calls");  // the fake runner never ran
+    const EvalReport report = read_json_file(f.tmp / "report.json").get<EvalReport>();
+    CHECK(report.built);
+    CHECK(report.scenarios.empty());
+
+    auto broken = args(f.candidate("FAKE_COMPILE_ERROR\n", "broken.cu").source.string());
+    broken.push_back("--build-only");
+    const auto b = run_tool(broken, f.data);
+    CHECK(b.exit_code == 1);
+    CHECK_THAT(b.out, Contains("build: FAILED") && Contains("FAKE_COMPILE_ERROR"));
+    a.insert(a.end(), {"--executor", "local"});
+    CHECK_THAT(run_tool(a, f.data).err, Contains("--build-only builds here and runs nothing"));
+  }
+  SECTION("without a GPU: --build-only needs --arch; evaluating names the missing GPU and --build-only") {
+    auto without_gpu = [&](std::vector<std::string> extra) {
+      std::vector<std::string> argv = {SOCRATIC_TOOL, "eval", f.candidate("// honest\n").source.string(), "--problem",
+                                       "toy", "--scenarios", "toy", "--nvcc", (f.tools / "nvcc").string(), "--cache-dir",
+                                       (f.tmp / "cache").string(), "--no-scan"};
+      argv.insert(argv.end(), extra.begin(), extra.end());
+      ProcessOptions o;
+      o.environment = scrubbed_environment();
+      o.environment->push_back("SOCRATIC_DATA_DIR=" + f.data.string());
+      o.environment->push_back("SOCRATIC_CUDA_DRIVER=/nonexistent/libcuda.so.1");
+      o.timeout = 60s;
+      return run_process(argv, o);
+    };
+    const ProcessResult no_arch = without_gpu({"--build-only"});
+    CHECK(no_arch.exit_code == 2);
+    CHECK_THAT(no_arch.stderr_text, Contains("--build-only without a GPU here needs --arch"));
+    const ProcessResult built = without_gpu({"--build-only", "--arch", "sm_90a"});
+    INFO(built.stdout_text << built.stderr_text);
+    CHECK(built.exit_code == 0);
+    CHECK_THAT(built.stdout_text, Contains("nothing was run"));
+    const ProcessResult evaluated = without_gpu({"--arch", "sm_90a"});
+    CHECK(evaluated.exit_code == 2);
+    CHECK_THAT(evaluated.stderr_text, Contains("no GPU to run the candidate on") && Contains("--build-only --arch"));
+    const ProcessResult pooled = without_gpu({"--arch", "sm_90a", "--executor", "local", "--gpus", "0"});
+    CHECK(pooled.exit_code == 2);
+    CHECK_THAT(pooled.stderr_text, Contains("no GPU here for --executor local") && Contains("--build-only"));
   }
   SECTION("--json - prints the report on stdout and the table on stderr") {
     auto a = args(f.candidate("// honest\n").source.string());

@@ -103,6 +103,37 @@ TEST_CASE("run_process: a child dies with its parent, even a parent killed with 
   CHECK(gone_within(marker, 2s));
 }
 
+TEST_CASE("run_process: the child's own children die with a parent killed with SIGKILL", "[eval][process]") {
+  // A harness under `sh -c`: the shell's children (one in the background, its output elsewhere)
+  // are no direct children of the parent, so the parent-death signal does not reach them.
+  const std::string marker = "43.0" + std::to_string(::getpid());
+  const pid_t parent = ::fork();
+  REQUIRE(parent >= 0);
+  if (parent == 0) {
+    ProcessOptions o;
+    o.timeout = 60s;
+    (void)run_process({"/bin/sh", "-c", "sleep " + marker + " >/dev/null 2>&1 & sleep " + marker + "; wait"}, o);
+    ::_exit(0);
+  }
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (processes_with(marker).size() < 3 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(10ms);
+  REQUIRE(processes_with(marker).size() == 3);  // the shell and its two sleeps
+  ::kill(parent, SIGKILL);
+  int status = 0;
+  ::waitpid(parent, &status, 0);
+  CHECK(gone_within(marker, 2s));
+}
+
+TEST_CASE("run_process: nothing the child started outlives the call", "[eval][process]") {
+  // The shell exits once its background child runs; that child holds none of the pipes.
+  const std::string marker = "44.0" + std::to_string(::getpid());
+  const ProcessResult r = run_process(
+      {"/bin/sh", "-c",
+       "sleep " + marker + " </dev/null >/dev/null 2>&1 & until readlink /proc/$!/exe | grep -q sleep; do :; done"});
+  CHECK(r.ok());
+  CHECK(gone_within(marker, 2s));
+}
+
 TEST_CASE("stream_process hands over each line as soon as it is complete", "[eval][stream]") {
   using clock = std::chrono::steady_clock;
   const auto began = clock::now();
@@ -216,8 +247,8 @@ TEST_CASE("runner client: the runner's command line names no option; they go on 
   job.baseline = "/b/base line.so";
   job.candidate = "/c/cand.so";
   job.scenarios = "/s/set.json";
-  job.options.seed = 42;
-  job.options.max_samples = 9;
+  job.overrides.seed = 42;
+  job.overrides.max_samples = 9;
   const auto c = detail::runner_command(job, {"a", "b"});
   CHECK(c.argv == std::vector<std::string>{"/opt/r/socratic-runner-x", "--options-stdin"});
   CHECK_THAT(c.stdin_words, Contains("--baseline\n/b/base line.so\n"));
@@ -225,10 +256,10 @@ TEST_CASE("runner client: the runner's command line names no option; they go on 
   CHECK_THAT(c.stdin_words, Contains("--seed\n42\n"));
   CHECK_THAT(c.stdin_words, Contains("--max-samples\n9\n"));
   // Without a seed the runner draws its own secret key: no seed travels at all.
-  job.options.seed.reset();
+  job.overrides.seed.reset();
   CHECK(detail::runner_command(job, {}).stdin_words.find("--seed") == std::string::npos);
   // A word the runner could not read back is refused before anything runs.
-  job.options.extra_args = {"--k\n9"};
+  job.overrides.extra_args = {"--k\n9"};
   CHECK_THROWS_WITH(detail::runner_command(job, {}), Contains("hold no newline"));
 }
 

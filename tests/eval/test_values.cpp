@@ -39,6 +39,14 @@ TEST_CASE("the registry reads problems.json and each problem.json", "[eval][regi
   CHECK(toy.parameter("causal")->default_value == json(false));
   CHECK(toy.divisible == std::vector<std::vector<std::string>>{{"n", "groups"}});
   CHECK_THROWS_WITH(reg.get("attention"), Contains("unknown problem \"attention\"") && Contains("known: toy"));
+
+  // The entry point the candidate exports must be the one its interface header declares.
+  write_file(tmp / "kernels/toy/toy_args.h", "extern \"C\" int toy_forward_v2(const void* args);\n");
+  CHECK_THROWS_WITH(ProblemRegistry::load(tmp / "kernels").get("toy"),
+                    Contains("problem.json") && Contains("field \"entry_point\"") &&
+                        Contains("\"toy_forward\" is not declared in args_header"));
+  CHECK(declares_identifier("int toy_forward(void);", "toy_forward"));
+  CHECK_FALSE(declares_identifier("int toy_forward_v2(void);", "toy_forward"));
 }
 
 TEST_CASE("the repository's problems and scenario sets pass validation", "[eval][registry]") {

@@ -1,6 +1,7 @@
 // The executor's values without processes to wait on: the job document and its key, snapshots,
 // the journal (replay, torn lines, one owner), flock leases across a kill -9, GPU discovery,
-// Slurm's output and states, the cascade's report, results (first writer wins), the sweep.
+// Slurm's output and states, the cascade's report, results (first writer wins), the sweep, the
+// executors' shared bookkeeping (JobBook).
 #include <sys/wait.h>
 
 #include "catch.hpp"
@@ -11,6 +12,7 @@
 #include "socratic/exec/executor_evaluator.hpp"
 #include "socratic/exec/gpu_inventory.hpp"
 #include "socratic/exec/gpu_lease.hpp"
+#include "socratic/exec/job_book.hpp"
 #include "socratic/exec/journal.hpp"
 #include "socratic/exec/results.hpp"
 #include "socratic/exec/slurm_states.hpp"
@@ -192,6 +194,63 @@ TEST_CASE("a candidate split into headers is one job: its headers are hashed and
   CHECK(shown.candidate.source == dir / "ws" / "kernel.cu");
   CHECK_THAT(shown.build_log, Catch::Contains(((dir / "ws" / "kernel.cu").string() + "(3)").c_str()) &&
                                   Catch::Contains(((dir / "ws" / "parts" / "tile.cuh").string() + "(2)").c_str()));
+}
+
+namespace {
+struct BookEntry : JobEntry {
+  std::string place;
+  std::string location() const { return place; }
+};
+}  // namespace
+
+TEST_CASE("a job book records, ends once, reports as submitted and recovers its folder", "[exec]") {
+  const fs::path dir = fresh_dir("job_book");
+  EvalJob a = sample_job(dir), b = a;
+  b.repeat = 1;
+  b.id.clear();
+  b.id = job_id_for(b);
+  {
+    JobBook<BookEntry> book("TestExecutor", "executor", dir / "run");
+    CHECK_FALSE(book.known_id(a));
+    auto [ea, why] = book.record(a);
+    CHECK(why.empty());
+    CHECK(fs::is_regular_file(book.job_file(a.id)));
+    CHECK(book.known_id(a) == a.id);  // the same job again: its id
+    EvalJob clash = b;
+    clash.id = a.id;  // another job under a's id
+    CHECK_THROWS_WITH(book.known_id(clash), Catch::Contains("another job of this executor"));
+    EvalJob bad = b;
+    bad.id = "../x";
+    CHECK_THROWS_WITH(book.known_id(bad), Catch::Contains("is not a job id"));
+    CHECK_THROWS_WITH(book.entry("nope"), Catch::Contains("TestExecutor: no job nope"));
+
+    ea.place = "gpu 3";
+    CHECK(book.status(ea).where == "gpu 3");
+    CHECK_FALSE(book.report(a.id));  // not terminal yet
+    book.finish(ea, book.ending(ea, JobState::failed, "the first ending"));
+    CHECK(ea.state == JobState::failed);
+    CHECK(ea.detail == "the first ending");
+    const auto report = book.report(a.id);
+    REQUIRE(report);
+    CHECK(report->candidate.content_hash == a.candidate.content_hash);
+    // First writer wins: a later ending of the same job does not replace the published one.
+    book.finish(ea, book.ending(ea, JobState::cancelled, "a second ending"));
+    CHECK(ea.state == JobState::failed);
+    CHECK(ea.result->message == "the first ending");
+
+    book.record(b);
+    CHECK(book.statuses().size() == 2);
+    CHECK(book.order() == std::vector<std::string>{a.id, b.id});
+  }
+  // A restart on the folder: the finished job keeps its result, the other is handed back.
+  JobBook<BookEntry> again("TestExecutor", "executor", dir / "run");
+  std::vector<std::string> adopted, unfinished;
+  again.recover([&](BookEntry& e, const JournalRecord&) { adopted.push_back(e.job.id); },
+                [&](BookEntry& e, const JournalRecord&) { unfinished.push_back(e.job.id); });
+  CHECK(adopted == std::vector<std::string>{a.id, b.id});
+  CHECK(unfinished == std::vector<std::string>{b.id});
+  CHECK(again.entry(a.id).state == JobState::failed);
+  CHECK(again.entry(a.id).result->message == "the first ending");
 }
 
 TEST_CASE("the journal replays every job, cuts a torn last line and has one owner", "[exec]") {

@@ -9,6 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 python=${1:-/opt/torch/.venv/bin/python3}
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
 gencode=-gencode=arch=compute_90a,code=sm_90a
 echo "device_check: building in $out"
 "$nvcc" -O3 -std=c++17 $gencode -I"$root/kernels/harness" -I"$root/kernels/suite" \

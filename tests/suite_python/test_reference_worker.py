@@ -91,7 +91,8 @@ class SolDefinitions(WorkerTest):
     def test_hello_names_the_protocol(self):
         reply = self.ok("hello")
         self.assertEqual(reply["protocol"], 1)
-        self.assertEqual(reply["buffers"], ["file"])
+        # CUDA IPC buffers are offered exactly when this PyTorch has CUDA.
+        self.assertEqual(reply["buffers"], ["file", "cuda_ipc"] if torch.cuda.is_available() else ["file"])
         self.assertIsInstance(reply["cuda"], bool)
 
     def test_rmsnorm_written_into_the_output_buffer(self):
@@ -202,12 +203,14 @@ class ErrorReplies(WorkerTest):
         self.refused("run", "inputs.input.file", "No such file",
                      inputs={"input": {**x, "file": "/dev/shm/socratic-no-such-buffer"}, "weight": w, "eps": 1e-6})
 
-    def test_cuda_ipc_buffers_answer_not_supported_on_this_build(self):
+    def test_a_cuda_ipc_buffer_that_cannot_be_opened_is_named(self):
+        # Without CUDA the path is refused as such; with CUDA a handle of zeros does not open.
         self.load_rmsnorm()
         w = self.buffer(torch.ones(64))
         ipc = {"cuda_ipc": "00" * 64, "device": 0, "dtype": "float32", "shape": [3, 64]}
-        self.refused("run", "inputs.input.cuda_ipc", "CUDA IPC buffers are not supported on this build",
-                     inputs={"input": ipc, "weight": w, "eps": 1e-6})
+        expected = ("cudaIpcOpenMemHandle failed" if torch.cuda.is_available()
+                    else "CUDA IPC buffers are not supported on this build")
+        self.refused("run", "inputs.input.cuda_ipc", expected, inputs={"input": ipc, "weight": w, "eps": 1e-6})
 
     def test_without_cuda_the_worker_offers_files_only_and_release_closes_nothing(self):
         hello = self.ok("hello")

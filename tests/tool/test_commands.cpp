@@ -48,6 +48,18 @@ ProcessResult chromium(const std::vector<std::string>& extra, const fs::path& pr
 
 }  // namespace
 
+TEST_CASE("init on a registered CUDA problem tells the agent the entry point its candidate exports", "[tool][init]") {
+  const fs::path dir = fresh_dir("init_cuda");
+  const ProcessResult r = socratic_run({"init", (dir / "attn").string(), "--problem", "attention", "--scenarios",
+                                        "attention_edge", "--arch", "sm_90a", "--agent", "none"});
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.ok());
+  const json campaign = json::parse(read_text(dir / "attn" / "campaign.json"));
+  CHECK_THAT(campaign["task"].get<std::string>(),
+             Catch::Matchers::Contains("It exports the C function socratic_attention_forward, declared in " +
+                                       (source_dir() / "kernels" / "attention" / "attention_args.h").string()));
+}
+
 TEST_CASE("init writes a valid workspace and the Claude Code and Codex hook configurations", "[tool][init]") {
   const fs::path dir = fresh_dir("init");
   const ProcessResult r = init_cpu_campaign(dir / "claude", "claude-code");

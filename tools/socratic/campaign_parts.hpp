@@ -28,9 +28,10 @@
 
 namespace socratic::tool {
 
-/// Any evaluator behind one type (the campaign file chooses the kind at run time), with its
-/// judge: what the agent must not change (`judge`) and must not even see (`hidden`).
-struct AnyEvaluator {
+/// The evaluator a campaign file names (its kind chosen at run time, owned here, unlike
+/// socratic::AnyEvaluator, which refers to an evaluator of the caller's), with its judge: what the
+/// agent must not change (`judge`) and must not even see (`hidden`).
+struct CampaignEvaluator {
   std::function<EvalReport(const Candidate&)> fn;
   std::string description;
   std::vector<std::filesystem::path> judge;
@@ -40,7 +41,7 @@ struct AnyEvaluator {
   std::optional<CudaEvaluatorConfig> cuda_config;
   EvalReport evaluate(const Candidate& c) { return fn(c); }
 };
-static_assert(Evaluator<AnyEvaluator>);
+static_assert(Evaluator<CampaignEvaluator>);
 
 namespace detail {
 
@@ -116,7 +117,7 @@ inline std::function<EvalReport(const Candidate&)> executor_fn(const CampaignFil
 }
 
 /// The evaluator the campaign file names, with its judge checked before every evaluation.
-inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std::string>& scenario_ids) {
+inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector<std::string>& scenario_ids) {
   const std::filesystem::path manifest = detail::integrity_file(c);
   if (c.evaluator.kind == "command") {
     CommandEvaluatorConfig config;
@@ -129,7 +130,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
     if (std::filesystem::exists(manifest)) config.integrity_manifest = manifest;
     auto evaluator = std::make_shared<CommandEvaluator>(std::move(config));
     const IntegrityManifest m = detail::keep_manifest(c, evaluator->integrity_manifest());
-    AnyEvaluator out{detail::goal_guarded([evaluator](const Candidate& cand) { return evaluator->evaluate(cand); }, m, c),
+    CampaignEvaluator out{detail::goal_guarded([evaluator](const Candidate& cand) { return evaluator->evaluate(cand); }, m, c),
                      "command evaluator (" + c.evaluator.command.front() + ")", evaluator->judge_paths(), {},
                      std::nullopt};
     // The agent sees the scenarios (it optimises for them); the script and its files, not.
@@ -175,7 +176,7 @@ inline AnyEvaluator make_evaluator(const CampaignFile& c, const std::vector<std:
   if (std::filesystem::exists(manifest)) config.integrity_manifest = manifest;
   auto evaluator = std::make_shared<CudaEvaluator>(std::move(config));
   const IntegrityManifest m = detail::keep_manifest(c, evaluator->integrity_manifest());
-  AnyEvaluator out{detail::goal_guarded(
+  CampaignEvaluator out{detail::goal_guarded(
                        [evaluator](const Candidate& cand) {
                          // Without a GPU the runner cannot start: say so before a minute of building.
                          if (const std::string missing = missing_cuda_gpu(); !missing.empty())

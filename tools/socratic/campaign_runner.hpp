@@ -44,7 +44,7 @@ inline std::function<void(const CampaignProgress&)> terminal_progress() {
 inline int print_result(const CampaignResult& r) {
   std::cout << "campaign ended: " << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << " after "
             << r.turns << " turns, " << r.spent.evaluations << " evaluations\n";
-  if (CampaignEngine<AnyEvaluator, ToolQuestionSource, goals::ParsedGoal>::continuable(r.reason))
+  if (CampaignEngine<CampaignEvaluator, ToolQuestionSource, goals::ParsedGoal>::continuable(r.reason))
     std::cout << "run the same command again to continue this campaign (same history, same budgets)\n";
   if (r.best) {
     char buf[32];
@@ -58,7 +58,7 @@ inline int print_result(const CampaignResult& r) {
 
 /// Runs the campaign of `c` with `agent`, `evaluator` (the file's), the bank and the file's goal.
 template <Agent A>
-CampaignResult run_campaign_file(A& agent, const CampaignFile& c, AnyEvaluator& evaluator) {
+CampaignResult run_campaign_file(A& agent, const CampaignFile& c, CampaignEvaluator& evaluator) {
   const std::vector<std::string> ids = campaign_scenario_ids(c);
   ToolQuestionSource questions = make_question_source(c);
   CampaignConfig config = campaign_config(c, ids);
@@ -70,7 +70,7 @@ CampaignResult run_campaign_file(A& agent, const CampaignFile& c, AnyEvaluator& 
 /// Runs the campaign of `c` with `agent`, the file's evaluator, the bank and the file's goal.
 template <Agent A>
 CampaignResult run_campaign_file(A& agent, const CampaignFile& c) {
-  AnyEvaluator evaluator = make_evaluator(c, campaign_scenario_ids(c));
+  CampaignEvaluator evaluator = make_evaluator(c, campaign_scenario_ids(c));
   return run_campaign_file(agent, c, evaluator);
 }
 

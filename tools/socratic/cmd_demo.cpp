@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "campaign_runner.hpp"
-#include "llm_campaign.hpp"
+#include "llm_drivers.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
@@ -71,7 +71,7 @@ int live(const fs::path& out, const std::string& model) {
   std::cout << "socratic demo: a live campaign on the attention problem (" << c.scenarios.filename().string()
             << ", 3 turns): every part is live (LLM agent, CUDA evaluator, detectors, bank, goal, trace, report)\n"
             << std::flush;
-  const CampaignResult result = run_llm_campaign(c, "socratic demo");
+  const CampaignResult result = run_campaign_file_with_llm_agent(c, "socratic demo");
   print_result(result);
   HtmlReportOptions options;
   options.title = "Socratic demo: attention (live)";

@@ -46,12 +46,29 @@ struct EvalCommandOptions {
   CLI::Option* json_option = nullptr;
   std::vector<std::string> nvcc_flags;
   std::string k, seed, watchdog, timeout;
-  bool compact = false, no_timing = false, no_scan = false, quiet = false;
+  bool compact = false, no_timing = false, no_scan = false, quiet = false, build_only = false;
   // Through an executor (docs/executor.md).
   std::string executor, run_dir, gpus, build_workers, lease_dir, cascade;
   std::string slurm_partition, slurm_account, slurm_qos, slurm_time, slurm_gpus, slurm_worker;
   std::vector<std::string> slurm_directives, slurm_setup, slurm_env;
 };
+
+/// What `--build-only` found: the build, the scan, and that nothing ran.
+std::string format_build_only(const EvalReport& r, bool scanned) {
+  std::string out = "candidate: " + r.candidate.source.string() + "\n";
+  out += std::string("build: ") + (r.built ? "ok" : "FAILED") + (r.timings.build_cached ? " (cached)" : "") + "\n";
+  if (!r.built && !r.build_log.empty()) out += r.build_log + (r.build_log.back() == '\n' ? "" : "\n");
+  if (!r.error.empty()) out += "error: " + r.error + "\n";
+  if (r.built) {
+    if (!scanned)
+      out += "banned libraries: not checked (--no-scan)\n";
+    else if (r.banned.empty())
+      out += "banned libraries: none found in the binary\n";
+    for (const auto& b : r.banned) out += "BANNED: " + b.library + " (" + b.evidence + ")\n";
+  }
+  out += "nothing was run: --build-only builds and scans the candidate; no scenario was judged on a GPU\n";
+  return out;
+}
 
 /// `--executor`: the parsed evaluator settings as a job template, the executor's from its flags.
 int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig& config,
@@ -80,6 +97,12 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
   tool::ExecutorSettings& x = request.executor;
   x.kind = o.executor;
   if (x.kind != "local" && x.kind != "slurm") throw usage_error("--executor is local or slurm, not \"" + x.kind + "\"");
+  // The local pool runs on this machine's GPUs: without one, say that, not what the driver says.
+  if (x.kind == "local")
+    if (const std::string missing = tool::missing_cuda_gpu(); !missing.empty())
+      throw socratic::error("no GPU here for --executor local: " + missing +
+                            ". To check that candidates compile and use no banned library without a GPU: "
+                            "`socratic eval CANDIDATE --build-only --arch sm_90a ...`");
   if (!o.run_dir.empty()) x.run_dir = fs::absolute(o.run_dir);
   if (!o.gpus.empty()) x.gpus = exec::parse_gpu_list(o.gpus);
   if (!o.build_workers.empty())
@@ -111,6 +134,8 @@ int run_eval(const EvalCommandOptions& o) {
   if (o.candidates.empty()) throw usage_error("missing CANDIDATE.cu");
   if (o.candidates.size() != 1 && !through_executor)
     throw usage_error("expects one candidate file (several go through --executor local|slurm)");
+  if (o.build_only && through_executor)
+    throw usage_error("--build-only builds here and runs nothing: leave out --executor");
   const fs::path candidate_path = o.candidates.front();
   if (!fs::is_regular_file(candidate_path))
     throw socratic::error("candidate " + candidate_path.string() + " does not exist");
@@ -161,18 +186,38 @@ int run_eval(const EvalCommandOptions& o) {
                   (p.finished ? (p.result && p.result->correct ? " ok" : " FAILED") : " ..."));
   };
 
+  // The GPU, in milliseconds: without one the runner cannot start, and building it takes a minute.
+  const std::string missing_gpu = tool::missing_cuda_gpu();
+  if (o.build_only && o.arch.empty() && !missing_gpu.empty())
+    throw usage_error("--build-only without a GPU here needs --arch (e.g. --arch sm_90a): there is no GPU to ask (" +
+                      missing_gpu + ")");
+  const bool scanned = !o.no_scan;
   CudaEvaluator evaluator(std::move(config));  // checks the problem, the scenarios and the target first
-  // Then the GPU, in milliseconds: without one the runner cannot start, and building it takes a minute.
-  if (const std::string missing = tool::missing_cuda_gpu(); !missing.empty())
-    throw socratic::error("no GPU to run the candidate on: " + missing +
+  if (!o.build_only && !missing_gpu.empty())
+    throw socratic::error("no GPU to run the candidate on: " + missing_gpu +
                           ". The evaluator builds the harness (about a minute) only to run it on a GPU; run "
-                          "`socratic eval` on a machine with one (`socratic demo` replays a campaign without one)");
+                          "`socratic eval` on a machine with one, or check that the candidate compiles and uses no "
+                          "banned library with `socratic eval --build-only --arch sm_90a ...` (`socratic demo` "
+                          "replays a campaign without a GPU)");
   progress.show("building " + candidate_path.filename().string() + " ...");
   Candidate candidate;
   candidate.source = candidate_path;
   candidate.label = candidate_path.filename().string();
-  const EvalReport report = evaluator.evaluate(candidate);
+  const EvalReport report = o.build_only ? evaluator.build_only(candidate) : evaluator.evaluate(candidate);
   progress.clear();
+
+  if (o.build_only) {
+    const std::string text = format_build_only(report, scanned);
+    if (json_stdout) {
+      std::cerr << text;
+      std::cout << json(report).dump(2) << "\n";
+    } else {
+      std::cout << text;
+    }
+    if (!json_file.empty()) write_json_atomically(json_file, json(report));
+    if (!report.error.empty()) return tool::exit_error;
+    return report.built && report.banned.empty() ? tool::exit_ok : tool::exit_findings;
+  }
 
   const std::string text = o.compact ? format_report_compact(report) : format_report_table(report);
   if (json_stdout) {
@@ -194,7 +239,10 @@ tool::command_run eval_setup(CLI::App& app) {
       "Builds CANDIDATE.cu, checks it against the baseline and the fp32 reference on every scenario,\n"
       "times it against the baseline, scans the binary for banned libraries, and prints a table.\n"
       "The data folder (kernels/, scenarios/) is $SOCRATIC_DATA_DIR or the tool's source tree.\n"
-      "Exit: 0 every scenario correct and nothing banned, 1 otherwise, 2 on an error.\n");
+      "--build-only needs no GPU (give --arch without one): it builds the candidate (and the harness)\n"
+      "and scans the binary, runs nothing, and says so.\n"
+      "Exit: 0 every scenario correct and nothing banned (--build-only: built and nothing banned),\n"
+      "1 otherwise, 2 on an error.\n");
   app.add_option("CANDIDATE", o->candidates, "the candidate source (.cu); several only with --executor")
       ->type_name("");
   app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json")->type_name("NAME")->required();
@@ -223,6 +271,8 @@ tool::command_run eval_setup(CLI::App& app) {
   app.add_option("--manifest", o->manifest, "integrity manifest recorded at campaign start (default: record now)")
       ->type_name("FILE");
   app.add_flag("--no-scan", o->no_scan, "skip the banned-library scan (not recommended)");
+  app.add_flag("--build-only", o->build_only,
+               "build and scan the candidate, run nothing: no GPU needed (give --arch without one)");
   app.add_flag("-q,--quiet", o->quiet, "no progress line");
 
   const std::string through = "Through an executor (docs/executor.md)";

@@ -61,7 +61,7 @@ int hook_stop(const std::string& given, const std::string& usage_problem) {
     campaign = load_campaign_file(find_campaign(given, stdin_text));
     const CampaignFile& c = *campaign;
     CampaignConfig config = campaign_config(c, campaign_scenario_ids(c));
-    AnyEvaluator evaluator = make_evaluator(c, config.scenario_ids);
+    CampaignEvaluator evaluator = make_evaluator(c, config.scenario_ids);
     ToolQuestionSource questions = make_question_source(c);
     StopHookRunner runner(evaluator, questions, c.goal, std::move(config));
     return print(runner.handle(stdin_text));

@@ -285,8 +285,12 @@ int init_command(const InitCommandOptions& o) {
   c.task = !o.task.empty() ? o.task
                           : "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
                           "\") faster than the baseline on every scenario of " + set.name + ", correct on each" +
-                          (gpu ? ", without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN)" : "") +
-                          ". The goal is checked on every scenario each time you stop.";
+                          (gpu ? ", without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN)" : "") + ". " +
+                          (judge.registered ? "It exports the C function " + judge.registered->entry_point +
+                                                  ", declared in " + judge.registered->args_header_path().string() +
+                                                  " (the runner calls it). "
+                                            : std::string()) +
+                          "The goal is checked on every scenario each time you stop.";
   if (!o.goal.empty()) {
     json spec;
     try {

@@ -129,11 +129,11 @@ int mcp_command(const McpCommandOptions& o) {
 
   const CampaignFile c = load_campaign_file(mcp_find_campaign(o.campaign));
   CampaignConfig config = campaign_config(c, campaign_scenario_ids(c));
-  AnyEvaluator evaluator = make_evaluator(c, config.scenario_ids);
+  CampaignEvaluator evaluator = make_evaluator(c, config.scenario_ids);
   ToolQuestionSource questions = make_question_source(c);
   mcp::CampaignToolsOptions options;
   options.agent = o.agent_id.empty() ? config.agent_id : o.agent_id;
-  mcp::CampaignTools<AnyEvaluator, ToolQuestionSource, goals::ParsedGoal> tools(evaluator, questions, c.goal, config, options);
+  mcp::CampaignTools<CampaignEvaluator, ToolQuestionSource, goals::ParsedGoal> tools(evaluator, questions, c.goal, config, options);
 
   mcp::ServerInfo info;
   info.version = version_string;

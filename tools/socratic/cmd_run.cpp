@@ -9,7 +9,8 @@
 #include "command.hpp"
 
 #include "campaign_runner.hpp"
-#include "llm_campaign.hpp"
+#include "interrupt_notice.hpp"
+#include "llm_drivers.hpp"
 
 namespace {
 
@@ -19,12 +20,16 @@ using namespace socratic::tool;
 int run_in_process(const CampaignFile& c) {
   const std::string backend = llm_backend_name(c.agent, c.file.string());  // may throw: before any output
   std::cerr << "socratic run: " << backend << " backend, trace " << c.trace_path().string() << "\n";
-  return print_result(run_llm_campaign(c, c.file.string()));
+  return print_result(run_campaign_file_with_llm_agent(c, c.file.string()));
 }
 
 int run_command(const std::string& campaign_file) {
   const CampaignFile c = load_campaign_file(campaign_file);
   (void)campaign_scenario_ids(c);
+  const interrupt_notice_on_signal notice([&c](int sig) {
+    return interruption_notice(sig == SIGINT ? "Ctrl-C (SIGINT)" : "SIGTERM", c.trace_path(), c.workspace,
+                               "socratic run " + c.file.string());
+  });
   if (c.agents.present) return run_parallel_campaign(c, c.file.string());
   return run_in_process(c);
 }
@@ -38,10 +43,11 @@ command_run run_setup(CLI::App& app) {
       "--backend`), else anthropic when ANTHROPIC_API_KEY is set, else openai when OPENAI_API_KEY is\n"
       "set; agent.model names the model; the key comes from agent.api_key_env, agent.api_key_file or\n"
       "the backend's usual variable (never from the campaign file). Killed, it resumes from its trace\n"
-      "when run again. With an `agents` section (docs/parallel.md) it runs that many agents at once\n"
-      "(llm, claude-code, codex, replay), each in its own workspace and sandbox, on one candidate\n"
-      "store: a coordinator gates every proposal against the incumbent and appends it; one progress\n"
-      "line per agent; the last line says why the campaign ended.\n"
+      "when run again; Ctrl-C says what was kept and the command that resumes (the cut turn does not\n"
+      "count against the turn budget). With an `agents` section (docs/parallel.md) it runs that many\n"
+      "agents at once (llm, claude-code, codex, replay), each in its own workspace and sandbox, on one\n"
+      "candidate store: a coordinator gates every proposal against the incumbent and appends it; one\n"
+      "progress line per agent; the last line says why the campaign ended.\n"
       "Exit: 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n");
   app.add_option("CAMPAIGN", *file, "the campaign file (WS/campaign.json from `socratic init`)")
       ->type_name("")

@@ -1,7 +1,7 @@
 #pragma once
 // The in-process LLM agent as a campaign file (or the demo) chooses it: backend, model, key, and
 // the agent's boundary (what its tools must not see or change, the shell's sandbox).
-// Heavy (Boost.Beast, OpenSSL): included by llm_campaign.cpp only.
+// Heavy (Boost.Beast, OpenSSL): included by llm_drivers.cpp only.
 #include <algorithm>
 #include <cstdlib>
 #include <optional>
@@ -13,28 +13,10 @@
 #include "problems.hpp"
 #include "socratic/core/error.hpp"
 
-#include "socratic/agents/anthropic_backend.hpp"
+#include "socratic/agents/backend_choice.hpp"
 #include "socratic/agents/llm_agent.hpp"
-#include "socratic/agents/openai_backend.hpp"
-#include "socratic/agents/replay_backend.hpp"
 
 namespace socratic::tool {
-
-/// The key the campaign file points at, else the backend's usual variable (or its *_FILE).
-inline ApiKey campaign_key(const AgentSettings& a, const char* usual_variable) {
-  if (a.api_key_file) return ApiKey::from_file(*a.api_key_file);
-  if (!a.api_key_env.empty()) return ApiKey::from_environment(a.api_key_env);
-  return ApiKey::from_environment_or_file(usual_variable);
-}
-
-/// The key file the settings read from, if any (hidden from the agent's tools).
-inline std::optional<std::filesystem::path> campaign_key_file(const AgentSettings& a, const std::string& backend) {
-  if (a.api_key_file) return *a.api_key_file;
-  if (!a.api_key_env.empty()) return std::nullopt;
-  const std::string variable = (backend == "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY") + std::string("_FILE");
-  if (const char* f = std::getenv(variable.c_str()); f && *f) return std::filesystem::path(f);
-  return std::nullopt;
-}
 
 /// agent.backend, else anthropic with ANTHROPIC_API_KEY set, else openai with OPENAI_API_KEY.
 inline std::string chosen_backend(const AgentSettings& a, const std::string& where) {
@@ -63,7 +45,7 @@ inline ShellSandboxOptions sandbox_options(const AgentSettings& a) {
 
 /// The agent's options for campaign `c`: the model, its window (the campaign file's, else the
 /// price table's, else 128k), the boundary.
-inline LlmAgentOptions agent_options(const CampaignFile& c, const std::string& model, const std::string& backend,
+inline LlmAgentOptions agent_options(const CampaignFile& c, const std::string& model, const LlmBackendChoice& backend,
                                      const PriceTable& prices, const AgentBoundary& boundary) {
   LlmAgentOptions o;
   o.model = model;
@@ -77,7 +59,7 @@ inline LlmAgentOptions agent_options(const CampaignFile& c, const std::string& m
   o.tools.hidden = boundary.hidden;
   o.tools.hidden.push_back(c.file);
   o.tools.hidden.push_back(c.state_dir);
-  if (auto key = campaign_key_file(c.agent, backend)) o.tools.hidden.push_back(*key);
+  if (auto key = chosen_api_key_file(backend)) o.tools.hidden.push_back(*key);
   o.tools.hidden.push_back(c.questions.bank ? *c.questions.bank : data_dir() / "question_bank");
   if (c.questions.credits) o.tools.hidden.push_back(*c.questions.credits);
   if (c.questions.anchors) o.tools.hidden.push_back(*c.questions.anchors);
@@ -103,35 +85,32 @@ inline void transport_options(BackendOptions& o, const AgentSettings& a) {
   o.log = log_to_stderr;
 }
 
-/// Calls `run(LlmAgent<Backend>&)` with the agent the settings describe; returns its result.
+/// The backend the settings choose (chosen_backend), where it is, its key and its transport.
+inline LlmBackendChoice backend_choice(const AgentSettings& a, const std::string& backend, const std::string& where) {
+  LlmBackendChoice choice;
+  choice.provider = llm_provider_named(backend, where + ": agent.backend");
+  if (a.base_url) choice.base_url = *a.base_url;
+  choice.api_key_env = a.api_key_env;
+  choice.api_key_file = a.api_key_file;
+  choice.replay_trace = a.replay_trace;
+  choice.transport = [&a](BackendOptions& o) { transport_options(o, a); };
+  return choice;
+}
+
+/// Calls `run(LlmAgent<Backend>&)` with the agent the settings of `c` describe (the whole
+/// campaign's, or one agent's view of it); returns its result.
 template <class Run>
 auto with_llm_agent(const CampaignFile& c, const AgentBoundary& boundary, const std::string& where, Run&& run) {
   const AgentSettings& a = c.agent;
   const std::string backend = chosen_backend(a, where);
   const std::string model = a.model.empty() && backend == "replay" ? std::string("replay") : a.model;
   if (model.empty()) throw error(where + ": agent.model is empty: name the model the backend should use");
-  if (backend == "anthropic") {
-    AnthropicOptions o;
-    if (a.base_url) o.base_url = *a.base_url;
-    o.api_key = campaign_key(a, "ANTHROPIC_API_KEY");
-    o.stream = true;
-    transport_options(o, a);
-    LlmAgent<AnthropicBackend> agent(AnthropicBackend(o), agent_options(c, model, backend, o.prices, boundary));
+  if (backend == "replay" && !a.replay_trace) throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
+  const LlmBackendChoice choice = backend_choice(a, backend, where);
+  return with_llm_backend(choice, [&](auto made, const PriceTable& prices) {
+    LlmAgent<decltype(made)> agent(std::move(made), agent_options(c, model, choice, prices, boundary));
     return run(agent);
-  }
-  if (backend == "openai") {
-    OpenAiOptions o;
-    if (a.base_url) o.base_url = *a.base_url;
-    o.api_key = campaign_key(a, "OPENAI_API_KEY");
-    o.stream = true;
-    transport_options(o, a);
-    LlmAgent<OpenAiBackend> agent(OpenAiBackend(o), agent_options(c, model, backend, o.prices, boundary));
-    return run(agent);
-  }
-  if (!a.replay_trace) throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
-  LlmAgent<ReplayBackend> agent(ReplayBackend::from_trace(*a.replay_trace),
-                                agent_options(c, model, backend, PriceTable::from_environment(), boundary));
-  return run(agent);
+  });
 }
 
 }  // namespace socratic::tool

@@ -2,7 +2,7 @@
 // `socratic run` of a campaign file with an `agents` section (docs/parallel.md): the agents'
 // workspaces and sandboxes, the agents of the kinds that need no HTTP stack (CLI, replay), the
 // gate's measurement from the campaign's evaluator, the live progress per agent, the final line.
-// The LLM agents and the run itself are in llm_campaign.cpp (Boost.Beast compiles once).
+// The LLM agents and the run itself are in llm_drivers.cpp (Boost.Beast compiles once).
 #include <unistd.h>
 
 #include <algorithm>
@@ -57,7 +57,7 @@ inline fs::path prepare_agent_workspace(const CampaignFile& c, const AgentEntry&
 /// What every agent of the campaign must not see: the judge's private files, the campaign's file
 /// and state (the store and the trace among them), the bank, key files, the other agents'
 /// workspaces and the campaign's own workspace.
-inline std::vector<fs::path> agent_hidden_paths(const CampaignFile& c, const AnyEvaluator& evaluator,
+inline std::vector<fs::path> agent_hidden_paths(const CampaignFile& c, const CampaignEvaluator& evaluator,
                                                 const AgentEntry& self) {
   std::vector<fs::path> hidden = evaluator.hidden;
   hidden.push_back(c.file);
@@ -75,7 +75,7 @@ inline std::vector<fs::path> agent_hidden_paths(const CampaignFile& c, const Any
 /// A coding-agent CLI as one agent of the section, confined by bubblewrap (unless agent.sandbox
 /// is `none`): its workspace writable, the judge read-only, the state, the store, the other
 /// agents and the key files out of sight. The CLI talks to its model, so it keeps the network.
-inline CliAgent make_cli_agent(const CampaignFile& c, const AgentEntry& a, const AnyEvaluator& evaluator) {
+inline CliAgent make_cli_agent(const CampaignFile& c, const AgentEntry& a, const CampaignEvaluator& evaluator) {
   const CampaignFile v = agent_view_of(c, a);
   CliAgentOptions options = cli_agent_options(v.agent, a.kind == "codex" ? CliKind::codex : CliKind::claude_code,
                                               a.program ? a.program->string() : std::string());
@@ -128,7 +128,7 @@ inline HeldReplayAgent make_replay_agent(const AgentEntry& a) {
 /// baseline: the candidate and the incumbent are each measured, and each scenario's speedup is
 /// the incumbent's time over the candidate's (two runs, one after the other, not interleaved in
 /// one; the noise is both runs' spread). Without an incumbent, the candidate's report as it is.
-inline PairMeasure evaluator_pair_measure(AnyEvaluator& evaluator) {
+inline PairMeasure evaluator_pair_measure(CampaignEvaluator& evaluator) {
   return [&evaluator](const Candidate& candidate, const std::optional<Candidate>& incumbent, const GateRunRequest&) {
     EvalReport r = evaluator.evaluate(candidate);
     if (!incumbent || !r.error.empty()) return r;
@@ -152,7 +152,7 @@ inline PairMeasure evaluator_pair_measure(AnyEvaluator& evaluator) {
 /// Makes the evaluator's calls one at a time whoever calls it (the agents' `evaluate` tools
 /// through the engine, the gate on the coordinator's thread): two timings at once on one machine
 /// would disturb each other.
-inline std::shared_ptr<std::mutex> serialise_evaluations(AnyEvaluator& evaluator) {
+inline std::shared_ptr<std::mutex> serialise_evaluations(CampaignEvaluator& evaluator) {
   auto mutex = std::make_shared<std::mutex>();
   evaluator.fn = [inner = std::move(evaluator.fn), mutex](const Candidate& c) {
     std::lock_guard lock(*mutex);
@@ -165,7 +165,7 @@ inline std::shared_ptr<std::mutex> serialise_evaluations(AnyEvaluator& evaluator
 /// candidate and incumbent interleaved in one run (store/cuda_gate.hpp); any other (a command,
 /// an executor's jobs) measures the two one after the other (evaluator_pair_measure). Both take
 /// `mutex`, the evaluations' one at a time.
-inline PairMeasure campaign_pair_measure(AnyEvaluator& evaluator, std::shared_ptr<std::mutex> mutex) {
+inline PairMeasure campaign_pair_measure(CampaignEvaluator& evaluator, std::shared_ptr<std::mutex> mutex) {
   if (evaluator.cuda_config) {
     PairMeasure cuda = cuda_pair_measure(*evaluator.cuda_config);
     return [cuda, mutex](const Candidate& c, const std::optional<Candidate>& inc, const GateRunRequest& req) {

@@ -82,6 +82,10 @@ struct LlmAgentOptions {
   double shorten_at = 0.8;
   std::size_t keep_recent_tool_outputs = 6;  ///< the newest tool outputs are kept whole while the window allows
   std::size_t shortened_keep_chars = 600;    ///< head plus tail kept of a shortened output
+  /// The most bytes of a model's answer text kept (in the conversation and the trace): a runaway
+  /// answer would otherwise fill the memory, every later request and one enormous trace line.
+  /// Beyond it the head is kept with a note, and the `llm_exchange` event says how much was dropped.
+  std::size_t max_answer_bytes = std::size_t(256) << 10;
   AgentToolOptions tools;
   /// The judge's files and folders (harness, scenarios, references, bank, goal). Each must lie
   /// outside the workspace or be read-only; their hashes are taken at the first turn and checked
@@ -171,7 +175,6 @@ class LlmAgent {
     if (!sandbox_checked_ && !check_sandbox(*toolbox, tools, result)) return result;
     push(ChatRole::user, detail::valid_utf8(message.text));
     int overflows_in_a_row = 0;
-    ++turns_;
 
     for (int step = 0; step < options_.max_steps_per_turn; ++step) {
       const LlmRequest request = prepare_request(tools);
@@ -179,8 +182,9 @@ class LlmAgent {
       LlmResponse response;
       // Which call failed, for the user: the turn, the call, the model.
       auto which = [&] {
-        return "model call " + std::to_string(step + 1) + " of this agent's turn " + std::to_string(turns_) +
-               " (model " + options_.model + ") failed: ";
+        // The campaign's turn number, as the progress lines and the trace count turns.
+        return "model call " + std::to_string(step + 1) + " of turn " + std::to_string(message.turn) + " (model " +
+               options_.model + ") failed: ";
       };
       try {
         response = backend_.complete(request);
@@ -196,10 +200,7 @@ class LlmAgent {
           continue;
         }
         result.error = which() + e.what();
-        if (e.kind() == LlmErrorKind::context_overflow)
-          result.error += "; the window assumed was " + std::to_string(window_) +
-                          " tokens: set the model's context window (LlmAgentOptions::context_window; in a "
-                          "campaign file, agent.context_window)";
+        if (e.kind() == LlmErrorKind::context_overflow) result.error += "; " + why_it_cannot_fit(request);
         return result;
       } catch (const std::exception& e) {  // a configuration error (bad URL, proxy, CA file)
         result.error = which() + e.what();
@@ -208,9 +209,11 @@ class LlmAgent {
       overflows_in_a_row = 0;
       calibrate(request, response.usage);
       result.usage += response.usage;
-      tools.record({{"type", "llm_exchange"}, {"request_hash", hash}, {"step", step},
-                    {"messages", request.messages.size()}, {"response", response},
-                    {"usage", response.usage}});
+      const std::size_t dropped = cap_answer(response.text);
+      json exchange = {{"type", "llm_exchange"}, {"request_hash", hash}, {"step", step},
+                       {"messages", request.messages.size()}, {"response", response}, {"usage", response.usage}};
+      if (dropped > 0) exchange["answer_dropped_bytes"] = dropped;
+      tools.record(std::move(exchange));
       const bool budget_left = tools.add_usage(response.usage);
 
       ChatMessage reply;
@@ -403,6 +406,46 @@ class LlmAgent {
     return std::nullopt;
   }
 
+  /// Keeps the head of an answer longer than `max_answer_bytes`, with a note; the bytes dropped.
+  std::size_t cap_answer(std::string& text) const {
+    const std::size_t cap = options_.max_answer_bytes;
+    if (text.size() <= cap) return 0;
+    const std::size_t dropped = text.size() - cap;
+    text.resize(cap);
+    text = detail::valid_utf8(text);  // a cut may split a character
+    text += "\n[... " + std::to_string(dropped) + " more bytes of this answer were dropped: answers are kept up to " +
+            std::to_string(cap) + " bytes (LlmAgentOptions::max_answer_bytes) ...]";
+    return dropped;
+  }
+
+  /// Why a request that overflowed could not be made to fit: its largest message (shortening
+  /// reaches only old tool outputs) against the window the server stated or the one learned.
+  std::string why_it_cannot_fit(const LlmRequest& request) const {
+    std::size_t largest = 0, largest_chars = 0;
+    for (std::size_t i = 0; i < request.messages.size(); ++i) {
+      const ChatMessage& m = request.messages[i];
+      std::size_t chars = m.content.size();
+      for (const auto& c : m.tool_calls) chars += c.raw_arguments.size();
+      if (chars > largest_chars) largest = i, largest_chars = chars;
+    }
+    auto tokens = [&](std::size_t chars) { return std::to_string(static_cast<long long>(static_cast<double>(chars) / chars_per_token_)); };
+    std::string out = "shortening old tool outputs could not make the request (about " + tokens(request_chars(request)) +
+                      " tokens) fit";
+    if (!request.messages.empty()) {
+      const ChatRole role = request.messages[largest].role;
+      const std::string what = role == ChatRole::assistant ? "the model's own answer"
+                               : role == ChatRole::tool    ? "a tool output"
+                                                           : "a " + std::string(to_string(role)) + " message";
+      out += ": its largest message, " + what + " (message " + std::to_string(largest + 1) + " of " +
+             std::to_string(request.messages.size()) + "), is about " + tokens(largest_chars) + " tokens";
+    }
+    if (server_window_)
+      out += ", and the server states a window of " + std::to_string(*server_window_) + " tokens";
+    else
+      out += ", and the server did not state its window (tried down to " + std::to_string(window_) + " tokens)";
+    return out;
+  }
+
   /// After the server said the context overflowed: the window is smaller than assumed. Learn
   /// it (from the server's words when it states it, else below the failed request's size), keep
   /// the output limit within it, and shorten every old output but the newest to fit. False
@@ -410,6 +453,7 @@ class LlmAgent {
   bool recover_from_overflow(const LlmRequest& failed, const std::string& message, Tools& tools) {
     const long long failed_estimate = estimate_tokens(failed);
     const long long before_window = window_;
+    if (const auto stated = stated_window(message)) server_window_ = *stated;
     if (const auto stated = stated_window(message); stated && *stated < window_) {
       window_ = *stated;
     } else {
@@ -439,8 +483,8 @@ class LlmAgent {
   std::optional<JudgeGuard> judge_;
   bool sandbox_checked_ = false;
   long long window_ = options_.context_window;  ///< the window in use: learned down from overflows
+  std::optional<long long> server_window_;       ///< the window an overflow message stated
   int max_tokens_ = options_.max_tokens;         ///< the output limit in use, within the window
-  int turns_ = 0;
 };
 
 }  // namespace socratic

@@ -187,6 +187,16 @@ class CampaignEngine {
       out.end_reason = StopReason::goal_met;
       return out;
     }
+    // The turns the last process left open were cut off when it died: the agent got nothing from
+    // them, so they give their turn back to the budget (their tokens and cost stay spent).
+    json cut = json::array();
+    auto give_back_cut_turns = [&] {
+      for (const auto& t : out.previous.open_turns) {
+        --state_.spent.turns;
+        --agent_spent_[t.agent].turns;
+        cut.push_back({{"agent", t.agent}, {"turn", t.turn}});
+      }
+    };
     if (out.previous.ended) {
       out.end_reason = out.previous.end_reason;
       out.end_detail = out.previous.end_detail;
@@ -196,15 +206,19 @@ class CampaignEngine {
       }
       out.continued = true;
       continuation_ = messages::Continuation{*out.end_reason, out.end_detail};
+      give_back_cut_turns();
       emit_locked(config_.agent_id, TraceEventType::campaign_continued,
                   {{"previous_reason", *out.end_reason}, {"previous_detail", out.end_detail},
-                   {"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()}});
+                   {"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()},
+                   {"cut_turns", cut}});
       progress_locked("continued", config_.agent_id,
                       std::string(to_string(*out.end_reason)) + (out.end_detail.empty() ? "" : ": " + out.end_detail));
     } else if (!attach_) {
       out.resumed = true;
+      give_back_cut_turns();
       emit_locked(config_.agent_id, TraceEventType::campaign_resumed,
-                  {{"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()}});
+                  {{"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()},
+                   {"cut_turns", cut}});
       progress_locked("resumed", config_.agent_id, {});
     }
     if (!attach_) restore_candidate_if_missing();
@@ -283,8 +297,11 @@ class CampaignEngine {
     if (opened.previous.last_verdict && !opened.previous.last_verdict->met) m.verdict = opened.previous.last_verdict;
     if (opened.previous.last_message && opened.previous.last_message->question)
       m.question = opened.previous.last_message->question;
+    std::optional<int> cut_turn;
+    for (const auto& t : opened.previous.open_turns)
+      if (t.agent == agent) cut_turn = t.turn;
     m.text = messages::resumed(config_.task, state_, best_snapshot, opened.previous.last_verdict, m.question,
-                               continuation_);
+                               continuation_, cut_turn);
     return m;
   }
 

@@ -41,10 +41,12 @@ struct Continuation {
 
 /// @brief The message that opens the first turn after a resume (the campaign was killed) or a
 /// continuation (it had ended on an error that a new run may not meet): the task, what was
-/// achieved so far, the last unmet conditions and the last question.
+/// achieved so far, the last unmet conditions and the last question; and, when the process died
+/// mid-turn, that `cut_turn` was cut off (its conversation is gone, its changes are not).
 SOCRATIC_DECL std::string resumed(const std::string& task, const CampaignState& state, const std::string& best_snapshot,
                                   const std::optional<Verdict>& last_verdict, const std::optional<Question>& last_question,
-                                  const std::optional<Continuation>& continuation);
+                                  const std::optional<Continuation>& continuation,
+                                  std::optional<int> cut_turn = std::nullopt);
 
 }  // namespace socratic::messages
 

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// @brief ParallelCampaign: N agents at once over one campaign, coordinated through the candidate
-/// store. Each agent (any type satisfying Agent, held as an AnyAgent) has its own workspace,
+/// store. Each agent (any type satisfying Agent, held as an AnyAgent: any.hpp) has its own workspace,
 /// conversation and thread, optionally a role text and a preferred question group. When an
 /// agent ends a turn its candidate is snapshotted and proposed to the coordinator, the one
 /// writer of the store, which gates it against the incumbent (store/gate.hpp: measured
@@ -35,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+#include "socratic/any.hpp"
 #include "socratic/campaign/engine.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/store/candidate_store.hpp"
@@ -42,34 +43,6 @@
 #include "socratic/store/gate.hpp"
 
 namespace socratic {
-
-/// @brief Any Agent, type-erased. An agent with `void on_proposal(int n)` is told the number of
-/// its next proposal before each turn (its records in the store so far, resumed ones included).
-class AnyAgent {
- public:
-  template <Agent A>
-  explicit AnyAgent(A agent) : self_(std::make_shared<Model<A>>(std::move(agent))) {}
-  TurnResult turn(const Message& m, Tools& t) { return self_->turn(m, t); }
-  void on_proposal(int n) { self_->on_proposal(n); }
-
- private:
-  struct Concept {
-    virtual ~Concept() = default;
-    virtual TurnResult turn(const Message&, Tools&) = 0;
-    virtual void on_proposal(int) = 0;
-  };
-  template <class A>
-  struct Model final : Concept {
-    explicit Model(A a) : agent(std::move(a)) {}
-    TurnResult turn(const Message& m, Tools& t) override { return agent.turn(m, t); }
-    void on_proposal(int n) override {
-      if constexpr (requires { agent.on_proposal(n); }) agent.on_proposal(n);
-    }
-    A agent;
-  };
-  std::shared_ptr<Concept> self_;
-};
-static_assert(Agent<AnyAgent>);
 
 /// @brief One agent of a parallel campaign.
 struct ParallelAgentSpec {

@@ -28,6 +28,17 @@ struct TraceSummary {
   std::optional<StopReason> end_reason;  ///< its reason (set when `ended`)
   std::string end_detail;               ///< its detail
   int turns_started = 0;
+  /// @brief A turn that started and never ended.
+  struct OpenTurn {
+    std::string agent;
+    int turn = 0;
+  };
+  /// Turns started and not ended when the trace ends: in progress, or cut off by a process that
+  /// died (a resume says which: `campaign_resumed`'s `cut_turns`). Counted in `state.spent.turns`.
+  std::vector<OpenTurn> open_turns;
+  /// Turns cut off by a process that died, as the resumes after them found them: not counted in
+  /// `state.spent.turns` (the agent got nothing from them; their tokens and cost do count).
+  std::vector<OpenTurn> cut_turns;
   /// Spending per agent (each event's `agent`); `wall_seconds` is the campaign's elapsed time.
   std::map<std::string, Spent, std::less<>> spent_by_agent;
 };

@@ -46,6 +46,22 @@ struct CandidateFiles {
   }
 };
 
+/// @brief Whether `candidate` is `baseline` itself, whatever its entry is called: the same entry
+/// bytes, and each other file it brings equal to the baseline's file at the same relative path.
+/// (The baseline judged in place brings the baseline's headers; a copy of its entry alone finds
+/// them where the baseline does.)
+inline bool same_content(const CandidateFiles& candidate, const CandidateFiles& baseline) {
+  if (candidate.files.empty() || baseline.files.empty() || candidate.entry_bytes() != baseline.entry_bytes())
+    return false;
+  for (std::size_t i = 1; i < candidate.files.size(); ++i) {
+    const auto& [path, bytes] = candidate.files[i];
+    const auto match = std::find_if(baseline.files.begin() + 1, baseline.files.end(),
+                                    [&](const auto& f) { return f.first == path; });
+    if (match == baseline.files.end() || match->second != bytes) return false;
+  }
+  return true;
+}
+
 /// @brief The most files and bytes a candidate may consist of.
 struct CandidateFileLimits {
   std::size_t max_files = 256;

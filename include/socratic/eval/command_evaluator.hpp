@@ -155,17 +155,27 @@ class CommandEvaluator {
       return report;
     };
     // A judge killed by a signal (or a shell's 128+N), or one that hung, may have been brought
-    // down by the candidate it ran: that stays the candidate's. A judge that could not start or
-    // exited with its own error code without a report failed by itself.
+    // down by the candidate it ran: that stays the candidate's, and its stdout is not believed.
     if (r.timed_out || r.signal != 0 || (r.started && r.exit_code >= 128))
       return failure(r.describe() + " (the candidate may have crashed or hung it)", EvalFault::none);
-    if (!r.ok()) return failure(r.describe() + " without a report", EvalFault::harness);
+    if (!r.started) return failure(r.describe() + " without a report", EvalFault::harness);
     if (r.stdout_truncated) return failure("printed more than the output cap", EvalFault::harness);
+    // A harness may exit nonzero after printing its report (1 when a scenario fails, say): the
+    // report is kept, and the exit is never a success. Without a report it failed by itself.
+    const bool exited_nonzero = r.exit_code != 0;
 
     EvalReport report;
     std::string parse_error;
     if (!parse(r.stdout_text, report, parse_error))
-      return failure("printed no EvalReport JSON on stdout (" + parse_error + ")", EvalFault::harness);
+      return failure(exited_nonzero ? r.describe() + " and printed no EvalReport JSON on stdout (" + parse_error + ")"
+                                    : "printed no EvalReport JSON on stdout (" + parse_error + ")",
+                     EvalFault::harness);
+    if (exited_nonzero) {
+      std::string note = "evaluator command \"" + config_.command.front() + "\" " + r.describe() +
+                         " after printing its report (kept)";
+      if (!r.stderr_text.empty()) note += "; stderr: " + detail::tail_lines(r.stderr_text, 2000);
+      report.error = report.error.empty() ? note : report.error + "; " + note;
+    }
     if (!config_.expected.empty() && report.expected != config_.expected)
       return failure(scenario_list_mismatch(report.expected), EvalFault::harness);
     report.candidate = judged;

@@ -43,6 +43,19 @@ struct BanScan {
 };
 
 /// @brief How a CudaEvaluator is set up. Only `data_dir`, `problem` and `scenarios` are required.
+namespace detail {
+/// Where nlohmann/json.hpp was found when Socratic was configured (the runner's harness includes
+/// it), unless that is a folder the compiler searches anyway (`-I/usr/include` would reorder the
+/// system headers).
+inline std::vector<std::filesystem::path> json_include_dirs() {
+#ifdef SOCRATIC_JSON_INCLUDE_DIR
+  const std::filesystem::path dir = SOCRATIC_JSON_INCLUDE_DIR;
+  if (!dir.empty() && dir != "/usr/include" && dir != "/usr/local/include") return {dir};
+#endif
+  return {};
+}
+}  // namespace detail
+
 struct CudaEvaluatorConfig {
   std::filesystem::path data_dir;   ///< holds `kernels/` (problems.json, harness/, problem folders)
   std::string problem;              ///< a name listed in kernels/problems.json
@@ -58,10 +71,13 @@ struct CudaEvaluatorConfig {
   std::vector<std::string> nvcc_flags;           ///< extra flags for the candidate
   std::vector<std::string> baseline_nvcc_flags;  ///< extra flags for the baseline
   double k = 2.0;  ///< FA-style tolerance: candidate error <= k x baseline error + floor
-  RunnerOptions runner;       ///< seed, sample counts, noise target, timing on/off
+  RunnerOverrides runner;     ///< seed, sample counts, noise target, timing on/off
   RunnerLimits runner_limits; ///< watchdog, overall time, output caps
   std::chrono::milliseconds candidate_build_timeout{std::chrono::minutes(2)};
   std::chrono::milliseconds harness_build_timeout{std::chrono::minutes(10)};
+  /// More include folders for the runner's build: the harness includes nlohmann/json.hpp, which
+  /// need not be on the compiler's default path. Default: where CMake found it at configure time.
+  std::vector<std::filesystem::path> runner_include_dirs = detail::json_include_dirs();
   BanScan ban_scan;              ///< required unless `allow_unscanned`
   /// Evaluate without a banned-library scan: an explicit opt-out for problems without bans
   /// (reports then carry no findings; the `socratic eval` tool warns).
@@ -143,7 +159,7 @@ class CudaEvaluator {
                                         : problem_.baseline_path();
     if (!fs::is_regular_file(baseline_source_))
       throw input_error(baseline_source_.string(), {}, "baseline source does not exist");
-    baseline_hash_ = detail::sha256_file(baseline_source_);
+    baseline_files_ = read_candidate_files(baseline_source_);
     if (!fs::is_regular_file(kernels / "harness" / "runner.cu"))
       throw input_error((kernels / "harness" / "runner.cu").string(), {}, "the runner's source does not exist");
 
@@ -254,7 +270,7 @@ class CudaEvaluator {
       return p;
     }
     report.candidate.content_hash = candidate.has_snapshot() ? candidate.content_hash : files.hash();
-    report.identical_to_baseline = report.candidate.content_hash == baseline_hash_;
+    report.identical_to_baseline = same_content(files, baseline_files_);
     const fs::path original = fs::absolute(candidate.source).lexically_normal();
     if (original.extension() != ".cu") files.files.front().first = "candidate.cu";
     fs::path snapshot;
@@ -322,7 +338,7 @@ class CudaEvaluator {
       job.expected = report.expected;
       job.problem = problem_.name;
       job.k = config_.k;
-      job.options = config_.runner;
+      job.overrides = config_.runner;
       job.limits = config_.runner_limits;
       job.working_dir = config_.cache_dir;
       RunnerOutcome outcome = run_runner(job, config_.on_progress);
@@ -378,6 +394,7 @@ class CudaEvaluator {
       runner.sources = {harness / "runner.cu"};
       for (const auto& s : problem_.runner_sources) runner.sources.push_back(problem_.folder / s);
       runner.include_dirs = {harness, problem_.folder};
+      for (const auto& d : config_.runner_include_dirs) runner.include_dirs.push_back(d);
       for (const auto& f : detail::files_under(harness.string())) runner.hashed_inputs.push_back(f);
       for (const auto& f : detail::files_under(problem_.folder.string())) runner.hashed_inputs.push_back(f);
       runner.link_flags = {"-ldl"};
@@ -463,7 +480,7 @@ class CudaEvaluator {
   ProblemSpec problem_;
   ScenarioSet scenarios_;
   std::filesystem::path baseline_source_;
-  std::string baseline_hash_;  ///< a candidate with these bytes is the baseline itself
+  CandidateFiles baseline_files_;  ///< a candidate with this content is the baseline itself
   GpuTarget target_;
   IntegrityManifest manifest_;
   std::filesystem::path resolved_scenarios_;

@@ -10,6 +10,9 @@
 /// - a single-source build also records the headers the compiler actually read (`-MD`), outside
 ///   the system folders, in `manifests/<primary>.json`; the *final key* adds their current bytes,
 ///   so editing a header a candidate includes is a miss (the scheme of ccache's direct mode);
+/// - both keys name content, not places: a path under one of the build's folders (its sources'
+///   folders, its include folders, its declared inputs' folders) is keyed as that folder's
+///   number and the path inside it, so a checkout moved or copied elsewhere hits the same cache;
 /// - artifacts live in `objects/<final>/<output_name>` with the compiler's log beside them. They
 ///   are published by hard link, first writer wins, so a published artifact never changes.
 /// Failed builds are not cached. Heavy (run_process).
@@ -215,9 +218,10 @@ class NvccBuilder {
                                                  track_dependencies ? temp_deps.string() : "");
     result.command = detail::join_command(argv);
 
-    const std::string primary = primary_key(request, version);
+    const std::vector<fs::path> roots = roots_of(request);
+    const std::string primary = primary_key(request, version, roots);
     const fs::path manifest = options_.cache_dir / "manifests" / (primary + ".json");
-    if (auto hit = lookup(primary, manifest, request.output_name)) {
+    if (auto hit = lookup(primary, manifest, request.output_name, roots)) {
       result.ok = result.cached = true;
       result.output = *hit;
       result.key = hit->parent_path().filename().string();
@@ -261,10 +265,11 @@ class NvccBuilder {
 
     std::vector<std::string> dependencies;
     if (track_dependencies && fs::exists(temp_deps))
-      dependencies = tracked_dependencies(read_file_bytes(temp_deps), temp_dir);
+      for (const auto& d : tracked_dependencies(read_file_bytes(temp_deps), temp_dir))
+        dependencies.push_back(relocated(d, roots));
     json manifest_doc{{"dependencies", dependencies}};
     write_file_atomically(manifest, manifest_doc.dump(1));
-    const std::string final_key = final_key_of(primary, dependencies);
+    const std::string final_key = final_key_of(primary, dependencies, roots);
     const fs::path object_dir = options_.cache_dir / "objects" / final_key;
     fs::create_directories(object_dir);
     const fs::path log_temp = temp_dir / "build.log";
@@ -308,30 +313,75 @@ class NvccBuilder {
     return argv;
   }
 
-  std::string primary_key(const BuildRequest& request, const std::string& version) const {
+  /// The folders the build's paths are keyed relative to, in an order the request fixes.
+  static std::vector<std::filesystem::path> roots_of(const BuildRequest& request) {
+    std::vector<std::filesystem::path> roots;
+    auto add = [&](const std::filesystem::path& dir) {
+      const std::filesystem::path d = std::filesystem::absolute(dir).lexically_normal();
+      if (!d.empty() && d != d.root_path() && std::find(roots.begin(), roots.end(), d) == roots.end())
+        roots.push_back(d);
+    };
+    for (const auto& s : request.sources) add(s.parent_path());
+    for (const auto& d : request.include_dirs) add(d);
+    for (const auto& f : request.hashed_inputs) add(f.parent_path());
+    return roots;
+  }
+
+  /// `text` (an argument or a path) with the longest root it names replaced by `@N`: the place
+  /// of the checkout leaves the key.
+  static std::string relocated(std::string text, const std::vector<std::filesystem::path>& roots) {
+    std::size_t best = roots.size(), best_at = 0, best_len = 0;
+    for (std::size_t k = 0; k < roots.size(); ++k) {
+      std::string root = roots[k].string();
+      while (root.size() > 1 && root.back() == '/') root.pop_back();
+      const std::size_t at = text.find(root);
+      const bool whole = at != std::string::npos && (at + root.size() == text.size() || text[at + root.size()] == '/');
+      if (whole && root.size() > best_len) best = k, best_at = at, best_len = root.size();
+    }
+    if (best < roots.size()) text.replace(best_at, best_len, "@" + std::to_string(best));
+    return text;
+  }
+
+  /// A path keyed by relocated(), found again under this build's roots.
+  static std::filesystem::path placed(const std::string& keyed, const std::vector<std::filesystem::path>& roots) {
+    if (keyed.size() < 2 || keyed[0] != '@') return keyed;
+    const std::size_t end = keyed.find('/');
+    try {
+      const std::size_t k = std::stoul(keyed.substr(1, end == std::string::npos ? std::string::npos : end - 1));
+      if (k < roots.size()) return end == std::string::npos ? roots[k] : roots[k] / keyed.substr(end + 1);
+    } catch (const std::exception&) {
+    }
+    return keyed;
+  }
+
+  std::string primary_key(const BuildRequest& request, const std::string& version,
+                          const std::vector<std::filesystem::path>& roots) const {
     detail::sha256 h;
     auto field = [&](std::string_view s) {
       h.update(std::to_string(s.size())).update(":").update(s);
     };
-    field("socratic-nvcc-cache-v1");
+    field("socratic-nvcc-cache-v2");
     field(version);
-    // The command line with the temporary paths left out: they differ on every build.
-    for (const auto& a : command_line(request, "OUTPUT/" + request.output_name, "")) field(a);
+    // The command line with the temporary paths left out (they differ on every build) and the
+    // build's folders named by number.
+    for (const auto& a : command_line(request, "OUTPUT/" + request.output_name, "")) field(relocated(a, roots));
     for (const auto* list : {&request.sources, &request.hashed_inputs})
       for (const auto& f : *list) {
-        field(f.string());
+        field(relocated(std::filesystem::absolute(f).lexically_normal().string(), roots));
         field(detail::sha256_file(f));
       }
     return h.hex();
   }
 
-  static std::string final_key_of(const std::string& primary, const std::vector<std::string>& deps) {
+  static std::string final_key_of(const std::string& primary, const std::vector<std::string>& deps,
+                                  const std::vector<std::filesystem::path>& roots) {
     detail::sha256 h;
     h.update(primary);
     for (const auto& d : deps) {
       std::error_code ec;
-      const bool present = std::filesystem::is_regular_file(d, ec);
-      const std::string digest = present ? detail::sha256_file(d) : std::string("missing");
+      const std::filesystem::path file = placed(d, roots);
+      const bool present = std::filesystem::is_regular_file(file, ec);
+      const std::string digest = present ? detail::sha256_file(file) : std::string("missing");
       h.update("\n").update(d).update("\n").update(digest);
     }
     return h.hex();
@@ -339,7 +389,8 @@ class NvccBuilder {
 
   std::optional<std::filesystem::path> lookup(const std::string& primary,
                                               const std::filesystem::path& manifest,
-                                              const std::string& output_name) const {
+                                              const std::string& output_name,
+                                              const std::vector<std::filesystem::path>& roots) const {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(manifest, ec)) return std::nullopt;
     std::vector<std::string> deps;
@@ -349,7 +400,7 @@ class NvccBuilder {
       return std::nullopt;  // a damaged manifest is a miss; the build rewrites it
     }
     const auto artifact =
-        options_.cache_dir / "objects" / final_key_of(primary, deps) / output_name;
+        options_.cache_dir / "objects" / final_key_of(primary, deps, roots) / output_name;
     if (!std::filesystem::is_regular_file(artifact, ec)) return std::nullopt;
     return artifact;
   }

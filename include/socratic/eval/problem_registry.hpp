@@ -6,6 +6,7 @@
 /// Light: nlohmann/json and the standard library.
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "socratic/core/error.hpp"
+#include "socratic/core/files.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
 
@@ -46,6 +48,17 @@ struct ParameterSpec {
   std::vector<json> allowed;          ///< `enum`: the only values accepted (empty: any)
   std::string description;
 };
+
+/// @brief Whether `text` (a header) names `identifier` as a whole word.
+inline bool declares_identifier(std::string_view text, std::string_view identifier) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  if (identifier.empty()) return false;
+  for (std::size_t at = text.find(identifier); at != std::string_view::npos; at = text.find(identifier, at + 1)) {
+    const std::size_t end = at + identifier.size();
+    if ((at == 0 || !word(text[at - 1])) && (end == text.size() || !word(text[end]))) return true;
+  }
+  return false;
+}
 
 /// @brief A problem, as its problem.json declares it. Paths are absolute.
 struct ProblemSpec {
@@ -256,6 +269,13 @@ inline ProblemSpec load_problem_spec(const std::filesystem::path& problem_file,
   require_file("args_header", p.args_header);
   require_file("baseline", p.baseline);
   for (const auto& s : p.runner_sources) require_file("runner_sources", s);
+  // The entry point is the candidate's interface (the agent is told to export it): the header
+  // that declares the interface must name it, or one of the two is wrong.
+  if (!declares_identifier(read_file_bytes(p.folder / p.args_header), p.entry_point))
+    throw input_error(file, "field \"entry_point\"",
+                      detail::in_quotes(p.entry_point) + " is not declared in args_header " +
+                          (p.folder / p.args_header).string() +
+                          ": the candidate exports this C function, declared there for it");
 
   const json params = j.contains("parameters") ? j.at("parameters") : json::object();
   if (!params.is_object())

@@ -26,9 +26,10 @@
 
 namespace socratic {
 
-/// @brief What the runner is told on its command line (docs/runner-protocol.md, "Running").
-/// Unset optionals are left to the runner's defaults.
-struct RunnerOptions {
+/// @brief What the host changes of the runner's defaults (docs/runner-protocol.md, "Running"),
+/// written into the words the runner is told. Unset optionals are left to the runner's defaults;
+/// the runner's own view of all its options is harness::RunnerOptions (kernels/harness/cli.hpp).
+struct RunnerOverrides {
   std::optional<std::uint64_t> seed;
   bool no_timing = false;
   std::optional<int> min_samples, max_samples;
@@ -57,7 +58,7 @@ struct RunnerJob {
   std::vector<std::string> expected;  ///< ids to judge, in report order
   std::string problem;              ///< when set, `hello.problem` must match
   double k = 2.0;                   ///< the FA-style tolerance factor (`--k`)
-  RunnerOptions options;
+  RunnerOverrides overrides;
   RunnerLimits limits;
   std::filesystem::path working_dir;  ///< empty: the caller's
   std::optional<std::vector<std::string>> environment;  ///< nullopt: the caller's, scrubbed
@@ -155,7 +156,7 @@ inline std::vector<std::string> runner_option_words(const RunnerJob& job,
     argv.push_back("--only");
     argv.push_back(join_ids(only));
   }
-  const RunnerOptions& o = job.options;
+  const RunnerOverrides& o = job.overrides;
   char buf[64];
   if (o.seed) argv.insert(argv.end(), {"--seed", std::to_string(*o.seed)});
   std::snprintf(buf, sizeof buf, "%.17g", job.k);

@@ -38,7 +38,7 @@
 #include "socratic/exec/gpu_inventory.hpp"
 #include "socratic/exec/gpu_lease.hpp"
 #include "socratic/exec/job.hpp"
-#include "socratic/exec/journal.hpp"
+#include "socratic/exec/job_book.hpp"
 #include "socratic/exec/make_job.hpp"
 #include "socratic/exec/results.hpp"
 #include "socratic/process/environment.hpp"
@@ -94,7 +94,7 @@ class LocalGpuPool {
                     "and /dev/nvidia* show none); name them with --gpus");
       config_.gpus = inv.ids;
     }
-    journal_.emplace(config_.run_dir);
+    book_.emplace("LocalGpuPool", "pool", config_.run_dir);
     token_prefix_ = socratic::detail::sha256_hex(config_.run_dir.string()).substr(0, 16) + ":";
     // Whatever a killed pool of this folder left running dies now: no live pool owns the folder
     // (the journal's lock says so), so every process with its token is a leftover.
@@ -131,24 +131,12 @@ class LocalGpuPool {
     job.id = job_id_for(job);
     validate(job);
     std::unique_lock lock(mutex_);
-    if (const JournalRecord* r = journal_->find_key(job.key())) return r->job.id;
-    if (journal_->find(job.id))
-      throw input_error({}, "job " + job.id, "this id names another job of this pool (a different key)");
-    std::string snapshot_error;
-    try {
-      snapshot_candidate(job, config_.run_dir / "snapshots");
-    } catch (const std::exception& e) {
-      snapshot_error = e.what();
-    }
-    socratic::write_file_atomically(job_file(job.id), json(job).dump(1) + "\n");
-    journal_->submitted(job);
-    Entry& e = jobs_[job.id];
-    e.job = job;
+    if (auto known = book_->known_id(job)) return *known;
+    auto [e, snapshot_error] = book_->record(job);
     e.times.id = job.id;
     e.seq = next_seq_++;
-    order_.push_back(job.id);
     if (!snapshot_error.empty()) {
-      finish_locked(e, synthesized(e, JobState::failed, "cannot snapshot the candidate: " + snapshot_error));
+      finish_locked(e, book_->ending(e, JobState::failed, snapshot_error));
     } else {
       e.detail = "queued";
       cv_.notify_all();
@@ -158,18 +146,18 @@ class LocalGpuPool {
 
   JobStatus poll(const std::string& id) {
     std::lock_guard lock(mutex_);
-    return status_locked(entry(id));
+    return book_->status(book_->entry(id));
   }
 
   bool cancel(const std::string& id) {
     {
       std::lock_guard lock(mutex_);
-      Entry& e = entry(id);
+      Entry& e = book_->entry(id);
       if (is_terminal(e.state)) return false;
-      if (!e.cancel) journal_->cancel_requested(id);
+      if (!e.cancel) book_->journal().cancel_requested(id);
       e.cancel = true;
       if (!e.busy) {
-        finish_locked(e, synthesized(e, JobState::cancelled, "cancelled before it started"));
+        finish_locked(e, book_->ending(e, JobState::cancelled, "cancelled before it started"));
         return true;
       }
     }
@@ -180,39 +168,34 @@ class LocalGpuPool {
 
   std::optional<EvalReport> collect(const std::string& id) {
     std::lock_guard lock(mutex_);
-    Entry& e = entry(id);
-    if (!is_terminal(e.state) || !e.result) return std::nullopt;
-    return as_submitted(e.result->report, e.job);
+    return book_->report(id);
   }
 
   /// @brief Waits until `id` is terminal or `timeout` passes.
   JobStatus wait(const std::string& id, std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
-    Entry& e = entry(id);
+    Entry& e = book_->entry(id);
     cv_.wait_for(lock, timeout, [&] { return is_terminal(e.state); });
-    return status_locked(e);
+    return book_->status(e);
   }
 
   /// @brief The job's full result (which GPU, which attempt, the report as written), once terminal.
   std::optional<JobResult> result(const std::string& id) {
     std::lock_guard lock(mutex_);
-    Entry& e = entry(id);
-    return e.result;
+    return book_->entry(id).result;
   }
 
   /// @brief Every job, in submission order (recovered ones first).
   std::vector<JobStatus> jobs() {
     std::lock_guard lock(mutex_);
-    std::vector<JobStatus> out;
-    for (const auto& id : order_) out.push_back(status_locked(jobs_.at(id)));
-    return out;
+    return book_->statuses();
   }
 
   /// @brief When each job's phases ran in this process (benchmarks draw the overlap from it).
   std::vector<JobTimeline> timeline() {
     std::lock_guard lock(mutex_);
     std::vector<JobTimeline> out;
-    for (const auto& id : order_) out.push_back(jobs_.at(id).times);
+    for (const auto& id : book_->order()) out.push_back(book_->entries().at(id).times);
     return out;
   }
 
@@ -223,18 +206,14 @@ class LocalGpuPool {
  private:
   using clock = std::chrono::steady_clock;
 
-  struct Entry {
-    EvalJob job;
-    JobState state = JobState::queued;
-    int attempt = 0;
+  struct Entry : JobEntry {
     bool started_this_attempt = false;
     bool built = false;
     bool busy = false;
-    bool cancel = false;
-    std::string where, detail, token;
-    std::optional<JobResult> result;
+    std::string where, token;
     std::uint64_t seq = 0;
     JobTimeline times;
+    std::string location() const { return where; }
   };
 
   enum class PhaseEnd { result, ready, failure, interrupted };
@@ -244,56 +223,17 @@ class LocalGpuPool {
   };
 
   double now_s() const { return std::chrono::duration<double>(clock::now() - began_).count(); }
-  std::filesystem::path job_file(const std::string& id) const { return config_.run_dir / "jobs" / (id + ".json"); }
-  std::filesystem::path results_dir() const { return config_.run_dir / "results"; }
 
-  Entry& entry(const std::string& id) {
-    auto it = jobs_.find(id);
-    if (it == jobs_.end()) throw error("LocalGpuPool: no job " + id);
-    return it->second;
-  }
-
+  /// What the pool asks of a job beyond JobBook::known_id's checks: an evaluator it can run.
   static void validate(const EvalJob& job) {
-    if (!valid_job_id(job.id)) throw input_error({}, "job field \"id\"", "\"" + job.id + "\" is not a job id");
-    if (job.scenarios.ids.empty()) throw input_error({}, "job " + job.id, "no scenarios to judge");
     if (job.evaluator.kind == "command" && job.evaluator.command.command.empty())
       throw input_error({}, "job " + job.id + " evaluator", "the command is empty");
     if (job.evaluator.kind == "cuda" && job.evaluator.cuda.data_dir.empty())
       throw input_error({}, "job " + job.id + " evaluator", "no data folder");
   }
 
-  JobStatus status_locked(const Entry& e) const {
-    JobStatus s;
-    s.id = e.job.id;
-    s.state = e.state;
-    s.detail = e.detail;
-    s.attempt = e.attempt;
-    s.where = e.where;
-    return s;
-  }
-
-  JobResult synthesized(const Entry& e, JobState state, const std::string& message) const {
-    JobResult r;
-    r.job = e.job.id;
-    r.attempt = e.attempt;
-    r.state = state;
-    r.message = message;
-    r.report = failure_report(e.job, state, message);
-    return r;
-  }
-
-  /// Records `r` as the job's result unless one was published already (then that one stands).
   void finish_locked(Entry& e, JobResult r) {
-    try {
-      if (!publish_result(results_dir(), r))
-        if (auto existing = read_result(results_dir(), e.job)) r = *existing;
-    } catch (const std::exception& ex) {
-      r.message += std::string(" (the result could not be written: ") + ex.what() + ")";
-    }
-    journal_->finished(e.job.id, r.state);
-    e.state = r.state;
-    e.detail = r.state == JobState::completed ? "completed" : r.message;
-    e.result = std::move(r);
+    book_->finish(e, std::move(r));
     cv_.notify_all();
   }
 
@@ -305,7 +245,7 @@ class LocalGpuPool {
       std::vector<std::string> tokens;
       {
         std::lock_guard lock(mutex_);
-        for (auto& [id, e] : jobs_)
+        for (auto& [id, e] : book_->entries())
           if (pred(e)) tokens.push_back(e.token);
       }
       if (tokens.empty()) return;
@@ -320,31 +260,20 @@ class LocalGpuPool {
   }
 
   void recover() {
-    for (const auto& id : journal_->order()) {
-      const JournalRecord& rec = journal_->records().at(id);
-      Entry& e = jobs_[id];
-      e.job = rec.job;
-      e.times.id = id;
-      e.attempt = rec.attempts;
-      e.seq = next_seq_++;
-      order_.push_back(id);
-      auto published = read_result(results_dir(), e.job);
-      if (rec.finished) {
-        e.state = *rec.finished;
-        e.result = published ? *published
-                             : synthesized(e, *rec.finished, "finished before a restart, but its result file is gone");
-        e.detail = e.state == JobState::completed ? "completed" : e.result->message;
-      } else if (published) {
-        // The worker published it and the pool died before journaling that: it counts once.
-        finish_locked(e, *published);
-      } else if (rec.cancel_requested) {
-        finish_locked(e, synthesized(e, JobState::cancelled, "cancelled (the pool stopped before it ended)"));
-      } else {
-        e.detail = rec.attempts > 0 ? "queued again after a restart (" + std::to_string(rec.attempts) +
-                                          " earlier start" + (rec.attempts == 1 ? "" : "s") + ")"
-                                    : "queued";
-      }
-    }
+    book_->recover(
+        [this](Entry& e, const JournalRecord&) {
+          e.times.id = e.job.id;
+          e.seq = next_seq_++;
+        },
+        [this](Entry& e, const JournalRecord& rec) {
+          if (rec.cancel_requested) {
+            finish_locked(e, book_->ending(e, JobState::cancelled, "cancelled (the pool stopped before it ended)"));
+          } else {
+            e.detail = rec.attempts > 0 ? "queued again after a restart (" + std::to_string(rec.attempts) +
+                                              " earlier start" + (rec.attempts == 1 ? "" : "s") + ")"
+                                        : "queued";
+          }
+        });
   }
 
   /// Starts a new attempt of `e` when this is its first phase in the attempt; false when the
@@ -352,7 +281,7 @@ class LocalGpuPool {
   bool begin_attempt_locked(Entry& e, const std::string& where) {
     if (!e.started_this_attempt) {
       if (e.attempt >= config_.max_attempts) {
-        finish_locked(e, synthesized(e, JobState::failed,
+        finish_locked(e, book_->ending(e, JobState::failed,
                                      "started " + std::to_string(e.attempt) +
                                          " times without finishing (the pool was stopped or killed while it ran)"));
         return false;
@@ -360,7 +289,7 @@ class LocalGpuPool {
       ++e.attempt;
       e.started_this_attempt = true;
     }
-    journal_->started(e.job.id, e.attempt, where);
+    book_->journal().started(e.job.id, e.attempt, where);
     e.where = where;
     e.token = token_prefix_ + e.job.id;
     return true;
@@ -370,7 +299,7 @@ class LocalGpuPool {
 
   Entry* next_to_build_locked() {
     Entry* best = nullptr;
-    for (auto& [id, e] : jobs_)
+    for (auto& [id, e] : book_->entries())
       if (e.state == JobState::queued && !e.busy && !e.built && (!best || e.seq < best->seq)) best = &e;
     return best;
   }
@@ -410,7 +339,7 @@ class LocalGpuPool {
   Entry* next_for_slot_locked(const std::string& gpu, int share) {
     if (share > 0 && exclusive_waiting_[gpu]) return nullptr;  // a timing run waits for this GPU
     Entry* best = nullptr;
-    for (auto& [id, e] : jobs_)
+    for (auto& [id, e] : book_->entries())
       if (fits_slot(e, share) && (!best || e.seq < best->seq)) best = &e;
     return best;
   }
@@ -428,7 +357,7 @@ class LocalGpuPool {
       cv_.wait(lock, [&] { return stopping_ || next_for_slot_locked(gpu, share); });
       if (stopping_) return;
       const std::string id = next_for_slot_locked(gpu, share)->job.id;
-      const EvalJob candidate_job = jobs_.at(id).job;
+      const EvalJob candidate_job = book_->entries().at(id).job;
       lock.unlock();
       GpuLease lease = try_lease(gpu, share, candidate_job);
       lock.lock();
@@ -441,7 +370,7 @@ class LocalGpuPool {
         continue;
       }
       if (share == 0) exclusive_waiting_[gpu] = false;
-      Entry& e = jobs_.at(id);
+      Entry& e = book_->entries().at(id);
       if (!fits_slot(e, share) || stopping_) {  // another slot took it, or it was cancelled
         lease.release();
         continue;
@@ -476,7 +405,7 @@ class LocalGpuPool {
     if (out.end == PhaseEnd::result) {
       finish_locked(e, std::move(*out.result));
     } else if (e.cancel) {
-      finish_locked(e, synthesized(e, JobState::cancelled, std::string("cancelled during its ") + phase));
+      finish_locked(e, book_->ending(e, JobState::cancelled, std::string("cancelled during its ") + phase));
     } else if (out.end == PhaseEnd::ready) {
       e.built = true;
       e.state = JobState::queued;
@@ -518,7 +447,7 @@ class LocalGpuPool {
     fs::create_directories(slot_dir / "tmp", ec);
 
     std::vector<std::string> argv = config_.worker;
-    argv.insert(argv.end(), {job_file(job.id).string(), "--phase", phase, "--results", results_dir().string(),
+    argv.insert(argv.end(), {book_->job_file(job.id).string(), "--phase", phase, "--results", book_->results_dir().string(),
                              "--attempt", std::to_string(attempt)});
     if (phase == "build") argv.insert(argv.end(), {"--build-out", build_out.string()});
 
@@ -550,7 +479,7 @@ class LocalGpuPool {
     // Whatever it started (the runner, a command's children) ends with it.
     detail::kill_processes_with_token(token);
 
-    if (auto published = read_result(results_dir(), job)) {
+    if (auto published = read_result(book_->results_dir(), job)) {
       out.end = PhaseEnd::result;
       out.result = std::move(published);
       return out;
@@ -604,13 +533,11 @@ class LocalGpuPool {
 
   LocalPoolConfig config_;
   clock::time_point began_;
-  std::optional<JobJournal> journal_;
+  std::optional<JobBook<Entry>> book_;  // from the constructor's body: after the checks
   std::string token_prefix_;
   std::size_t leftovers_killed_ = 0;
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::map<std::string, Entry> jobs_;
-  std::vector<std::string> order_;
   std::map<std::string, bool> exclusive_waiting_;
   std::uint64_t next_seq_ = 0;
   bool stopping_ = false;

@@ -33,7 +33,7 @@
 #include "socratic/exec/detail/slurm_script.hpp"
 #include "socratic/exec/executor.hpp"
 #include "socratic/exec/job.hpp"
-#include "socratic/exec/journal.hpp"
+#include "socratic/exec/job_book.hpp"
 #include "socratic/exec/make_job.hpp"
 #include "socratic/exec/results.hpp"
 #include "socratic/exec/slurm_states.hpp"
@@ -98,7 +98,7 @@ class SlurmExecutor {
       if (e.find('=') == std::string::npos || e.front() == '=')
         throw input_error({}, "slurm environment entry \"" + e + "\"", "must read NAME=value");
     config_.shared_dir = fs::absolute(config_.shared_dir).lexically_normal();
-    journal_.emplace(config_.shared_dir);
+    book_.emplace("SlurmExecutor", "executor", config_.shared_dir);
     // Slurm fails a job whose log cannot be opened (JobLaunchFailure): the folders come first.
     for (const char* d : {"jobs", "snapshots", "scripts", "logs", "results"}) fs::create_directories(dir(d));
     recover();
@@ -132,13 +132,11 @@ class SlurmExecutor {
       for (const EvalJob& original : submitted) {
         EvalJob job = original;
         job.id = job_id_for(job);
-        if (!valid_job_id(job.id)) throw input_error({}, "job field \"id\"", "\"" + job.id + "\" is not a job id");
-        if (job.scenarios.ids.empty()) throw input_error({}, "job " + job.id, "no scenarios to judge");
-        if (const JournalRecord* r = journal_->find_key(job.key())) {
-          ids.push_back(r->job.id);
+        if (auto known = book_->known_id(job)) {
+          ids.push_back(*known);
           continue;
         }
-        if (journal_->find(job.id) || std::any_of(fresh.begin(), fresh.end(), [&](const EvalJob& f) { return f.id == job.id; }))
+        if (std::any_of(fresh.begin(), fresh.end(), [&](const EvalJob& f) { return f.id == job.id; }))
           throw input_error({}, "job " + job.id, "this id names another job of this executor (a different key)");
         ids.push_back(job.id);
         fresh.push_back(std::move(job));
@@ -154,16 +152,16 @@ class SlurmExecutor {
 
   JobStatus poll(const std::string& id) {
     std::lock_guard lock(mutex_);
-    return status_locked(entry(id));
+    return book_->status(book_->entry(id));
   }
 
   bool cancel(const std::string& id) {
     std::string slurm_id;
     {
       std::lock_guard lock(mutex_);
-      Entry& e = entry(id);
+      Entry& e = book_->entry(id);
       if (is_terminal(e.state)) return false;
-      if (!e.cancel) journal_->cancel_requested(id);
+      if (!e.cancel) book_->journal().cancel_requested(id);
       e.cancel = true;
       slurm_id = e.slurm_id;
       if (slurm_id.empty()) {
@@ -182,34 +180,30 @@ class SlurmExecutor {
 
   std::optional<EvalReport> collect(const std::string& id) {
     std::lock_guard lock(mutex_);
-    Entry& e = entry(id);
-    if (!is_terminal(e.state) || !e.result) return std::nullopt;
-    return as_submitted(e.result->report, e.job);
+    return book_->report(id);
   }
 
   JobStatus wait(const std::string& id, std::chrono::milliseconds timeout) {
     std::unique_lock lock(mutex_);
-    Entry& e = entry(id);
+    Entry& e = book_->entry(id);
     cv_.wait_for(lock, timeout, [&] { return is_terminal(e.state); });
-    return status_locked(e);
+    return book_->status(e);
   }
 
   std::optional<JobResult> result(const std::string& id) {
     std::lock_guard lock(mutex_);
-    return entry(id).result;
+    return book_->entry(id).result;
   }
 
   /// @brief The Slurm id of a job (`1234`, `1234_5`), empty before submission.
   std::string slurm_id(const std::string& id) {
     std::lock_guard lock(mutex_);
-    return entry(id).slurm_id;
+    return book_->entry(id).slurm_id;
   }
 
   std::vector<JobStatus> jobs() {
     std::lock_guard lock(mutex_);
-    std::vector<JobStatus> out;
-    for (const auto& id : order_) out.push_back(status_locked(jobs_.at(id)));
-    return out;
+    return book_->statuses();
   }
 
   SlurmStats stats() {
@@ -222,61 +216,27 @@ class SlurmExecutor {
  private:
   using clock = std::chrono::steady_clock;
 
-  struct Entry {
-    EvalJob job;
-    JobState state = JobState::queued;
-    std::string slurm_id, slurm_state, detail, log;
+  struct Entry : JobEntry {
+    std::string slurm_id, slurm_state, log;
     std::string batch;  ///< the array's name, when part of one
     int index = -1;     ///< the task's index in it
-    int attempt = 0;
     int missing = 0;    ///< consecutive polls without it
-    bool cancel = false;
     bool orphan = false;  ///< journaled but never known to be submitted (a kill inside sbatch)
     std::optional<clock::time_point> completed_at;  ///< Slurm said COMPLETED; the result may lag
-    std::optional<JobResult> result;
+    std::string location() const { return slurm_id.empty() ? std::string() : "slurm " + slurm_id; }
   };
 
   std::filesystem::path dir(const char* name) const { return config_.shared_dir / name; }
-  std::filesystem::path job_file(const std::string& id) const { return dir("jobs") / (id + ".json"); }
 
-  Entry& entry(const std::string& id) {
-    auto it = jobs_.find(id);
-    if (it == jobs_.end()) throw error("SlurmExecutor: no job " + id);
-    return it->second;
-  }
-
-  JobStatus status_locked(const Entry& e) const {
-    JobStatus s;
-    s.id = e.job.id;
-    s.state = e.state;
-    s.detail = e.detail;
-    s.attempt = e.attempt;
-    s.where = e.slurm_id.empty() ? std::string() : "slurm " + e.slurm_id;
-    return s;
-  }
-
+  /// An ending this executor writes, with the job's Slurm id.
   JobResult synthesized(const Entry& e, JobState state, const std::string& message) const {
-    JobResult r;
-    r.job = e.job.id;
-    r.attempt = e.attempt;
-    r.state = state;
-    r.message = message;
+    JobResult r = book_->ending(e, state, message);
     r.slurm_job_id = e.slurm_id;
-    r.report = failure_report(e.job, state, message);
     return r;
   }
 
   void finish_locked(Entry& e, JobResult r) {
-    try {
-      if (!publish_result(dir("results"), r))
-        if (auto existing = read_result(dir("results"), e.job)) r = *existing;
-    } catch (const std::exception& ex) {
-      r.message += std::string(" (the result could not be written: ") + ex.what() + ")";
-    }
-    journal_->finished(e.job.id, r.state);
-    e.state = r.state;
-    e.detail = r.state == JobState::completed ? "completed" : r.message;
-    e.result = std::move(r);
+    book_->finish(e, std::move(r));
     cv_.notify_all();
   }
 
@@ -352,21 +312,13 @@ class SlurmExecutor {
       std::lock_guard lock(mutex_);
       for (std::size_t i = 0; i < chunk.size(); ++i) {
         EvalJob& job = chunk[i];
-        try {
-          snapshot_candidate(job, dir("snapshots"));
-        } catch (const std::exception& ex) {
-          failures[i] = std::string("cannot snapshot the candidate: ") + ex.what();
-        }
-        socratic::write_file_atomically(job_file(job.id), json(job).dump(1) + "\n");
-        journal_->submitted(job);
+        auto [e, snapshot_error] = book_->record(job);
+        failures[i] = std::move(snapshot_error);
         // The name first: a restart that finds no Slurm id looks the job up by it.
-        journal_->backend(job.id, json{{"name", name}, {"index", array ? static_cast<int>(i) : -1}});
-        Entry& e = jobs_[job.id];
-        e.job = job;
+        book_->journal().backend(job.id, json{{"name", name}, {"index", array ? static_cast<int>(i) : -1}});
         e.batch = name;
         e.index = array ? static_cast<int>(i) : -1;
         e.detail = "submitting";
-        order_.push_back(job.id);
         if (!failures[i].empty()) finish_locked(e, synthesized(e, JobState::failed, failures[i]));
       }
     }
@@ -387,7 +339,7 @@ class SlurmExecutor {
     }
     std::lock_guard lock(mutex_);
     for (std::size_t i = 0; i < chunk.size(); ++i) {
-      Entry& e = jobs_.at(chunk[i].id);
+      Entry& e = book_->entries().at(chunk[i].id);
       if (is_terminal(e.state)) continue;
       if (slurm_id.empty()) {
         finish_locked(e, synthesized(e, JobState::failed, "the cluster refused the job: " + why));
@@ -405,38 +357,26 @@ class SlurmExecutor {
     e.detail = "Slurm job " + slurm_id + " submitted";
     const std::string log = detail::fill_log_pattern(log_pattern, slurm_id);
     e.log = log;
-    journal_->backend(e.job.id, json{{"slurm_id", slurm_id}, {"log", log}});
+    book_->journal().backend(e.job.id, json{{"slurm_id", slurm_id}, {"log", log}});
   }
 
   // ---- recovery ------------------------------------------------------------------------------
 
   void recover() {
-    for (const auto& id : journal_->order()) {
-      const JournalRecord& rec = journal_->records().at(id);
-      Entry& e = jobs_[id];
-      e.job = rec.job;
-      e.attempt = rec.attempts;
-      e.cancel = rec.cancel_requested;
-      e.slurm_id = rec.backend.value("slurm_id", "");
-      e.log = rec.backend.value("log", "");
-      e.batch = rec.backend.value("name", "");
-      e.index = rec.backend.value("index", -1);
-      if (!e.slurm_id.empty()) e.attempt = std::max(e.attempt, 1);
-      order_.push_back(id);
-      auto published = read_result(dir("results"), e.job);
-      if (rec.finished) {
-        e.state = *rec.finished;
-        e.result = published ? *published
-                             : synthesized(e, *rec.finished, "finished before a restart, but its result file is gone");
-        e.detail = e.state == JobState::completed ? "completed" : e.result->message;
-      } else if (published) {
-        finish_locked(e, *published);
-      } else {
-        e.orphan = e.slurm_id.empty();
-        e.detail = e.orphan ? "looking for it by name (the executor stopped while submitting it)"
-                            : "found again: Slurm job " + e.slurm_id;
-      }
-    }
+    book_->recover(
+        [](Entry& e, const JournalRecord& rec) {
+          e.cancel = rec.cancel_requested;
+          e.slurm_id = rec.backend.value("slurm_id", "");
+          e.log = rec.backend.value("log", "");
+          e.batch = rec.backend.value("name", "");
+          e.index = rec.backend.value("index", -1);
+          if (!e.slurm_id.empty()) e.attempt = std::max(e.attempt, 1);
+        },
+        [](Entry& e, const JournalRecord&) {
+          e.orphan = e.slurm_id.empty();
+          e.detail = e.orphan ? "looking for it by name (the executor stopped while submitting it)"
+                              : "found again: Slurm job " + e.slurm_id;
+        });
   }
 
   /// Jobs journaled without a Slurm id (the executor died inside sbatch): found by name, or
@@ -446,7 +386,7 @@ class SlurmExecutor {
     std::vector<EvalJob> again;  // never reached sbatch (no name journaled): submitted now
     {
       std::lock_guard lock(mutex_);
-      for (auto& [id, e] : jobs_) {
+      for (auto& [id, e] : book_->entries()) {
         if (!e.orphan || is_terminal(e.state) || !e.slurm_id.empty()) continue;
         if (e.batch.empty()) {
           e.orphan = false;
@@ -490,7 +430,7 @@ class SlurmExecutor {
       for (const auto& [name, ids] : by_name) {
         auto it = found.find(name);
         for (const auto& id : ids) {
-          Entry& e = jobs_.at(id);
+          Entry& e = book_->entries().at(id);
           e.orphan = false;
           if (it == found.end()) {
             again.push_back(e.job);
@@ -520,13 +460,13 @@ class SlurmExecutor {
     socratic::write_file_atomically(script_path, script.text);
     {
       std::lock_guard lock(mutex_);
-      journal_->backend(job.id, json{{"name", script.name}, {"index", -1}});
-      jobs_.at(job.id).batch = script.name;
-      jobs_.at(job.id).index = -1;
+      book_->journal().backend(job.id, json{{"name", script.name}, {"index", -1}});
+      book_->entries().at(job.id).batch = script.name;
+      book_->entries().at(job.id).index = -1;
     }
     const ProcessResult r = slurm_command({config_.sbatch, "--parsable", script_path.string()}, &SlurmStats::sbatch);
     std::lock_guard lock(mutex_);
-    Entry& e = jobs_.at(job.id);
+    Entry& e = book_->entries().at(job.id);
     try {
       if (!r.ok()) throw error("sbatch " + r.describe() + ": " + socratic::detail::cap_text(r.stderr_text, 1000));
       adopt_locked(e, slurm::parse_sbatch_id(r.stdout_text), log_pattern);
@@ -579,7 +519,7 @@ class SlurmExecutor {
                  (!q.reason.empty() && q.reason != "None" ? " (" + q.reason + ")" : "");
       return changed;
     }
-    if (auto published = read_result(dir("results"), e.job)) {
+    if (auto published = book_->published(e)) {
       finish_locked(e, *published);
       return true;
     }
@@ -607,7 +547,7 @@ class SlurmExecutor {
     {
       std::lock_guard lock(mutex_);
       std::set<std::string> ids;
-      for (auto& [id, e] : jobs_)
+      for (auto& [id, e] : book_->entries())
         if (!is_terminal(e.state) && !e.slurm_id.empty()) ids.insert(e.slurm_id.substr(0, e.slurm_id.find('_')));
       query.assign(ids.begin(), ids.end());
       if (!query.empty()) ++stats_.poll_rounds;
@@ -624,7 +564,7 @@ class SlurmExecutor {
       std::lock_guard lock(mutex_);
       ++stats_.unreachable;
       stats_.last_error = "squeue " + r.describe() + ": " + socratic::detail::cap_text(r.stderr_text, 300);
-      for (auto& [id, e] : jobs_)
+      for (auto& [id, e] : book_->entries())
         if (!is_terminal(e.state) && !e.slurm_id.empty())
           e.detail = "Slurm job " + e.slurm_id + " " + (e.slurm_state.empty() ? "submitted" : e.slurm_state) +
                      "; the controller does not answer (" + socratic::detail::cap_text(r.stderr_text, 200) + ")";
@@ -637,10 +577,10 @@ class SlurmExecutor {
     std::vector<std::string> missing;
     {
       std::lock_guard lock(mutex_);
-      for (auto& [id, e] : jobs_) {
+      for (auto& [id, e] : book_->entries()) {
         if (is_terminal(e.state) || e.slurm_id.empty()) continue;
         // A published result is final (first writer wins): no need to wait for Slurm's word.
-        if (auto published = read_result(dir("results"), e.job)) {
+        if (auto published = book_->published(e)) {
           finish_locked(e, *published);
           changed = true;
           continue;
@@ -663,7 +603,7 @@ class SlurmExecutor {
     std::map<std::string, std::string> slurm_ids;  // our id -> slurm id
     {
       std::lock_guard lock(mutex_);
-      for (const auto& id : ids) slurm_ids[id] = jobs_.at(id).slurm_id;
+      for (const auto& id : ids) slurm_ids[id] = book_->entries().at(id).slurm_id;
     }
     std::map<std::string, slurm::QueueEntry> known;
     if (!sacct_available_) {
@@ -703,7 +643,7 @@ class SlurmExecutor {
     bool changed = false;
     std::lock_guard lock(mutex_);
     for (const auto& [id, sid] : slurm_ids) {
-      Entry& e = jobs_.at(id);
+      Entry& e = book_->entries().at(id);
       if (is_terminal(e.state)) continue;
       if (auto it = known.find(sid); it != known.end()) {
         changed |= apply_locked(e, it->second);
@@ -732,7 +672,8 @@ class SlurmExecutor {
       else if (*changed) interval = config_.poll_min;
       else interval = std::min(interval * 2, config_.poll_max);
       std::unique_lock lock(mutex_);
-      const bool live = std::any_of(jobs_.begin(), jobs_.end(), [](const auto& kv) { return !is_terminal(kv.second.state); });
+      const bool live = std::any_of(book_->entries().begin(), book_->entries().end(),
+                                    [](const auto& kv) { return !is_terminal(kv.second.state); });
       if (!live) {
         cv_.wait(lock, [&] { return stopping_ || woken_; });
         interval = config_.poll_min;
@@ -743,11 +684,9 @@ class SlurmExecutor {
   }
 
   SlurmConfig config_;
-  std::optional<JobJournal> journal_;
+  std::optional<JobBook<Entry>> book_;  // from the constructor's body: after the checks
   std::mutex mutex_;
   std::condition_variable cv_;
-  std::map<std::string, Entry> jobs_;
-  std::vector<std::string> order_;
   SlurmStats stats_;
   bool stopping_ = false;
   bool woken_ = false;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// @brief AnyGoal (a type-erased GoalPredicate) and goal specs: goals written as JSON in a
-/// campaign file, built from the reference predicates and combinators.
+/// @brief Goal specs: goals written as JSON in a campaign file, built from the reference
+/// predicates and combinators into an AnyGoal (any.hpp).
 ///
 /// Grammar: a spec is an object with exactly one member, the goal's name:
 /// @code{.json}
@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "socratic/any.hpp"
 #include "socratic/concepts.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
@@ -39,31 +40,6 @@
 #include "socratic/goals/predicates.hpp"
 
 namespace socratic::goals {
-
-/// @brief Any GoalPredicate behind one type, so goals chosen at run time (from a file) can be
-/// composed and handed to Campaign. Keeps the goal's description.
-class AnyGoal {
- public:
-  /// @brief Wraps any GoalPredicate. (The same_as test comes first: checking GoalPredicate<AnyGoal>
-  /// would otherwise recurse into this constructor, which clang rejects.)
-  template <class G>
-    requires(!std::same_as<std::remove_cvref_t<G>, AnyGoal> && GoalPredicate<G>)
-  AnyGoal(G goal)  // NOLINT: implicit on purpose, like std::function
-      : check_(std::make_shared<const std::function<Verdict(const EvalReport&)>>(
-            [g = goal](const EvalReport& r) { return Verdict(g(r)); })),
-        description_(describe_goal(goal)) {}
-
-  /// @brief The verdict of the wrapped goal.
-  Verdict operator()(const EvalReport& r) const { return (*check_)(r); }
-  /// @brief The wrapped goal's description.
-  std::string describe() const { return description_; }
-
- private:
-  std::shared_ptr<const std::function<Verdict(const EvalReport&)>> check_;
-  std::string description_;
-};
-
-static_assert(GoalPredicate<AnyGoal>);
 
 namespace detail {
 

@@ -1,10 +1,15 @@
 #pragma once
 /// @file
-/// @brief Url: the parts of an `http://` or `https://` URL that a client needs. Light.
+/// @brief Url: the parts of an `http://` or `https://` URL that a client needs, parsed by
+/// Boost.URL (a compiled library in Boost 1.81: link Boost::url, which the SDK's CMake target does).
 
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <string_view>
+
+#include <boost/url/parse.hpp>
+#include <boost/url/url_view.hpp>
 
 #include "socratic/core/error.hpp"
 #include "socratic/http/detail/text.hpp"
@@ -44,59 +49,69 @@ struct Url {
 };
 
 
-/// @brief Parses `scheme://[user[:password]@]host[:port][/path][?query]`.
+namespace detail {
+
+/// `text` with the userinfo of its authority (`user:password@`) replaced by `***@`, for errors
+/// about a URL that did not parse (its parts are then unknown).
+inline std::string without_credentials(std::string_view text) {
+  const auto scheme_end = text.find("://");
+  if (scheme_end == std::string_view::npos) return std::string(text);
+  const auto authority_start = scheme_end + 3;
+  const auto authority_end = std::min(text.find_first_of("/?#", authority_start), text.size());
+  const auto at = text.substr(0, authority_end).rfind('@');
+  if (at == std::string_view::npos || at < authority_start) return std::string(text);
+  return std::string(text.substr(0, authority_start)) + "***" + std::string(text.substr(at));
+}
+
+}  // namespace detail
+
+/// @brief Parses `scheme://[user[:password]@]host[:port][/path][?query]` (RFC 3986, with
+/// Boost.URL); the fragment is dropped.
 /// @param what names the URL's origin in errors (e.g. `base_url`, `HTTPS_PROXY`).
 /// @throws input_error naming `what` and the problem; the message never repeats credentials.
 inline Url parse_url(std::string_view text, std::string_view what = "url") {
-  auto fail = [&](const std::string& why) -> Url {
-    throw input_error({}, std::string(what), why);
-  };
-  Url url;
-  const auto scheme_end = text.find("://");
-  if (scheme_end == std::string_view::npos)
-    return fail("\"" + std::string(text.substr(0, 64)) +
+  auto fail = [&](const std::string& why) -> Url { throw input_error({}, std::string(what), why); };
+  // Checked before parsing: `localhost:8000` is a valid URI (scheme `localhost`), not the
+  // address its writer meant.
+  if (text.find("://") == std::string_view::npos)
+    return fail("\"" + detail::without_credentials(text.substr(0, 64)) +
                 "\" is not an absolute URL (expected http://HOST or https://HOST)");
-  url.scheme = detail::lower(text.substr(0, scheme_end));
+  const boost::system::result<boost::urls::url_view> parsed =
+      boost::urls::parse_uri(boost::urls::string_view(text.data(), text.size()));
+  auto invalid = [&](const std::string& why) {
+    return fail("\"" + detail::without_credentials(text.substr(0, 128)) + "\" is not a valid URL (" + why + ")");
+  };
+  if (!parsed) return invalid(parsed.error().message());
+  const boost::urls::url_view& u = *parsed;
+  // Boost 1.81 reads `host:80x/v1` as port 80 and path `x/v1`; after an authority a path starts
+  // with a slash (RFC 3986, path-abempty).
+  if (const auto path = u.encoded_path(); !path.empty() && path.front() != '/')
+    return invalid("unexpected \"" + std::string(path) + "\" after the host and port");
+  Url url;
+  url.scheme = detail::lower(std::string_view(u.scheme().data(), u.scheme().size()));
   if (url.scheme != "http" && url.scheme != "https")
     return fail("unsupported scheme \"" + url.scheme + "\" (http or https)");
-  std::string_view rest = text.substr(scheme_end + 3);
-  const auto path_start = rest.find_first_of("/?#");
-  std::string_view authority = rest.substr(0, path_start);
-  std::string_view path = path_start == std::string_view::npos ? "" : rest.substr(path_start);
-  if (auto hash = path.find('#'); hash != std::string_view::npos) path = path.substr(0, hash);
-  if (auto at = authority.rfind('@'); at != std::string_view::npos) {
-    url.userinfo = detail::percent_decode(authority.substr(0, at));
-    authority = authority.substr(at + 1);
-  }
-  std::string_view port_text;
-  if (!authority.empty() && authority.front() == '[') {
-    const auto close = authority.find(']');
-    if (close == std::string_view::npos) return fail("unterminated IPv6 literal in the host");
-    url.host = detail::lower(authority.substr(1, close - 1));
-    std::string_view after = authority.substr(close + 1);
-    if (!after.empty()) {
-      if (after.front() != ':') return fail("unexpected text after the IPv6 literal");
-      port_text = after.substr(1);
-    }
-  } else {
-    const auto colon = authority.rfind(':');
-    url.host = detail::lower(authority.substr(0, colon));
-    if (colon != std::string_view::npos) port_text = authority.substr(colon + 1);
+  if (u.has_userinfo()) url.userinfo = u.userinfo();
+  switch (u.host_type()) {
+    case boost::urls::host_type::name:
+    case boost::urls::host_type::ipv4:
+    case boost::urls::host_type::ipv6: url.host = detail::lower(u.host_address()); break;
+    case boost::urls::host_type::ipvfuture: return fail("unsupported IP literal in the host (IPv4 or IPv6)");
+    case boost::urls::host_type::none: break;
   }
   if (url.host.empty()) return fail("the URL has no host");
   url.port = url.is_https() ? 443 : 80;
-  if (!port_text.empty()) {
+  if (const auto port_text = u.port(); !port_text.empty()) {  // `host:` keeps the default
     unsigned long port = 0;
     for (char c : port_text) {
-      if (!std::isdigit(static_cast<unsigned char>(c)) || port > 65535)
-        return fail("invalid port \"" + std::string(port_text) + "\"");
-      port = port * 10 + static_cast<unsigned long>(c - '0');
+      port = port * 10 + static_cast<unsigned long>(c - '0');  // digits: the grammar's
+      if (port > 65535) break;
     }
     if (port == 0 || port > 65535) return fail("invalid port \"" + std::string(port_text) + "\"");
     url.port = static_cast<unsigned short>(port);
   }
-  url.target = path.empty() ? "/" : std::string(path);
-  if (url.target.front() == '?') url.target.insert(url.target.begin(), '/');
+  url.target = u.encoded_path().empty() ? "/" : std::string(u.encoded_path());
+  if (u.has_query()) url.target += "?" + std::string(u.encoded_query());
   return url;
 }
 

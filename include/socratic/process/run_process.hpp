@@ -2,7 +2,8 @@
 /// @file
 /// @brief run_process: run a command with a timeout, output caps (head and tail kept), a chosen
 /// environment and working folder; the child is in its own process group (killed whole at the
-/// timeout) and dies with its parent. Socratic starts nvcc, shells and agent CLIs this way;
+/// timeout), and the group dies with its parent (even one killed with SIGKILL) and when the call
+/// returns: nothing the child started outlives it. Socratic starts nvcc, shells and agent CLIs this way;
 /// stream_process is the line-by-line call style of the same spawner (detail/child.hpp).
 /// Heavy (Boost.Process, Asio): include only where a process is started.
 

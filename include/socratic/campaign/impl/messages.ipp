@@ -44,7 +44,7 @@ SOCRATIC_DECL std::string send_back(const std::string& goal_description, const V
 
 SOCRATIC_DECL std::string resumed(const std::string& task, const CampaignState& state, const std::string& best_snapshot,
                                   const std::optional<Verdict>& last_verdict, const std::optional<Question>& last_question,
-                                  const std::optional<Continuation>& continuation) {
+                                  const std::optional<Continuation>& continuation, std::optional<int> cut_turn) {
   std::string out = task + "\n\n";
   const std::string so_far = std::to_string(state.evaluations.size()) + " evaluations so far";
   if (continuation)
@@ -52,6 +52,10 @@ SOCRATIC_DECL std::string resumed(const std::string& task, const CampaignState& 
            (continuation->detail.empty() ? "" : ": " + continuation->detail) + ") and now continues (" + so_far + ").";
   else
     out += "This campaign was interrupted and has been resumed (" + so_far + ").";
+  if (cut_turn)
+    out += " Turn " + std::to_string(*cut_turn) +
+           " was cut off before it ended: this is a new conversation (the earlier one is not kept), the files in "
+           "the workspace are as that turn left them, and the cut turn does not count against the turn budget.";
   if (const EvaluationRecord* best = state.best())
     out += " The best so far is evaluation #" + std::to_string(best->index) + " with a geomean speedup of " +
            detail::fixed3(best->score()) + "; its source is saved as " + best_snapshot + ".";

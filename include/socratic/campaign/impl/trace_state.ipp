@@ -10,10 +10,11 @@ namespace socratic {
 SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events) {
   TraceSummary out;
   CampaignState& st = out.state;
+  std::map<std::string, int, std::less<>> open_turn;  // agent -> its turn in progress
   for (const json& e : events) {
     const std::optional<TraceEventType> type = trace_event_type(e);
-    Spent& by_agent = out.spent_by_agent[e.contains("agent") && e["agent"].is_string() ? e["agent"].get<std::string>()
-                                                                                         : std::string()];
+    const std::string agent = e.contains("agent") && e["agent"].is_string() ? e["agent"].get<std::string>() : std::string();
+    Spent& by_agent = out.spent_by_agent[agent];
     const std::string where = "trace event seq " + std::to_string(e.value("seq", -1)) + " (" + e.value("type", "") + ")";
     try {
       if (e.contains("elapsed_s") && e["elapsed_s"].is_number())
@@ -26,6 +27,7 @@ SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events) {
         st.has_reference = e.value("has_reference", false);
       } else if (type == TraceEventType::turn_started) {
         st.turn = required<int>(e, "turn", where);
+        open_turn[agent] = st.turn;
         ++st.spent.turns;
         ++by_agent.turns;
         ++out.turns_started;
@@ -55,6 +57,7 @@ SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events) {
         out.last_verdict = required<Verdict>(e, "verdict", where);
       } else if (type == TraceEventType::turn_ended) {
         const TurnResult r = required<TurnResult>(e, "result", where);
+        open_turn.erase(agent);
         st.last_agent_message = r.final_message;
         const Usage extra = optional_field<Usage>(e, "unreported_usage", {});
         st.spent.tokens += extra.total_tokens();
@@ -68,10 +71,20 @@ SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events) {
       } else if (type == TraceEventType::campaign_continued) {  // an ending that a later run took back
         out.ended = false;
       }
+      // A run that takes the campaign up again finds the turns its predecessor left open cut off.
+      if (type == TraceEventType::campaign_resumed || type == TraceEventType::campaign_continued) {
+        for (const auto& [who, turn] : open_turn) {
+          out.cut_turns.push_back({who, turn});
+          --st.spent.turns;
+          --out.spent_by_agent[who].turns;
+        }
+        open_turn.clear();
+      }
     } catch (const input_error& err) {
       throw input_error({}, where, err.message());
     }
   }
+  for (const auto& [who, turn] : open_turn) out.open_turns.push_back({who, turn});
   st.spent.wall_seconds = st.elapsed_s;
   for (auto& [agent, spent] : out.spent_by_agent) spent.wall_seconds = st.elapsed_s;
   return out;

@@ -1,9 +1,10 @@
 #pragma once
 /// @file
 /// @brief The one process spawner behind run_process and stream_process: start a program with
-/// pipes, in its own process group, set to die with its parent; feed its stdin; hand its output
+/// pipes, in its own process group, set to die with its parent, its own children too (a guard
+/// process ends the group when the caller dies, SIGKILL included); feed its stdin; hand its output
 /// to sinks as it arrives; end it (its whole process group) at a timeout, at a no-progress
-/// watchdog or when a sink says stop. Internal. The declarations here are light; the
+/// watchdog or when a sink says stop; and end what is left of the group when it returns. Internal. The declarations here are light; the
 /// definitions (Boost.Process, Asio) are in impl/child.ipp, included below unless
 /// `SOCRATIC_SEPARATE_COMPILATION` is defined (then socratic/src.hpp holds them, once).
 

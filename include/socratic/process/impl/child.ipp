@@ -4,12 +4,17 @@
 /// detail/child.hpp in header-only builds and by socratic/src.hpp in separate-compilation
 /// builds; not meant to be included directly.
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <exception>
@@ -52,7 +57,10 @@ namespace detail {
 
 /// In the child, before exec: its own process group (a timeout kills its children too), and
 /// SIGKILL when the parent dies (a killed tool leaves no child behind). A parent that died
-/// before the request took effect is caught by comparing the parent's pid.
+/// before the request took effect is caught by comparing the parent's pid. Only stdin, stdout and
+/// stderr pass the exec: Boost 1.81 leaves its own copies of the pipes open in the child, and a
+/// grandchild that inherits them keeps the output open after the child's exit (the caller then
+/// waits out the drain grace for nothing).
 struct child_lifetime {
   pid_t parent = ::getpid();
   template <class Launcher>
@@ -60,8 +68,76 @@ struct child_lifetime {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);
+    constexpr unsigned close_on_exec = 1u << 2;  // CLOSE_RANGE_CLOEXEC (Linux 5.11)
+    if (::syscall(SYS_close_range, 3u, ~0u, close_on_exec) != 0)
+      for (int fd = 3; fd < 1024; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     return {};
   }
+};
+
+/// Ends the child's process group when this process dies, however it dies (SIGKILL included):
+/// PR_SET_PDEATHSIG reaches only the child itself, so a shell's own children (a harness under
+/// `sh -c`, nvcc's compilers) would live on under pid 1. The guard is a forked process (it never
+/// execs) that joins the child's group and blocks on a pipe whose only writer is this process;
+/// end of file (this process exited, or release()) makes it kill the group, itself included. As a
+/// member it also keeps the group's id from being reused while this process may still signal it.
+class group_guard {
+ public:
+  explicit group_guard(pid_t group) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return;  // no guard: the child still dies with this process
+    const int open_max = static_cast<int>(std::min<long>(::sysconf(_SC_OPEN_MAX), 1 << 16));
+    const pid_t pid = ::fork();
+    if (pid == 0) watch(group, fds[0], open_max);  // never returns
+    ::close(fds[0]);
+    if (pid < 0) {
+      ::close(fds[1]);
+      return;
+    }
+    guard_ = pid;
+    writer_ = fds[1];
+  }
+  group_guard(const group_guard&) = delete;
+  group_guard& operator=(const group_guard&) = delete;
+  ~group_guard() { release(); }
+
+  /// Ends what is left of the group (grandchildren that outlived the child) and reaps the guard.
+  void release() noexcept {
+    if (guard_ <= 0) return;
+    ::close(writer_);
+    while (::waitpid(guard_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    guard_ = -1;
+  }
+
+ private:
+  /// The guard's whole life, after fork() in a process that may have threads: system calls only.
+  [[noreturn]] static void watch(pid_t group, int reader, int open_max) {
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    // The caller's handlers (a Ctrl-C notice) are not the guard's; a `kill 0` in the child's
+    // script must not end the guard before the group.
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2})
+      ::sigaction(sig, &ignore, nullptr);
+    // Only this process's copy of the writer may remain, or end of file would never come.
+    if (::syscall(SYS_close_range, 0u, static_cast<unsigned>(reader) - 1u, 0u) != 0 ||
+        ::syscall(SYS_close_range, static_cast<unsigned>(reader) + 1u, ~0u, 0u) != 0) {
+      for (int fd = 0; fd < open_max; ++fd)
+        if (fd != reader) ::close(fd);
+    }
+    // Not a member (the group is gone, or the child left it for a session of its own): its id
+    // may be reused, so it is not signalled.
+    if (::setpgid(0, group) != 0) ::_exit(0);
+    ::prctl(PR_SET_NAME, "socratic-guard");  // what `ps` shows
+    char byte;
+    while (::read(reader, &byte, 1) < 0 && errno == EINTR) {
+    }
+    ::kill(-group, SIGKILL);
+    ::_exit(0);
+  }
+
+  pid_t guard_ = -1;
+  int writer_ = -1;
 };
 
 /// Sets the child's environment. (Boost 1.81's process_environment has no header-only
@@ -120,6 +196,7 @@ SOCRATIC_DECL child_outcome run_child(const child_spec& spec, const chunk_sink& 
   }
   result.started = true;
   const pid_t pid = child->id();
+  group_guard guard(pid);
 
   std::array<char, 16384> out_buf{}, err_buf{};
   int open_streams = 2;
@@ -261,6 +338,7 @@ SOCRATIC_DECL child_outcome run_child(const child_spec& spec, const chunk_sink& 
 
   ctx.run();
   child->detach();  // already reaped; keep the destructor from signalling a reused pid
+  guard.release();  // nothing the child started outlives the call
   if (result.timed_out) {
     result.exit_code = -1;
     if (result.signal == 0) result.signal = SIGKILL;

@@ -113,14 +113,17 @@ inline std::string timeline_svg(const ReportModel& m, const std::string& baselin
   h += "<text class=\"lane\" x=\"" + px(L - 6) + "\" y=\"" + px(stops_y + 11) + "\" text-anchor=\"end\">stops</text>"
        "<text class=\"lane\" x=\"" + px(L - 6) + "\" y=\"" + px(failed_y + 11) + "\" text-anchor=\"end\">failed</text>\n";
 
-  // Reference lines: the baseline and the goal, labelled at the right end.
+  // Reference lines: the baseline and the goal, labelled at the right end. Lines at nearly the
+  // same height (the default goal sits just above the baseline) keep their labels a line apart.
+  struct reference_line {
+    double yy;
+    std::string cls, colour, label, attrs;
+  };
+  std::vector<reference_line> references;
   auto hline = [&](double v, const std::string& cls, const std::string& colour, const std::string& label,
                    const std::string& attrs) {
     if (!any_score || !y.contains(v)) return;
-    const double yy = y.at(v);
-    h += "<g class=\"" + cls + "\" " + attrs + "><line x1=\"" + px(L) + "\" x2=\"" + px(W - R) + "\" y1=\"" + px(yy) +
-         "\" y2=\"" + px(yy) + "\" stroke=\"" + colour + "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/><text x=\"" +
-         px(W - R + 6) + "\" y=\"" + px(yy + 4) + "\" fill=\"" + colour + "\">" + escape(label) + "</text></g>\n";
+    references.push_back({y.at(v), cls, colour, label, attrs});
   };
   hline(1.0, "baseline-line", "#8894aa", "baseline 1x", "");
   if (m.geomean_goal)
@@ -129,6 +132,17 @@ inline std::string timeline_svg(const ReportModel& m, const std::string& baselin
   if (m.scenario_goal && (!m.geomean_goal || std::abs(*m.scenario_goal - *m.geomean_goal) > 1e-9))
     hline(*m.scenario_goal, "goal-line", "#1a7f37", "goal: each " + speedup_label(*m.scenario_goal),
           "data-goal=\"" + num(*m.scenario_goal, "%.4g") + "\" data-of=\"every_scenario\"");
+  std::sort(references.begin(), references.end(), [](const auto& a, const auto& b) { return a.yy < b.yy; });
+  constexpr double label_gap = 12;  // one line of the 11 px labels
+  double last_label_y = -1e9;
+  for (const auto& r : references) {
+    const double label_y = std::max(r.yy + 4, last_label_y + label_gap);
+    last_label_y = label_y;
+    h += "<g class=\"" + r.cls + "\" " + r.attrs + "><line x1=\"" + px(L) + "\" x2=\"" + px(W - R) + "\" y1=\"" +
+         px(r.yy) + "\" y2=\"" + px(r.yy) + "\" stroke=\"" + r.colour +
+         "\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/><text x=\"" + px(W - R + 6) + "\" y=\"" + px(label_y) +
+         "\" fill=\"" + r.colour + "\">" + escape(r.label) + "</text></g>\n";
+  }
 
   // Questions: a marker line at the moment, its label on the first free row above the plot.
   for (std::size_t qi = 0; qi < m.questions.size(); ++qi) {

@@ -1,5 +1,5 @@
 // The one translation unit that instantiates the LLM agent and its HTTP stack for the tool.
-#include "llm_campaign.hpp"
+#include "llm_drivers.hpp"
 
 #include <iostream>
 
@@ -13,8 +13,8 @@ std::string llm_backend_name(const AgentSettings& agent, const std::string& wher
   return chosen_backend(agent, where);
 }
 
-CampaignResult run_llm_campaign(const CampaignFile& c, const std::string& where) {
-  AnyEvaluator evaluator = make_evaluator(c, campaign_scenario_ids(c));
+CampaignResult run_campaign_file_with_llm_agent(const CampaignFile& c, const std::string& where) {
+  CampaignEvaluator evaluator = make_evaluator(c, campaign_scenario_ids(c));
   const AgentBoundary boundary{evaluator.judge, evaluator.hidden};
   return with_llm_agent(c, boundary, where, [&](auto& agent) {
     // Said at the start, before any model call: the shell's sandbox works here, or the user
@@ -38,36 +38,14 @@ namespace {
 
 /// The in-process LLM agent the settings of `v` (one agent's view of the campaign file) describe.
 AnyAgent make_llm_agent(const CampaignFile& v, const AgentBoundary& boundary, const std::string& where) {
-  const AgentSettings& a = v.agent;
-  const std::string backend = chosen_backend(a, where);
-  const std::string model = a.model.empty() && backend == "replay" ? std::string("replay") : a.model;
-  if (model.empty()) throw error(where + ": agent.model is empty: name the model the backend should use");
-  if (backend == "anthropic") {
-    AnthropicOptions o;
-    if (a.base_url) o.base_url = *a.base_url;
-    o.api_key = campaign_key(a, "ANTHROPIC_API_KEY");
-    o.stream = true;
-    transport_options(o, a);
-    return AnyAgent(LlmAgent<AnthropicBackend>(AnthropicBackend(o), agent_options(v, model, backend, o.prices, boundary)));
-  }
-  if (backend == "openai") {
-    OpenAiOptions o;
-    if (a.base_url) o.base_url = *a.base_url;
-    o.api_key = campaign_key(a, "OPENAI_API_KEY");
-    o.stream = true;
-    transport_options(o, a);
-    return AnyAgent(LlmAgent<OpenAiBackend>(OpenAiBackend(o), agent_options(v, model, backend, o.prices, boundary)));
-  }
-  if (!a.replay_trace) throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
-  return AnyAgent(LlmAgent<ReplayBackend>(ReplayBackend::from_trace(*a.replay_trace),
-                                          agent_options(v, model, backend, PriceTable::from_environment(), boundary)));
+  return with_llm_agent(v, boundary, where, [](auto& agent) { return AnyAgent(std::move(agent)); });
 }
 
 }  // namespace
 
 int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
   const std::vector<std::string> ids = campaign_scenario_ids(c);
-  AnyEvaluator evaluator = make_evaluator(c, ids);
+  CampaignEvaluator evaluator = make_evaluator(c, ids);
   const std::shared_ptr<std::mutex> one_at_a_time = serialise_evaluations(evaluator);
   ToolQuestionSource questions = make_question_source(c);
   CampaignConfig config = campaign_config(c, ids);

@@ -272,7 +272,7 @@ TEST_CASE("report timeline: the goal just above the baseline keeps its label apa
   for (int i = 0; i < 3; ++i) {
     EvaluationRecord rec;
     rec.index = i;
-    rec.origin = "agent";
+    rec.origin = EvaluationOrigin::agent;
     rec.candidate_hash = std::string(64, static_cast<char>('a' + i));
     const double speedup = i == 0 ? 0.9 : i == 1 ? 3.0 : 9.0;
     rec.report = fixtures::report_with(speedup, speedup);

@@ -12,10 +12,10 @@
 #include "socratic/report/detail/report_model.hpp"
 
 using namespace socratic;
-using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::Contains;
 
 namespace {
-std::filesystem::path source_dir() { return SOCRATIC_SOURCE_DIR; }
+std::filesystem::path repository_root() { return SOCRATIC_SOURCE_DIR; }
 }  // namespace
 
 TEST_CASE("every trace event type, stop reason, origin and hook verdict reads back as itself", "[trace][types]") {
@@ -44,9 +44,9 @@ TEST_CASE("names this version does not know are refused by name, never mapped to
   CHECK_FALSE(parse_trace_event_type("campaign_exploded"));
   CHECK_FALSE(trace_event_type(json{{"type", "campaign_exploded"}}));
   CHECK_FALSE(trace_event_type(json{{"seq", 1}}));
-  CHECK_THROWS_WITH(json("time_up").get<StopReason>(), ContainsSubstring("unknown stop reason \"time_up\""));
-  CHECK_THROWS_WITH(json("maybe").get<HookVerdict>(), ContainsSubstring("unknown verdict kind \"maybe\""));
-  CHECK_THROWS_WITH(json("oracle").get<EvaluationOrigin>(), ContainsSubstring("unknown origin \"oracle\""));
+  CHECK_THROWS_WITH(json("time_up").get<StopReason>(), Contains("unknown stop reason \"time_up\""));
+  CHECK_THROWS_WITH(json("maybe").get<HookVerdict>(), Contains("unknown verdict kind \"maybe\""));
+  CHECK_THROWS_WITH(json("oracle").get<EvaluationOrigin>(), Contains("unknown origin \"oracle\""));
 
   // In a trace: an unknown event type is skipped (a newer writer's), an unknown stop reason is an
   // error naming the event.
@@ -57,13 +57,13 @@ TEST_CASE("names this version does not know are refused by name, never mapped to
   CHECK(ok.ended);
   CHECK(ok.end_reason == StopReason::turn_budget);
   events[2]["reason"] = "time_up";
-  CHECK_THROWS_WITH(summarize_trace(events), ContainsSubstring("seq 2") && ContainsSubstring("time_up"));
+  CHECK_THROWS_WITH(summarize_trace(events), Contains("seq 2") && Contains("time_up"));
 }
 
 TEST_CASE("traces written before the types were closed sets read as before", "[trace][types]") {
   for (const char* name : {"demo/softmax-cpu/trace.jsonl", "demo/attention-h200/trace.jsonl"}) {
     INFO(name);
-    const TraceContents contents = read_trace(source_dir() / name);
+    const TraceContents contents = read_trace(repository_root() / name);
     REQUIRE_FALSE(contents.events.empty());
     for (const json& e : contents.events) {
       INFO("seq " << e.value("seq", -1));
@@ -90,6 +90,6 @@ TEST_CASE("a parsed goal keeps its spec and judges as the goal built from it", "
   CHECK(goal.describe() == goals::goal_from_spec(spec).describe());
   CHECK(goals::ParsedGoal().spec() == goals::default_goal_spec());
   // The scenario check runs where the goal is parsed, and names the node.
-  CHECK_THROWS_WITH(goals::parse_goal(spec, "goal", std::vector<std::string>{"b"}), ContainsSubstring("goal.all_of[1]"));
-  CHECK_THROWS_WITH(goals::parse_goal(json::parse(R"({"fastest": 2})"), "--goal"), ContainsSubstring("--goal"));
+  CHECK_THROWS_WITH(goals::parse_goal(spec, "goal", std::vector<std::string>{"b"}), Contains("goal.all_of[1]"));
+  CHECK_THROWS_WITH(goals::parse_goal(json::parse(R"({"fastest": 2})"), "--goal"), Contains("--goal"));
 }

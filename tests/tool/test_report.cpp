@@ -199,7 +199,7 @@ TEST_CASE("report at 400 evaluations stays readable", "[tool][report][chromium]"
     EvaluationRecord rec = source.state.evaluations[static_cast<std::size_t>(i % 14)];
     rec.index = i;
     rec.turn = turn;
-    rec.origin = i % 10 == 9 ? "stop_check" : "agent";
+    rec.origin = i % 10 == 9 ? EvaluationOrigin::stop_check : EvaluationOrigin::agent;
     const double trend = 0.85 + 0.35 * i / 400.0 + 0.01 * ((i * 37) % 11 - 5) / 5.0;
     for (auto& sc : rec.report.scenarios) {
       sc.speedup *= trend;

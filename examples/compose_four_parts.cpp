@@ -73,7 +73,7 @@ int main() {
   auto goal = goals::all_of(goals::all_correct{}, goals::every_scenario_speedup_at_least{1.3});
   Campaign campaign(agent, evaluator, questions, goal, config);
   const CampaignResult result = campaign.run();
-  std::cout << "ended: " << result.reason << " after " << result.turns << " turns; trace "
+  std::cout << "ended: " << to_string(result.reason) << " after " << result.turns << " turns; trace "
             << result.trace_path << "\n";
   return result.goal_met ? 0 : 1;
 }

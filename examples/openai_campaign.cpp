@@ -172,7 +172,7 @@ int main() {
   AnyGoal goal(goals::all_of(goals::all_correct{}, goals::every_scenario_speedup_at_least{3.0}));
   const CampaignResult result = run_llm_campaign(model, options, AnyEvaluator(evaluator), AnyQuestionSource(questions),
                                                  std::move(goal), std::move(config));
-  std::cout << "ended: " << result.reason << (result.detail.empty() ? "" : " (" + result.detail + ")") << " after "
+  std::cout << "ended: " << to_string(result.reason) << (result.detail.empty() ? "" : " (" + result.detail + ")") << " after "
             << result.turns << " turns, " << result.spent.tokens << " tokens; trace " << result.trace_path << "\n";
   return result.goal_met ? 0 : 1;
 }

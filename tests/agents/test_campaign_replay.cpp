@@ -157,7 +157,7 @@ TEST_CASE("campaign: LlmAgent against the scripted server reaches the goal", "[a
   CampaignResult result = campaign.run();
 
   CHECK(result.goal_met);
-  CHECK(result.reason == "goal_met");
+  CHECK(result.reason == StopReason::goal_met);
   CHECK(result.turns == 2);
   CHECK(socratic::test::read_text(s.ws / "src" / "kernel.cu") == "v2");
   CHECK(server.unused_replies() == 0);
@@ -229,7 +229,7 @@ TEST_CASE("replay: a recorded campaign is reproduced exactly, without a server; 
     LlmAgent agent(ReplayBackend::from_trace(live.trace()), agent_options());
     Campaign campaign(agent, diverged.evaluator, diverged.questions, goal(), diverged.config);
     CampaignResult result = campaign.run();
-    CHECK(result.reason == "agent_error");
+    CHECK(result.reason == StopReason::agent_error);
     const json ended = read_trace(diverged.trace()).events.back();
     REQUIRE(ended["type"] == "campaign_ended");
     const std::string detail = ended["detail"];

@@ -420,7 +420,7 @@ TEST_CASE("socratic run: transient server failures are retried; a refused key en
     CHECK(retries[0]["status"] == 529);
     CHECK(retries[3]["attempt"] == 4);
     CHECK(retries[3]["wait_ms"].get<long long>() > 0);
-    CHECK(summarize_trace(read_trace(c.trace()).events).end_reason == "goal_met");
+    CHECK(summarize_trace(read_trace(c.trace()).events).end_reason == StopReason::goal_met);
     CHECK_NOTHROW(ReplayBackend::from_trace(c.trace()));
   }
   SECTION("nothing listens at the base URL: named within seconds, the campaign ends with that reason") {

@@ -47,7 +47,7 @@ TEST_CASE("a campaign of four user-written parts ends only when the goal holds o
   CampaignResult result = campaign.run();
 
   CHECK(result.goal_met);
-  CHECK(result.reason == "goal_met");
+  CHECK(result.reason == StopReason::goal_met);
   CHECK(result.turns == 2);
   REQUIRE(agent.received.size() == 2);
   // Turn 0: the task and the start question.
@@ -91,7 +91,7 @@ TEST_CASE("an evaluation that fails correctness is never met by the goal, whatev
   Campaign campaign(agent, evaluator, questions, speedup_goal(), cfg);
   CampaignResult result = campaign.run();
   CHECK_FALSE(result.goal_met);
-  CHECK(result.reason == "turn_budget");
+  CHECK(result.reason == StopReason::turn_budget);
   CHECK(result.turns == 3);
   CHECK_FALSE(result.best.has_value());  // nothing correct, so nothing best
 }
@@ -109,7 +109,7 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     cfg.budget.turns = 2;
     agent.steps = {Step{"slow", true}};
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-    CHECK(r.reason == "turn_budget");
+    CHECK(r.reason == StopReason::turn_budget);
     CHECK(agent.received.size() == 2);
     // The last allowed turn may still use its tools: both turns evaluated.
     REQUIRE(agent.evaluate_results.size() == 2);
@@ -123,7 +123,7 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     CampaignConfig cfg = config_in(dir);
     cfg.budget.tool_calls = 5;
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-    CHECK(r.reason == "tool_call_budget");
+    CHECK(r.reason == StopReason::tool_call_budget);
     CHECK(r.spent.tool_calls == 5);
   }
   SECTION("evaluations the agent asks for") {
@@ -133,7 +133,7 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     CampaignConfig cfg = config_in(dir);
     cfg.budget.evaluations = 1;
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-    CHECK(r.reason == "evaluation_budget");
+    CHECK(r.reason == StopReason::evaluation_budget);
     REQUIRE(agent.evaluate_results.size() == 1);
     CHECK_FALSE(agent.evaluate_results[0].refused);
     CHECK(r.spent.agent_evaluations == 1);
@@ -146,7 +146,7 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     CampaignConfig cfg = config_in(dir);
     cfg.budget.tokens = 2000;
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-    CHECK(r.reason == "token_budget");
+    CHECK(r.reason == StopReason::token_budget);
     CHECK(r.spent.tokens == 2200);
     CHECK(r.turns == 2);
   }
@@ -157,7 +157,7 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     CampaignConfig cfg = config_in(dir);
     cfg.budget.cost_usd = 1.0;
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-    CHECK(r.reason == "cost_budget");
+    CHECK(r.reason == StopReason::cost_budget);
     CHECK(r.spent.cost_usd == Approx(1.5));
   }
   SECTION("wall time") {
@@ -168,7 +168,7 @@ TEST_CASE("budgets end the campaign with the reason recorded", "[campaign][budge
     CampaignConfig cfg = config_in(dir);
     cfg.budget.wall_seconds = 0.05;
     auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-    CHECK(r.reason == "wall_time_budget");
+    CHECK(r.reason == StopReason::wall_time_budget);
     CHECK(r.spent.wall_seconds >= 0.05);
   }
 }
@@ -207,7 +207,7 @@ TEST_CASE("an evaluator that throws never crashes the campaign", "[campaign]") {
   CampaignConfig cfg = config_in(dir);
   cfg.max_evaluator_failures = 2;
   auto r = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-  CHECK(r.reason == "evaluator_error");
+  CHECK(r.reason == StopReason::evaluator_error);
   CHECK(r.turns == 2);
   REQUIRE(agent.received.size() == 2);
   CHECK(agent.received[1].text.find("harness file kernels/x.cu was modified") != std::string::npos);
@@ -222,7 +222,7 @@ TEST_CASE("an agent error ends the campaign with the reason recorded", "[campaig
   FailingAgent agent;
   FixedQuestionSource questions;
   auto r = Campaign(agent, evaluator, questions, speedup_goal(), config_in(dir)).run();
-  CHECK(r.reason == "agent_error");
+  CHECK(r.reason == StopReason::agent_error);
   CHECK(read_trace(r.trace_path).events.back()["detail"] == "backend unreachable");
 }
 
@@ -272,7 +272,7 @@ TEST_CASE("report timeline: the goal just above the baseline keeps its label apa
   for (int i = 0; i < 3; ++i) {
     EvaluationRecord rec;
     rec.index = i;
-    rec.origin = "agent";
+    rec.origin = EvaluationOrigin::agent;
     rec.candidate_hash = std::string(64, static_cast<char>('a' + i));
     const double speedup = i == 0 ? 0.9 : i == 1 ? 3.0 : 9.0;
     rec.report = fixtures::report_with(speedup, speedup);

@@ -214,7 +214,7 @@ TEST_CASE("the stop hook and the in-process loop give the same verdicts and send
   // The third stop repeats the second's judgement, and both drivers say so.
   CHECK(agent.received[3].text.find("has not changed since evaluation #1") != std::string::npos);
   CHECK_FALSE(calls[3].decision.block);
-  CHECK(calls[3].decision.kind == "goal_met");
+  CHECK(calls[3].decision.kind == HookVerdict::goal_met);
   CHECK(evaluator.calls == 6);  // three distinct contents, measured once by each driver
 }
 
@@ -242,7 +242,7 @@ TEST_CASE("a campaign that ended on an agent error continues when run again, and
   FlakyAgent agent;
 
   const CampaignResult first = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
-  CHECK(first.reason == "agent_error");
+  CHECK(first.reason == StopReason::agent_error);
   CHECK(first.detail == "model call failed: HTTP 401 (key from SOCRATIC_TEST_KEY)");
   CHECK(first.turns == 1);
 
@@ -266,7 +266,7 @@ TEST_CASE("a campaign that ended on an agent error continues when run again, and
   CHECK(ended[1]["reason"] == "goal_met");
   const TraceSummary s = summarize_trace(read_trace(second.trace_path).events);
   CHECK(s.ended);
-  CHECK(s.end_reason == "goal_met");
+  CHECK(s.end_reason == StopReason::goal_met);
   // A campaign that ended for good (the goal met) is still not run again.
   const CampaignResult third = Campaign(agent, evaluator, questions, speedup_goal(), cfg).run();
   CHECK(third.goal_met);
@@ -364,7 +364,7 @@ TEST_CASE("doing nothing never meets the default goal; a real gain beyond the no
     StopHookRunner runner(evaluator, questions, goal, cfg);
     const StopHookOutcome out = runner.handle(stop_input("Done.", false));
     CHECK_FALSE(out.decision.block);
-    CHECK(out.decision.kind == "goal_met");
+    CHECK(out.decision.kind == HookVerdict::goal_met);
   }
 }
 

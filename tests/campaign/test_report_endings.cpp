@@ -22,7 +22,7 @@ TEST_CASE("report: every campaign end and every agent error, with its detail", "
   evaluator.reports["v"] = report_with(2, 2);
   FixedQuestionSource questions;
   FailingAgent failing;
-  CHECK(Campaign(failing, evaluator, questions, speedup_goal(), config_in(dir)).run().reason == "agent_error");
+  CHECK(Campaign(failing, evaluator, questions, speedup_goal(), config_in(dir)).run().reason == StopReason::agent_error);
   std::string html = html_report(read_trace(dir / "state" / "trace.jsonl").events);
 
   // Ended on the agent's error: the outcome says why, and the endings table has it twice (the

@@ -149,7 +149,7 @@ TEST_CASE("ask: seeds reproduce, architecture filters, errors exit 2", "[questio
 }
 
 TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[questions][cli]") {
-  auto eval = [](int i, double speedup, bool correct = true, const std::string& origin = "agent") {
+  auto eval = [](int i, double speedup, bool correct = true, EvaluationOrigin origin = EvaluationOrigin::agent) {
     auto record = qtest::evaluation(i, {speedup, speedup}, 0.005, i * 60.0, correct);
     record.origin = origin;
     return json{{"record", record}};
@@ -163,7 +163,7 @@ TEST_CASE("detect: replays a trace and prints each trigger as a JSON line", "[qu
   text += trace_line(6, "evaluation", eval(4, 1.205));  // fourth without a gain: plateau
   text += trace_line(7, "evaluation", eval(5, 1.3, false));
   text += trace_line(8, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "The remaining error is acceptable."}}}});
-  text += trace_line(9, "evaluation", eval(6, 1.3, false, "stop_check"));
+  text += trace_line(9, "evaluation", eval(6, 1.3, false, EvaluationOrigin::stop_check));
   text += trace_line(10, "verdict", {{"turn", 0}, {"evaluation_index", 6}, {"verdict", Verdict::fail({{"s0", "correct", "true", "false"}})}});
   text += trace_line(11, "campaign_ended", {{"reason", "turn_budget"}});
   auto path = qtest::write_file(qtest::temp_dir("cli_detect") / "trace.jsonl", text);

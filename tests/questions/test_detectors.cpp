@@ -412,7 +412,7 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
     body["agent"] = "main";
     return body.dump();
   };
-  auto eval_json = [](int i, double speedup, const std::string& origin = "agent") {
+  auto eval_json = [](int i, double speedup, EvaluationOrigin origin = EvaluationOrigin::agent) {
     auto record = evaluation(i, {speedup});
     record.origin = origin;
     return json{{"record", record}};
@@ -423,7 +423,7 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
   text += line(2, "evaluation", eval_json(0, 1.2)) + "\n";
   text += line(3, "evaluation", eval_json(1, 2.5)) + "\n";  // suspicious jump
   text += line(4, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "This is optimal."}}}}) + "\n";
-  text += line(5, "evaluation", eval_json(2, 4.0, "stop_check")) + "\n";  // judged at its verdict
+  text += line(5, "evaluation", eval_json(2, 4.0, EvaluationOrigin::stop_check)) + "\n";  // judged at its verdict
   text += line(6, "verdict", {{"turn", 0}, {"evaluation_index", 2}, {"verdict", Verdict::fail({})}}) + "\n";
   text += line(7, "question", {{"asked", AskedQuestion{Question{"limits.ten-percent", "limits", "Q?", "", Trigger::claimed_limit, "e"}, 0, 2, 70, {}}}}) + "\n";
   text += "\n" + line(8, "campaign_ended", {{"reason", "turn_budget"}}) + "\n";
@@ -473,7 +473,7 @@ TEST_CASE("trace replay rebuilds the state and runs the detectors at each moment
                     Q_CONTAINS("t.jsonl: trace event seq 0") && Q_CONTAINS("missing field \"record\""));
   // A met verdict asks nothing: the detectors stay silent at that stop.
   std::string met = line(0, "turn_ended", {{"turn", 0}, {"result", {{"final_message", "It is optimal."}}}}) + "\n";
-  met += line(1, "evaluation", eval_json(0, 2.0, "stop_check")) + "\n";
+  met += line(1, "evaluation", eval_json(0, 2.0, EvaluationOrigin::stop_check)) + "\n";
   met += line(2, "verdict", {{"turn", 0}, {"evaluation_index", 0}, {"verdict", Verdict::pass()}}) + "\n";
   auto met_path = qtest::write_file(qtest::temp_dir("replay_met") / "t.jsonl", met);
   CHECK(replay_trace(read_trace(met_path).events, met_path.string(), default_detectors()).empty());

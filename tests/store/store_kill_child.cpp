@@ -41,7 +41,7 @@ int store_coordinator_child(const std::vector<std::string>& args) {
       campaign.add_agent(spec, AnyAgent(std::move(agent)));
     }
     const ParallelResult r = campaign.run();
-    std::cout << r.reason << " " << r.records << "\n";
+    std::cout << to_string(r.reason) << " " << r.records << "\n";
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "store-coordinator: " << e.what() << "\n";

@@ -65,7 +65,7 @@ TEST_CASE("parallel: proposals of several agents are gated into one store", "[pa
     campaign.add_agent(spec, AnyAgent(std::move(agent)));
   }
   const ParallelResult r = campaign.run();
-  CHECK(r.reason == "agents_done");
+  CHECK(r.reason == StopReason::agents_done);
   CHECK(r.records == 12);
   CHECK(r.gated_now == 12);
   for (int a = 0; a < 4; ++a) CHECK(gated_per_agent["a" + std::to_string(a)] == 3);
@@ -182,7 +182,7 @@ TEST_CASE("parallel: 24 agents proposing at once", "[parallel][concurrency]") {
     campaign.add_agent(spec_for(root, "a" + std::to_string(a), 6), AnyAgent(std::move(agent)));
   }
   const ParallelResult r = campaign.run();
-  CHECK(r.reason == "proposals_spent");
+  CHECK(r.reason == StopReason::proposals_spent);
   CHECK(r.records == 100);
   StoreOptions ro;
   ro.read_only = true;

@@ -75,7 +75,7 @@ TEST_CASE("parallel: every agent failing on its model call ends agent_error; fix
   };
 
   const auto [failed, records_after_failure] = run_once();
-  CHECK(failed.reason == "agent_error");
+  CHECK(failed.reason == StopReason::agent_error);
   CHECK(CampaignEngine<BaselineEvaluator, NumberedQuestions, decltype(&never_met)>::continuable(failed.reason));
   CHECK(failed.detail.find("a: model call failed after 3 attempts: HTTP 401") != std::string::npos);
   CHECK(failed.detail.find("b: model call failed after 3 attempts: HTTP 401") != std::string::npos);
@@ -87,7 +87,7 @@ TEST_CASE("parallel: every agent failing on its model call ends agent_error; fix
   // The key is fixed: the same store and trace, the campaign continues where it was.
   *broken = false;
   const auto [resumed, records] = run_once();
-  CHECK(resumed.reason == "agents_done");
+  CHECK(resumed.reason == StopReason::agents_done);
   CHECK(records == 4);
   CHECK(resumed.gated_now == 4);
   const auto continued = events_of_type(trace, "campaign_continued");

@@ -188,7 +188,7 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
   CHECK(second.campaign_id == first.campaign_id);
   CHECK(second.arch == first.arch);
   CHECK(second.description == first.description);
-  CHECK(second.goal_spec == first.goal_spec);
+  CHECK(second.goal.spec() == first.goal.spec());
   CHECK(json(second.budget) == json(first.budget));
   CHECK(second.questions.bank == first.questions.bank);
   CHECK(second.questions.seed == first.questions.seed);

@@ -150,13 +150,13 @@ TEST_CASE("consecutive blocks are counted per chain and session, and the cap let
   CHECK(consecutive_blocks_before(events, in) == 0);
 
   StopHookPolicy policy{3};
-  CHECK(decide_stop(true, false, 2, policy, "x").kind == "goal_met");
+  CHECK(decide_stop(true, false, 2, policy, "x").kind == HookVerdict::goal_met);
   const auto last = decide_stop(false, false, 2, policy, "x");
   CHECK(last.block);
   CHECK(last.cap_reached);
   const auto capped = decide_stop(false, false, 3, policy, "x");
   CHECK_FALSE(capped.block);
-  CHECK(capped.kind == "block_cap");
+  CHECK(capped.kind == HookVerdict::block_cap);
   CHECK(capped.reason.find("NOT met") != std::string::npos);
   CHECK(decide_stop(true, true, 0, policy, "err").block);  // a hook error never allows
   // A stop let through prints no decision, and the verdict for the person: the clients show a
@@ -223,7 +223,7 @@ TEST_CASE("the hook blocks an unmet goal with the unmet scenarios and a question
   write_text(h.config.candidate.source, "fast");
   const StopHookOutcome ok = h.call(hook_input("Fixed b.", true, h.config.workspace));
   CHECK_FALSE(ok.decision.block);
-  CHECK(ok.decision.kind == "goal_met");
+  CHECK(ok.decision.kind == HookVerdict::goal_met);
   CHECK_FALSE(json::parse(ok.stdout_text).contains("decision"));
   CHECK(json::parse(ok.stdout_text)["systemMessage"].get<std::string>().find("the goal holds") != std::string::npos);
   const auto started = events_of(h.trace(), "turn_started");
@@ -237,7 +237,7 @@ TEST_CASE("malformed hook input blocks with the error and is recorded", "[tool][
   HookSetup h("hook_malformed");
   const StopHookOutcome out = h.call("{\"session_id\": ");
   REQUIRE(out.decision.block);
-  CHECK(out.decision.kind == "error");
+  CHECK(out.decision.kind == HookVerdict::error);
   const std::string reason = json::parse(out.stdout_text)["reason"];
   CHECK(reason.find("could not verify the goal") != std::string::npos);
   CHECK(reason.find("not valid JSON") != std::string::npos);
@@ -253,7 +253,7 @@ TEST_CASE("unreadable hook input blocks but never counts toward the cap", "[tool
   for (int i = 0; i < 10; ++i) {
     const StopHookOutcome out = h.call(i % 2 ? "" : "{\"session_id\": ");
     REQUIRE(out.decision.block);
-    CHECK(out.decision.kind == "error");
+    CHECK(out.decision.kind == HookVerdict::error);
     CHECK(json::parse(out.stdout_text)["reason"].get<std::string>().find("does not count toward the cap") != std::string::npos);
   }
   CHECK(h.evaluator.calls == 0);
@@ -267,7 +267,7 @@ TEST_CASE("unreadable hook input blocks but never counts toward the cap", "[tool
   CHECK(second.decision.cap_reached);
   const StopHookOutcome capped = h.call(hook_input("done", true, h.config.workspace));
   CHECK_FALSE(capped.decision.block);
-  CHECK(capped.decision.kind == "block_cap");
+  CHECK(capped.decision.kind == HookVerdict::block_cap);
   // The turn opened by the last block carries that block's reason, not the unreadable call's.
   const auto started = events_of(h.trace(), "turn_started");
   REQUIRE(started.size() == 3);
@@ -285,7 +285,7 @@ TEST_CASE("repeated evaluator failures end the hook's campaign as they end the l
   }
   const StopHookOutcome gave_up = h.call(hook_input("done", true, h.config.workspace));
   CHECK_FALSE(gave_up.decision.block);
-  CHECK(gave_up.decision.kind == "evaluator_error");
+  CHECK(gave_up.decision.kind == HookVerdict::evaluator_error);
   CHECK(gave_up.stderr_text.find("NOT verified") != std::string::npos);
   CHECK(json::parse(gave_up.stdout_text)["systemMessage"].get<std::string>().find("NOT verified") != std::string::npos);
   CHECK(gave_up.stderr_text.find("runner crashed: no GPU in this test") != std::string::npos);
@@ -295,7 +295,7 @@ TEST_CASE("repeated evaluator failures end the hook's campaign as they end the l
   // Fixed: the campaign continues at the next stop, and judges it.
   write_text(h.config.candidate.source, "fast");
   const StopHookOutcome fixed = h.call(hook_input("Fixed.", false, h.config.workspace));
-  CHECK(fixed.decision.kind == "goal_met");
+  CHECK(fixed.decision.kind == HookVerdict::goal_met);
   CHECK(events_of(h.trace(), "campaign_continued").size() == 1);
 }
 
@@ -315,7 +315,7 @@ TEST_CASE("an unwritable state folder still blocks, never allows", "[tool][hook]
   write_text(h.config.state_dir, "a file where the state folder should be");
   const StopHookOutcome out = h.call(hook_input("done", false, h.config.workspace));
   REQUIRE(out.decision.block);
-  CHECK(out.decision.kind == "error");
+  CHECK(out.decision.kind == HookVerdict::error);
   CHECK(!out.stdout_text.empty());
 }
 
@@ -331,7 +331,7 @@ TEST_CASE("the consecutive-block cap: said in the reason, recorded, then the sto
   }
   const StopHookOutcome capped = h.call(hook_input("still done", true, h.config.workspace));
   CHECK_FALSE(capped.decision.block);
-  CHECK(capped.decision.kind == "block_cap");
+  CHECK(capped.decision.kind == HookVerdict::block_cap);
   // The person reads the verdict: not met, and what was unmet.
   const json shown = json::parse(capped.stdout_text);
   CHECK_FALSE(shown.contains("decision"));

@@ -199,7 +199,7 @@ TEST_CASE("report at 400 evaluations stays readable", "[tool][report][chromium]"
     EvaluationRecord rec = source.state.evaluations[static_cast<std::size_t>(i % 14)];
     rec.index = i;
     rec.turn = turn;
-    rec.origin = i % 10 == 9 ? "stop_check" : "agent";
+    rec.origin = i % 10 == 9 ? EvaluationOrigin::stop_check : EvaluationOrigin::agent;
     const double trend = 0.85 + 0.35 * i / 400.0 + 0.01 * ((i * 37) % 11 - 5) / 5.0;
     for (auto& sc : rec.report.scenarios) {
       sc.speedup *= trend;
@@ -260,7 +260,7 @@ TEST_CASE("report tells the truth: noise is not a gain, words come after the que
   auto evaluation = [](int index, double speedup, bool correct, double noise) {
     EvaluationRecord rec;
     rec.index = index;
-    rec.origin = "stop_check";
+    rec.origin = EvaluationOrigin::stop_check;
     rec.report.built = true;
     rec.report.expected = {"a", "b"};
     for (const char* id : {"a", "b"}) {

@@ -87,7 +87,8 @@ struct CampaignFile {
   std::string task;
   std::string campaign_id;  ///< default: the state folder's name (its parent's when hidden)
   std::string arch;         ///< GPU architecture for question filtering, e.g. `sm_90`
-  json goal_spec = goals::default_goal_spec();
+  /// The goal, parsed once here; every driver judges by this value (its spec kept as written).
+  goals::ParsedGoal goal;
   Budget budget;
   QuestionSettings questions;
   EvaluatorSettings evaluator;
@@ -149,8 +150,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     c.campaign_id = optional_field<std::string>(j, "campaign_id", "", "campaign");
     c.arch = optional_field<std::string>(j, "arch", "", "campaign");
     c.description = optional_field<std::string>(j, "description", "", "campaign");
-    if (j.contains("goal")) c.goal_spec = j["goal"];
-    (void)goals::goal_from_spec(c.goal_spec, "goal");  // validate now, with the field's path
+    if (j.contains("goal")) c.goal = goals::parse_goal(j["goal"], "goal");
     if (j.contains("budget") && !j["budget"].is_null()) {
       try {
         c.budget = j["budget"].get<Budget>();
@@ -310,7 +310,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
            {"state_dir", path(c.state_dir)},
            {"task", c.task},
            {"arch", c.arch},
-           {"goal", c.goal_spec},
+           {"goal", c.goal.spec()},
            {"budget", c.budget},
            {"questions", q},
            {"evaluator", e},

@@ -77,7 +77,7 @@ inline std::filesystem::path integrity_file(const CampaignFile& c) { return c.st
 inline IntegrityManifest keep_manifest(const CampaignFile& c, IntegrityManifest m) {
   const auto file = integrity_file(c);
   if (std::filesystem::exists(file)) return load_integrity_manifest(file);
-  record_value(m, "goal", c.goal_spec.dump());
+  record_value(m, "goal", c.goal.spec().dump());
   std::filesystem::create_directories(c.state_dir);
   save_integrity_manifest(m, file);
   return m;
@@ -87,7 +87,7 @@ inline IntegrityManifest keep_manifest(const CampaignFile& c, IntegrityManifest 
 inline std::function<EvalReport(const Candidate&)> goal_guarded(std::function<EvalReport(const Candidate&)> inner,
                                                                  const IntegrityManifest& m, const CampaignFile& c) {
   if (!m.values.count("goal")) return inner;  // a manifest from before goals were recorded
-  const std::string goal = c.goal_spec.dump();
+  const std::string goal = c.goal.spec().dump();
   return [inner = std::move(inner), m, goal](const Candidate& cand) {
     std::vector<std::string> changed = verify_values(m, {{"goal", goal}});
     if (changed.empty()) return inner(cand);
@@ -215,7 +215,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
 /// The one CampaignConfig a campaign file describes, for every driver (`run`, `agent`, `hook stop`).
 inline CampaignConfig campaign_config(const CampaignFile& c, std::vector<std::string> scenario_ids) {
   try {  // a goal over scenarios the set lacks: the person's to fix, before any agent works for it
-    goals::check_goal_scenarios(c.goal_spec, scenario_ids);
+    c.goal.check_scenarios(scenario_ids);
   } catch (const input_error& e) {
     throw configuration_error(c.file.string(), e.where() + " (scenario set " + c.scenarios.string() + ")", e.message());
   }

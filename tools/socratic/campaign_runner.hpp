@@ -42,9 +42,9 @@ inline std::function<void(const CampaignProgress&)> terminal_progress() {
 
 /// Prints how the campaign ended; exit 0 when the goal holds, 1 otherwise.
 inline int print_result(const CampaignResult& r) {
-  std::cout << "campaign ended: " << r.reason << (r.detail.empty() ? "" : " (" + r.detail + ")") << " after "
+  std::cout << "campaign ended: " << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << " after "
             << r.turns << " turns, " << r.spent.evaluations << " evaluations\n";
-  if (CampaignEngine<CampaignEvaluator, ToolQuestionSource, AnyGoal>::continuable(r.reason))
+  if (CampaignEngine<CampaignEvaluator, ToolQuestionSource, goals::ParsedGoal>::continuable(r.reason))
     std::cout << "run the same command again to continue this campaign (same history, same budgets)\n";
   if (r.best) {
     char buf[32];
@@ -63,7 +63,7 @@ CampaignResult run_campaign_file(A& agent, const CampaignFile& c, CampaignEvalua
   ToolQuestionSource questions = make_question_source(c);
   CampaignConfig config = campaign_config(c, ids);
   config.on_progress = terminal_progress();
-  Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(c.goal_spec), std::move(config));
+  Campaign campaign(agent, evaluator, questions, c.goal, std::move(config));
   return campaign.run();
 }
 

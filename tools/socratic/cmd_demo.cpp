@@ -77,7 +77,7 @@ int live(const fs::path& out, const std::string& model) {
   options.title = "Socratic demo: attention (live)";
   options.notes = {"Everything in this run was live: the LLM agent, the CUDA evaluator on this GPU, the trigger "
                    "detectors, the question bank, the goal predicate."};
-  options.goal = c.goal_spec;
+  options.goal = c.goal.spec();
   complete_report_options(options, read_trace(result.trace_path).events, c);
   const fs::path report = out / "report.html";
   write_html_report(result.trace_path, report, options);
@@ -125,7 +125,7 @@ CampaignResult replay_every_turn(C& campaign, ReplayAgent& agent, ReplayCoverage
   engine.open();  // a fresh campaign (resume is off)
   Message message = engine.start_message(id);
   while (true) {
-    if (auto b = engine.exhausted(id)) return engine.end(std::string(to_string(b->reason)));
+    if (auto b = engine.exhausted(id)) return engine.end(b->reason);
     engine.begin_turn(id, message);
     Tools tools = engine.tools(id);
     TurnResult result;
@@ -135,7 +135,7 @@ CampaignResult replay_every_turn(C& campaign, ReplayAgent& agent, ReplayCoverage
       result.error = std::string("agent threw: ") + e.what();
     }
     engine.end_turn(id, result);
-    if (!result.error.empty()) return engine.end(std::string(to_string(StopReason::agent_error)), result.error);
+    if (!result.error.empty()) return engine.end(StopReason::agent_error, result.error);
     StopOutcome stop = engine.handle_stop(id, result.final_message);
     if (stop.met && coverage.goal_first_met_at < 0) coverage.goal_first_met_at = stop.check.index;
     if (stop.met && agent.turns_played() < coverage.turns_recorded) {
@@ -145,7 +145,7 @@ CampaignResult replay_every_turn(C& campaign, ReplayAgent& agent, ReplayCoverage
       continue;
     }
     if (stop.end_reason) return engine.end(*stop.end_reason, stop.end_detail);
-    if (stop.agent_budget_spent) return engine.end(std::string(to_string(*stop.agent_budget_spent)));
+    if (stop.agent_budget_spent) return engine.end(*stop.agent_budget_spent);
     message = std::move(*stop.send_back);
   }
 }
@@ -224,7 +224,7 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
   config.detectors = make_detectors(settings);
   config.on_progress = terminal_progress();
   config.resume = false;
-  Campaign campaign(agent, evaluator, questions, goals::goal_from_spec(d["goal"], "recording.json goal"), config);
+  Campaign campaign(agent, evaluator, questions, goals::parse_goal(d["goal"], "recording.json goal"), config);
   ReplayCoverage coverage;
   coverage.turns_recorded = rec.turns.size();
   coverage.evaluations_recorded = rec.evaluations.size();
@@ -236,7 +236,7 @@ int replay(const RecordedCampaign& rec, const fs::path& out, const std::vector<s
          replayed.evaluations[coverage.evaluations].candidate_hash == rec.evaluations[coverage.evaluations].candidate_hash &&
          replayed.evaluations[coverage.evaluations].report.error.empty())
     ++coverage.evaluations;
-  coverage.end_reason = result.reason;
+  coverage.end_reason = std::string(to_string(result.reason));
   print_result(result);
   const EvaluationRecord* best = replayed.best();
   const std::vector<std::string> covered = coverage_lines(rec, coverage, best ? best->score() : std::nan(""));

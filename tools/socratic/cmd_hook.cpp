@@ -63,7 +63,7 @@ int hook_stop(const std::string& given, const std::string& usage_problem) {
     CampaignConfig config = campaign_config(c, campaign_scenario_ids(c));
     CampaignEvaluator evaluator = make_evaluator(c, config.scenario_ids);
     ToolQuestionSource questions = make_question_source(c);
-    StopHookRunner runner(evaluator, questions, goals::goal_from_spec(c.goal_spec), std::move(config));
+    StopHookRunner runner(evaluator, questions, c.goal, std::move(config));
     return print(runner.handle(stdin_text));
   } catch (const configuration_error& e) {
     // The campaign's parts do not fit together: the person's to fix, so the agent is let go at

@@ -217,8 +217,8 @@ std::optional<Question> record_start_question(const CampaignFile& c) {
   q->trigger = Trigger::start;
   if (q->evidence.empty()) q->evidence = start.evidence;
   TraceWriter trace(c.trace_path());
-  trace.write({{"type", "trigger"}, {"event", start}, {"moment", "campaign_start"}, {"elapsed_s", 0.0}, {"agent", "main"}});
-  trace.write({{"type", "question"}, {"asked", AskedQuestion{*q, 0, -1, 0.0, "main"}}, {"elapsed_s", 0.0}, {"agent", "main"}});
+  trace.write({{"type", TraceEventType::trigger}, {"event", start}, {"moment", "campaign_start"}, {"elapsed_s", 0.0}, {"agent", "main"}});
+  trace.write({{"type", TraceEventType::question}, {"asked", AskedQuestion{*q, 0, -1, 0.0, "main"}}, {"elapsed_s", 0.0}, {"agent", "main"}});
   return q;
 }
 
@@ -233,7 +233,7 @@ void write_instructions(const fs::path& file, const CampaignFile& c, const Scena
                      "How it is judged: every time you stop, `socratic hook stop` builds and evaluates " +
                      c.candidate.filename().string() + " on every scenario of " + set.name + " (" +
                      std::to_string(set.scenarios.size()) + " scenarios) against the baseline and checks the goal: " +
-                     describe_goal(goals::goal_from_spec(c.goal_spec)) +
+                     c.goal.describe() +
                      ". When it does not hold you are sent back with the unmet conditions and a question. "
                      "The campaign's file and its state, outside this folder, belong to the judge.\n";
   if (start) {
@@ -292,13 +292,13 @@ int init_command(const InitCommandOptions& o) {
                                             : std::string()) +
                           "The goal is checked on every scenario each time you stop.";
   if (!o.goal.empty()) {
+    json spec;
     try {
-      c.goal_spec = json::parse(o.goal);
+      spec = json::parse(o.goal);
     } catch (const std::exception& e) {
       throw usage_error("--goal: not valid JSON: " + std::string(e.what()));
     }
-    (void)goals::goal_from_spec(c.goal_spec, "--goal");
-    goals::check_goal_scenarios(c.goal_spec, set.ids(), "--goal");  // a goal over absent scenarios: never met
+    c.goal = goals::parse_goal(spec, "--goal", set.ids());  // a goal over absent scenarios: never met
   }
   c.budget.turns = o.turns.empty() ? 30 : static_cast<int>(parse_whole_number("--turns", o.turns, 1));
   for (const auto& k : *c.questions.kinds)

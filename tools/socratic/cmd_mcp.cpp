@@ -131,17 +131,16 @@ int mcp_command(const McpCommandOptions& o) {
   CampaignConfig config = campaign_config(c, campaign_scenario_ids(c));
   CampaignEvaluator evaluator = make_evaluator(c, config.scenario_ids);
   ToolQuestionSource questions = make_question_source(c);
-  auto goal = goals::goal_from_spec(c.goal_spec);
   mcp::CampaignToolsOptions options;
   options.agent = o.agent_id.empty() ? config.agent_id : o.agent_id;
-  mcp::CampaignTools<CampaignEvaluator, ToolQuestionSource, decltype(goal)> tools(evaluator, questions, goal, config, options);
+  mcp::CampaignTools<CampaignEvaluator, ToolQuestionSource, goals::ParsedGoal> tools(evaluator, questions, c.goal, config, options);
 
   mcp::ServerInfo info;
   info.version = version_string;
   info.instructions = "Socratic judges this campaign's candidate (" + c.candidate.filename().string() +
                       "): `evaluate` starts an evaluation and returns a job id, `result` gives its per-scenario "
                       "table and the goal's verdict, `ask` gives the next question for a trigger, `standing` "
-                      "says where the campaign stands. Goal: " + describe_goal(goal) + ".";
+                      "says where the campaign stands. Goal: " + describe_goal(c.goal) + ".";
   std::vector<mcp::ToolDefinition> definitions = tools.definitions();
   std::unique_ptr<mcp::StoreTools> store_tools;
   if (!o.store.empty()) {
@@ -152,11 +151,11 @@ int mcp_command(const McpCommandOptions& o) {
     s.candidate = c.candidate;
     s.measure = mcp_pair_measure(c, s.measure_unavailable);
     s.snapshot = [&tools, agent = options.agent](const Candidate& cand) {
-      return tools.with_engine([&](auto& e) { return e.prepare_evaluation(agent, "gate", cand).candidate; });
+      return tools.with_engine([&](auto& e) { return e.prepare_evaluation(agent, EvaluationOrigin::gate, cand).candidate; });
     };
     s.record_evaluation = [&tools, agent = options.agent](const Candidate& cand, const EvalReport& report) {
       return tools.with_engine([&](auto& e) {
-        PreparedEvaluation p{agent, "gate", e.state().turn, cand};
+        PreparedEvaluation p{agent, EvaluationOrigin::gate, e.state().turn, cand};
         const int index = e.record_evaluation(p, report).index;
         e.sync();
         return index;

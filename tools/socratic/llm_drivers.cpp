@@ -56,7 +56,7 @@ int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
   ParallelConfig pc;
   pc.max_proposals = c.agents.max_proposals;
   pc.on_progress = [progress](const AgentProgress& p) { (*progress)(p); };
-  ParallelCampaign campaign(evaluator, campaign_pair_measure(evaluator, one_at_a_time), questions, goals::goal_from_spec(c.goal_spec),
+  ParallelCampaign campaign(evaluator, campaign_pair_measure(evaluator, one_at_a_time), questions, c.goal,
                             std::move(config), pc);
   const fs::path store_dir = campaign.store().dir();
 

@@ -226,15 +226,15 @@ class AgentsProgress {
 
 /// Prints why the parallel campaign ended; exit 0 when the goal holds, 1 otherwise.
 inline int print_parallel_result(const ParallelResult& r, const fs::path& trace, const fs::path& store) {
-  std::cout << "campaign ended: " << r.reason << (r.detail.empty() ? "" : " (" + r.detail + ")") << "; " << r.records
+  std::cout << "campaign ended: " << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << "; " << r.records
             << " candidates in the store, " << r.gated_now << " gated in this run, " << r.drafts << " drafts asked\n";
   if (r.incumbent) std::cout << "incumbent: " << r.incumbent->id << " by " << r.incumbent->agent << "\n";
   else std::cout << "incumbent: none (no candidate was admitted)\n";
-  if (r.reason == to_string(StopReason::agent_error) || r.reason == to_string(StopReason::evaluator_error))
+  if (r.reason == StopReason::agent_error || r.reason == StopReason::evaluator_error)
     std::cout << "not the campaign's end: fix the fault (the key, the server, the CLI) and run again; it continues "
                  "with its history and its store\n";
   std::cout << "trace: " << trace.string() << "\nstore: " << store.string() << "\n";
-  return r.reason == "goal_met" ? exit_ok : exit_findings;
+  return r.reason == StopReason::goal_met ? exit_ok : exit_findings;
 }
 
 }  // namespace socratic::tool

@@ -19,7 +19,7 @@ namespace socratic::tool {
 /// @brief The name of the scenario set and the problem the trace's evaluations report.
 inline std::pair<std::string, std::string> reported_set_and_problem(const std::vector<json>& events) {
   for (const auto& e : events)
-    if (e.value("type", "") == "evaluation" && e.contains("record") && e["record"].contains("report")) {
+    if (is_event(e, TraceEventType::evaluation) && e.contains("record") && e["record"].contains("report")) {
       const json& r = e["record"]["report"];
       return {r.value("scenario_set", std::string()), r.value("problem", std::string())};
     }
@@ -49,7 +49,7 @@ inline void complete_report_options(HtmlReportOptions& options, const std::vecto
     else if (!set_name.empty() && fs::is_regular_file(data / "scenarios" / "anchors" / (set_name + ".json")))
       options.anchors = AnchorTable::load(data / "scenarios" / "anchors" / (set_name + ".json"));
   }
-  if (options.goal.is_null() && campaign) options.goal = campaign->goal_spec;
+  if (options.goal.is_null() && campaign) options.goal = campaign->goal.spec();
   if (options.baseline.empty() || options.baseline == "the baseline") {
     if (campaign && campaign->evaluator.baseline) options.baseline = campaign->evaluator.baseline->filename().string();
     else if (const std::string name = campaign ? campaign->problem : problem; !name.empty()) {

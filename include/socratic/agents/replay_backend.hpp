@@ -17,6 +17,7 @@
 
 #include "socratic/agents/llm_types.hpp"
 #include "socratic/agents/request_hash.hpp"
+#include "socratic/core/trace_events.hpp"
 #include "socratic/record/trace.hpp"
 #include "socratic/agents/llm_backend.hpp"
 #include "socratic/concepts.hpp"
@@ -89,7 +90,7 @@ class ReplayBackend {
       const std::string where = "line " + std::to_string(line);
       const std::string type = optional_field<std::string>(ev, "type", "");
       try {
-        if (type == "agent_event" && ev.contains("event") &&
+        if (type == to_string(TraceEventType::agent_event) && ev.contains("event") &&
             optional_field<std::string>(ev["event"], "type", "") == "llm_exchange")
           xs.push_back(exchange_from_event(ev["event"], optional_field<int>(ev, "turn", -1),
                                            static_cast<int>(xs.size()), where));

@@ -46,13 +46,13 @@ class Campaign {
   CampaignResult run() {
     const std::string id = engine_.config().agent_id;
     const OpenResult opened = engine_.open();
-    if (opened.goal_met_unrecorded) return engine_.end(opened.end_reason);
-    if (opened.ended) return engine_.result(opened.end_reason, opened.end_detail);
+    if (opened.goal_met_unrecorded) return engine_.end(StopReason::goal_met);
+    if (opened.ended) return engine_.result(*opened.end_reason, opened.end_detail);
     Message message = opened.fresh ? engine_.start_message(id) : engine_.resume_message(id, opened);
     while (true) {
       if (auto b = engine_.exhausted(id))
-        return engine_.end(std::string(to_string(b->reason)), b->agent.empty() ? "" : "agent " + id + "'s own budget");
-      if (engine_.cancelled()) return engine_.end(std::string(to_string(StopReason::cancelled)));
+        return engine_.end(b->reason, b->agent.empty() ? "" : "agent " + id + "'s own budget");
+      if (engine_.cancelled()) return engine_.end(StopReason::cancelled);
       engine_.begin_turn(id, message);
       Tools tools = engine_.tools(id);
       TurnResult result;
@@ -62,11 +62,11 @@ class Campaign {
         result.error = std::string("agent threw: ") + e.what();
       }
       engine_.end_turn(id, result);
-      if (!result.error.empty()) return engine_.end(std::string(to_string(StopReason::agent_error)), result.error);
+      if (!result.error.empty()) return engine_.end(StopReason::agent_error, result.error);
       StopOutcome stop = engine_.handle_stop(id, result.final_message);
       if (stop.end_reason) return engine_.end(*stop.end_reason, stop.end_detail);
       if (stop.agent_budget_spent)  // one agent: its own budget is the campaign's end
-        return engine_.end(std::string(to_string(*stop.agent_budget_spent)), "agent " + id + "'s own budget");
+        return engine_.end(*stop.agent_budget_spent, "agent " + id + "'s own budget");
       message = std::move(*stop.send_back);
     }
   }

@@ -92,7 +92,7 @@ using StopHookConfig = CampaignConfig;
 
 /// @brief How a campaign ended.
 struct CampaignResult {
-  std::string reason;  ///< a StopReason name (see to_string(StopReason))
+  StopReason reason = StopReason::goal_met;  ///< why it ended (goal_met says the goal holds)
   std::string detail;  ///< what the reason needs to be understood (the agent's error, ...)
   bool goal_met = false;
   std::optional<EvaluationRecord> best;

@@ -55,6 +55,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/tools.hpp"
 #include "socratic/core/detail/separate_compilation.hpp"
+#include "socratic/core/trace_events.hpp"
 #include "socratic/questions/detection.hpp"
 
 namespace socratic {
@@ -77,7 +78,7 @@ struct OpenResult {
   /// driver returns result(end_reason, end_detail) (or end()) without running again.
   bool ended = false;
   bool goal_met_unrecorded = false;  ///< killed between a met verdict and its `campaign_ended` line
-  std::string end_reason;            ///< the earlier ending (ended or continued)
+  std::optional<StopReason> end_reason;  ///< the earlier ending (ended or continued)
   std::string end_detail;
   TraceSummary previous;             ///< what the trace held before this run
 };
@@ -85,7 +86,7 @@ struct OpenResult {
 /// @brief An evaluation under way: the candidate read and snapshotted, not yet judged.
 struct PreparedEvaluation {
   std::string agent;
-  std::string origin;  ///< `agent`, `stop_check`, or a driver's own (e.g. `gate`)
+  EvaluationOrigin origin = EvaluationOrigin::agent;
   int turn = 0;
   Candidate candidate;  ///< with `content_hash` and `snapshot` (empty when unreadable)
 };
@@ -108,7 +109,7 @@ struct StopOutcome {
   std::optional<EvalFault> judge_fault;
   /// Set when the campaign should end here: `goal_met`, `evaluator_error`, a budget of the
   /// campaign's, `cancelled`.
-  std::optional<std::string> end_reason;
+  std::optional<StopReason> end_reason;
   std::string end_detail;
   /// Set when this agent's own budget is spent (the campaign's is not): the agent is done, and a
   /// driver of several agents goes on with the others.
@@ -183,7 +184,7 @@ class CampaignEngine {
     }
     if (!out.previous.ended && !attach_ && last_verdict_ && last_verdict_->met) {
       out.ended = out.goal_met_unrecorded = true;
-      out.end_reason = std::string(to_string(StopReason::goal_met));
+      out.end_reason = StopReason::goal_met;
       return out;
     }
     // The turns the last process left open were cut off when it died: the agent got nothing from
@@ -199,22 +200,23 @@ class CampaignEngine {
     if (out.previous.ended) {
       out.end_reason = out.previous.end_reason;
       out.end_detail = out.previous.end_detail;
-      if (!continuable(out.end_reason)) {
+      if (!continuable(*out.end_reason)) {
         out.ended = true;
         return out;
       }
       out.continued = true;
-      continuation_ = messages::Continuation{out.end_reason, out.end_detail};
+      continuation_ = messages::Continuation{*out.end_reason, out.end_detail};
       give_back_cut_turns();
-      emit_locked(config_.agent_id, "campaign_continued",
-                  {{"previous_reason", out.end_reason}, {"previous_detail", out.end_detail},
+      emit_locked(config_.agent_id, TraceEventType::campaign_continued,
+                  {{"previous_reason", *out.end_reason}, {"previous_detail", out.end_detail},
                    {"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()},
                    {"cut_turns", cut}});
-      progress_locked("continued", config_.agent_id, out.end_reason + (out.end_detail.empty() ? "" : ": " + out.end_detail));
+      progress_locked("continued", config_.agent_id,
+                      std::string(to_string(*out.end_reason)) + (out.end_detail.empty() ? "" : ": " + out.end_detail));
     } else if (!attach_) {
       out.resumed = true;
       give_back_cut_turns();
-      emit_locked(config_.agent_id, "campaign_resumed",
+      emit_locked(config_.agent_id, TraceEventType::campaign_resumed,
                   {{"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()},
                    {"cut_turns", cut}});
       progress_locked("resumed", config_.agent_id, {});
@@ -226,30 +228,31 @@ class CampaignEngine {
 
   /// @brief Whether a campaign that ended for `reason` continues when run again: an agent error
   /// (a key fixed, a server back) or an evaluator error (a GPU back) are not the campaign's end.
-  static bool continuable(std::string_view reason) {
-    return reason == to_string(StopReason::agent_error) || reason == to_string(StopReason::evaluator_error);
+  static bool continuable(StopReason reason) {
+    return reason == StopReason::agent_error || reason == StopReason::evaluator_error;
   }
 
   /// @brief Ends the campaign: writes `campaign_ended` with the reason and its detail.
-  CampaignResult end(const std::string& reason, const std::string& detail = {}) {
+  CampaignResult end(StopReason reason, const std::string& detail = {}) {
     std::lock_guard lock(mutex_);
     update_clock();
     json best = nullptr;
     if (const EvaluationRecord* b = state_.best()) best = b->index;
-    emit_locked(config_.agent_id, "campaign_ended",
+    emit_locked(config_.agent_id, TraceEventType::campaign_ended,
                 {{"reason", reason}, {"detail", detail}, {"best_evaluation", best}, {"spent", state_.spent}});
     trace_->sync();
-    progress_locked("ended", config_.agent_id, detail.empty() ? reason : reason + ": " + detail);
+    const std::string name(to_string(reason));
+    progress_locked("ended", config_.agent_id, detail.empty() ? name : name + ": " + detail);
     return result(reason, detail);
   }
 
   /// @brief The result for an ending, without writing anything (a trace that already ended).
-  CampaignResult result(const std::string& reason, const std::string& detail = {}) const {
+  CampaignResult result(StopReason reason, const std::string& detail = {}) const {
     std::lock_guard lock(mutex_);
     CampaignResult r;
     r.reason = reason;
     r.detail = detail;
-    r.goal_met = reason == to_string(StopReason::goal_met);
+    r.goal_met = reason == StopReason::goal_met;
     if (const EvaluationRecord* b = state_.best()) r.best = *b;
     r.last_verdict = last_verdict_;
     r.spent = state_.spent;
@@ -317,7 +320,7 @@ class CampaignEngine {
     ++agent_spent_[std::string(agent)].turns;
     extra["turn"] = turn;
     extra["message"] = message;
-    emit_locked(agent, "turn_started", std::move(extra));
+    emit_locked(agent, TraceEventType::turn_started, std::move(extra));
     progress_locked("turn_started", agent, {});
     return turn;
   }
@@ -334,7 +337,7 @@ class CampaignEngine {
     extra["result"] = result;
     extra["unreported_usage"] = unreported;
     extra["spent"] = state_.spent;
-    emit_locked(agent, "turn_ended", std::move(extra));
+    emit_locked(agent, TraceEventType::turn_ended, std::move(extra));
     // fsync outside the lock: the other agents' steps need not wait for this agent's disk.
     TraceWriter* trace = trace_.get();
     lock.unlock();
@@ -356,7 +359,7 @@ class CampaignEngine {
   /// @brief Writes an event the agent records about its own work (`agent_event`).
   void record_agent_event(std::string_view agent, const json& event) {
     std::lock_guard lock(mutex_);
-    emit_locked(agent, "agent_event", {{"turn", turn_of(agent)}, {"event", event}});
+    emit_locked(agent, TraceEventType::agent_event, {{"turn", turn_of(agent)}, {"event", event}});
   }
 
   /// @brief Accounts for one tool call of `agent`; false when a budget (or a cancellation)
@@ -366,7 +369,7 @@ class CampaignEngine {
     if (exhausted_locked(agent, true) || cancelled()) return false;
     ++state_.spent.tool_calls;
     ++agent_spent_[std::string(agent)].tool_calls;
-    emit_locked(agent, "tool_call", {{"turn", turn_of(agent)}, {"tool", std::string(tool)}});
+    emit_locked(agent, TraceEventType::tool_call, {{"turn", turn_of(agent)}, {"tool", std::string(tool)}});
     return true;
   }
 
@@ -375,7 +378,7 @@ class CampaignEngine {
     std::lock_guard lock(mutex_);
     turn_usage_[std::string(agent)] += u;
     add_spending_locked(agent, u);
-    emit_locked(agent, "usage", {{"turn", turn_of(agent)}, {"usage", u}});
+    emit_locked(agent, TraceEventType::usage, {{"turn", turn_of(agent)}, {"usage", u}});
     return !exhausted_locked(agent, true);
   }
 
@@ -398,7 +401,7 @@ class CampaignEngine {
         return out;
       }
     }
-    const EvaluationRecord rec = evaluate(agent, "agent");
+    const EvaluationRecord rec = evaluate(agent, EvaluationOrigin::agent);
     std::lock_guard lock(mutex_);
     out.report = rec.report;
     out.summary = config_.summarize(rec.report);
@@ -412,12 +415,12 @@ class CampaignEngine {
 
   /// @brief Reads `agent`'s candidate (or `candidate`), snapshots it by content and returns what
   /// an evaluator needs. Pair with record_evaluation() or record_evaluator_failure().
-  PreparedEvaluation prepare_evaluation(std::string_view agent, std::string origin,
+  PreparedEvaluation prepare_evaluation(std::string_view agent, EvaluationOrigin origin,
                                         std::optional<Candidate> candidate = std::nullopt) {
     std::lock_guard lock(mutex_);
     PreparedEvaluation p;
     p.agent = std::string(agent);
-    p.origin = std::move(origin);
+    p.origin = origin;
     p.turn = turn_of(agent);
     p.candidate = snapshots_.take(candidate ? std::move(*candidate) : candidate_for(agent));
     return p;
@@ -444,8 +447,8 @@ class CampaignEngine {
 
   /// @brief Evaluates `agent`'s candidate with the campaign's evaluator (exceptions caught and
   /// recorded) and records it with `origin`.
-  EvaluationRecord evaluate(std::string_view agent, std::string origin) {
-    return evaluate(prepare_evaluation(agent, std::move(origin)));
+  EvaluationRecord evaluate(std::string_view agent, EvaluationOrigin origin) {
+    return evaluate(prepare_evaluation(agent, origin));
   }
 
   /// @brief Evaluates a prepared evaluation with the campaign's evaluator and records it. A
@@ -492,7 +495,7 @@ class CampaignEngine {
   /// question and composes the send-back message.
   StopOutcome handle_stop(std::string_view agent, std::string_view final_message, StopOptions options = {}) {
     StopOutcome out;
-    const PreparedEvaluation p = prepare_evaluation(agent, "stop_check");
+    const PreparedEvaluation p = prepare_evaluation(agent, EvaluationOrigin::stop_check);
     if (auto earlier = repeat_judgement(p))
       out.check = std::move(*earlier);
     else
@@ -502,35 +505,35 @@ class CampaignEngine {
     // than send the agent back to change a candidate that was never judged.
     if (out.check.report.fault != EvalFault::none) {
       out.judge_fault = out.check.report.fault;
-      out.end_reason = std::string(to_string(StopReason::evaluator_error));
+      out.end_reason = StopReason::evaluator_error;
       out.end_detail = out.check.report.error;
       return out;
     }
     if (consecutive_evaluator_failures() >= config_.max_evaluator_failures) {
       out.evaluator_gave_up = true;
-      out.end_reason = std::string(to_string(StopReason::evaluator_error));
+      out.end_reason = StopReason::evaluator_error;
       out.end_detail = out.check.report.error;
       return out;
     }
     out.verdict = Verdict(goal_(out.check.report));
     out.met = out.verdict->met;
     last_verdict_ = out.verdict;
-    emit_locked(agent, "verdict", {{"turn", turn_of(agent)}, {"evaluation_index", out.check.index}, {"verdict", *out.verdict}});
+    emit_locked(agent, TraceEventType::verdict, {{"turn", turn_of(agent)}, {"evaluation_index", out.check.index}, {"verdict", *out.verdict}});
     progress_locked("verdict", agent, {});
     if (out.met) {
-      out.end_reason = std::string(to_string(StopReason::goal_met));
+      out.end_reason = StopReason::goal_met;
       return out;
     }
     if (options.check_budget) {
       if (auto b = exhausted_locked(agent, false)) {
         if (b->agent.empty())
-          out.end_reason = std::string(to_string(b->reason));
+          out.end_reason = b->reason;
         else
           out.agent_budget_spent = b->reason;
         return out;
       }
       if (cancelled()) {
-        out.end_reason = std::string(to_string(StopReason::cancelled));
+        out.end_reason = StopReason::cancelled;
         return out;
       }
     }
@@ -559,16 +562,16 @@ class CampaignEngine {
     std::lock_guard lock(mutex_);
     return exhausted_locked(agent, within_turn);
   }
-  /// @brief exhausted() as a stop reason's name.
-  std::optional<std::string> budget_reason(std::string_view agent, bool within_turn = false) {
+  /// @brief exhausted() as a stop reason, whoever's budget it is.
+  std::optional<StopReason> budget_reason(std::string_view agent, bool within_turn = false) {
     auto b = exhausted(agent, within_turn);
-    return b ? std::optional<std::string>(std::string(to_string(b->reason))) : std::nullopt;
+    return b ? std::optional<StopReason>(b->reason) : std::nullopt;
   }
   /// @brief Whether the campaign's `cancelled` callback says stop.
   bool cancelled() const { return config_.cancelled && config_.cancelled(); }
 
   /// @brief Writes a driver's own event (e.g. the stop hook's `hook_call`) for `agent`.
-  void record_event(std::string_view agent, const std::string& type, json payload) {
+  void record_event(std::string_view agent, TraceEventType type, json payload) {
     std::lock_guard lock(mutex_);
     emit_locked(agent, type, std::move(payload));
   }
@@ -581,7 +584,7 @@ class CampaignEngine {
     update_clock();
     AskedQuestion asked{question, turn_of(agent), after_evaluation, state_.elapsed_s, std::string(agent)};
     state_.asked.push_back(asked);
-    emit_locked(agent, "question", {{"asked", asked}});
+    emit_locked(agent, TraceEventType::question, {{"asked", asked}});
     progress_locked("question", agent, {});
     return asked;
   }
@@ -649,10 +652,10 @@ class CampaignEngine {
     state_.spent.wall_seconds = state_.elapsed_s;
   }
 
-  void emit_locked(std::string_view agent, const std::string& type, json payload) {
+  void emit_locked(std::string_view agent, TraceEventType type, json payload) {
     if (!trace_) throw error("campaign: the trace is not open (call open() first)");
     update_clock();
-    payload["type"] = type;
+    payload["type"] = std::string(to_string(type));
     payload["elapsed_s"] = state_.elapsed_s;
     payload["agent"] = std::string(agent);
     trace_->write(std::move(payload));
@@ -674,7 +677,7 @@ class CampaignEngine {
                  {"started_unix_s", started_unix_s_}};
     if (config_.agent_budget != Budget{}) started["agent_budget"] = config_.agent_budget;
     if (!driver.empty()) started["driver"] = driver;
-    emit_locked(config_.agent_id, "campaign_started", std::move(started));
+    emit_locked(config_.agent_id, TraceEventType::campaign_started, std::move(started));
   }
 
   void progress_locked(const std::string& event, std::string_view agent, std::string detail) {
@@ -695,7 +698,7 @@ class CampaignEngine {
     if (std::filesystem::exists(config_.candidate.source)) return;
     const EvaluationRecord* from = state_.best() ? state_.best() : state_.last_evaluation();
     if (!from || !snapshots_.restore(from->candidate_hash, config_.candidate.source)) return;
-    emit_locked(config_.agent_id, "candidate_restored", {{"from_evaluation", from->index}, {"hash", from->candidate_hash}});
+    emit_locked(config_.agent_id, TraceEventType::candidate_restored, {{"from_evaluation", from->index}, {"hash", from->candidate_hash}});
   }
 
   // ---- budgets -----------------------------------------------------------------------------
@@ -748,12 +751,12 @@ class CampaignEngine {
     ++state_.spent.evaluations;
     Spent& mine = agent_spent_[rec.agent_id];
     ++mine.evaluations;
-    if (rec.origin == "agent") ++state_.spent.agent_evaluations, ++mine.agent_evaluations;
+    if (rec.origin == EvaluationOrigin::agent) ++state_.spent.agent_evaluations, ++mine.agent_evaluations;
     state_.evaluations.push_back(rec);
-    emit_locked(rec.agent_id, "evaluation", {{"record", rec}});
+    emit_locked(rec.agent_id, TraceEventType::evaluation, {{"record", rec}});
     // A judge changed since the campaign's start is named in the trace, not only in a report.
     if (!rec.report.judge_modified.empty())
-      emit_locked(rec.agent_id, "judge_modified", {{"evaluation_index", rec.index}, {"files", rec.report.judge_modified}});
+      emit_locked(rec.agent_id, TraceEventType::judge_modified, {{"evaluation_index", rec.index}, {"files", rec.report.judge_modified}});
     progress_locked("evaluation", rec.agent_id, {});
     return rec;
   }
@@ -780,10 +783,10 @@ class CampaignEngine {
   Detection detect_locked(std::string_view agent, const std::vector<Moment>& moments, std::string_view message,
                           const Verdict* verdict) {
     Detection d = detect_triggers(config_.detectors, moments, state_, message, verdict, agent);
-    for (const auto& f : d.failures) emit_locked(agent, "detector_error", {{"detector", f.detector}, {"error", f.error}});
+    for (const auto& f : d.failures) emit_locked(agent, TraceEventType::detector_error, {{"detector", f.detector}, {"error", f.error}});
     for (const auto& f : d.fired) {
       state_.triggers.push_back(f.event);
-      emit_locked(agent, "trigger", {{"event", f.event}, {"moment", std::string(to_string(f.moment))}});
+      emit_locked(agent, TraceEventType::trigger, {{"event", f.event}, {"moment", std::string(to_string(f.moment))}});
     }
     return d;
   }
@@ -791,7 +794,7 @@ class CampaignEngine {
   Detection record_fallback_locked(std::string_view agent, Moment moment, TriggerEvent event) {
     Detection d;
     state_.triggers.push_back(event);
-    emit_locked(agent, "trigger", {{"event", event}, {"moment", std::string(to_string(moment))}});
+    emit_locked(agent, TraceEventType::trigger, {{"event", event}, {"moment", std::string(to_string(moment))}});
     d.fired.push_back({moment, std::move(event)});
     d.chosen = 0;
     return d;
@@ -802,7 +805,7 @@ class CampaignEngine {
     try {
       q = questions_.ask(event, state_);
     } catch (const std::exception& e) {
-      emit_locked(agent, "question_source_error", {{"error", e.what()}, {"trigger", event.trigger}});
+      emit_locked(agent, TraceEventType::question_source_error, {{"error", e.what()}, {"trigger", event.trigger}});
       return std::nullopt;
     }
     if (!q) return std::nullopt;
@@ -810,7 +813,7 @@ class CampaignEngine {
     if (q->evidence.empty()) q->evidence = event.evidence;
     AskedQuestion asked{*q, turn_of(agent), after_evaluation, state_.elapsed_s, std::string(agent)};
     state_.asked.push_back(asked);
-    emit_locked(agent, "question", {{"asked", asked}});
+    emit_locked(agent, TraceEventType::question, {{"asked", asked}});
     progress_locked("question", agent, {});
     return q;
   }

@@ -35,7 +35,7 @@ SOCRATIC_DECL std::string send_back(const std::string& goal_description, const V
 
 /// @brief How a campaign that had ended is taken up again (an agent error fixed, say).
 struct Continuation {
-  std::string reason;  ///< the earlier ending's reason, e.g. `agent_error`
+  StopReason reason = StopReason::agent_error;  ///< the earlier ending's reason
   std::string detail;  ///< and its detail
 };
 

@@ -83,7 +83,7 @@ struct ParallelResult {
   /// `goal_met`, `proposals_spent`, `agents_done`, a budget, `cancelled`, or `agent_error` when
   /// an agent's work was cut by an error (a model call that failed after its retries, a CLI that
   /// could not start): like the engine's, that ending continues when run again.
-  std::string reason;
+  StopReason reason = StopReason::agents_done;
   std::string detail;  ///< for `agent_error`, each failed agent's error (`id: error; ...`)
   std::optional<RecordSummary> incumbent;
   std::size_t records = 0;  ///< candidate records in the store
@@ -129,7 +129,7 @@ class ParallelCampaign {
     ParallelResult out;
     OpenResult opened = engine_.open(OpenOptions{false, "parallel"});
     if (opened.ended) {
-      out.reason = opened.end_reason;
+      out.reason = *opened.end_reason;
       out.incumbent = store_.incumbent();
       out.records = store_.size();
       return out;
@@ -234,7 +234,7 @@ class ParallelCampaign {
         }
         Proposal p;
         p.agent = id;
-        p.prepared = engine_.prepare_evaluation(id, "gate");
+        p.prepared = engine_.prepare_evaluation(id, EvaluationOrigin::gate);
         if (slot.draft) {
           p.origin = Origin{OriginKind::draft, slot.draft->question.id, slot.draft->question.text};
           if (!slot.draft->start_id.empty()) p.parents = {slot.draft->start_id};
@@ -303,7 +303,7 @@ class ParallelCampaign {
         std::unique_lock lock(queue_mutex_);
         queue_cv_.wait(lock, [&] { return !queue_.empty() || all_done_locked(); });
         if (queue_.empty()) {
-          out.reason = proposals_spent() ? "proposals_spent" : "agents_done";
+          out.reason = proposals_spent() ? StopReason::proposals_spent : StopReason::agents_done;
           // An agent cut by an error has not finished its work: the campaign ends as the
           // engine's does on a failed model call, continuable once the fault is fixed.
           if (!proposals_spent()) {
@@ -311,7 +311,7 @@ class ParallelCampaign {
             for (const auto& s : slots_)
               if (!s->error.empty()) failed += (failed.empty() ? "" : "; ") + s->spec.id + ": " + s->error;
             if (!failed.empty()) {
-              out.reason = std::string(to_string(StopReason::agent_error));
+              out.reason = StopReason::agent_error;
               out.detail = failed;
             }
           }
@@ -330,15 +330,15 @@ class ParallelCampaign {
       slot.answer_cv.notify_all();
       if (ended) return;
       if (proposals_spent()) {
-        out.reason = "proposals_spent";
+        out.reason = StopReason::proposals_spent;
         return;
       }
       if (auto b = engine_.exhausted(next->agent); b && b->agent.empty()) {
-        out.reason = std::string(to_string(b->reason));
+        out.reason = b->reason;
         return;
       }
       if (engine_.cancelled()) {
-        out.reason = "cancelled";
+        out.reason = StopReason::cancelled;
         return;
       }
     }
@@ -399,17 +399,17 @@ class ParallelCampaign {
       ++out.gated_now;
     }
     slot.proposals = count_of(id);
-    engine_.record_event(id, "gated", {{"record", stored.id}, {"verdict", std::string(to_string(stored.gate.verdict))},
+    engine_.record_event(id, TraceEventType::gated, {{"record", stored.id}, {"verdict", std::string(to_string(stored.gate.verdict))},
                                        {"reason", stored.gate.reason}});
     progress({id, "gated", stored.id, stored.gate.verdict, stored.gate.reason, {}, slot.proposals, {}});
 
     // The goal, on the new incumbent against the problem's own baseline.
     if (stored.gate.verdict == GateOutcome::admitted) {
-      const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(id, "incumbent_check", p.prepared.candidate));
+      const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(id, EvaluationOrigin::incumbent_check, p.prepared.candidate));
       const Verdict v = Verdict(goal_(check.report));
-      engine_.record_event(id, "verdict", {{"evaluation_index", check.index}, {"verdict", v}});
+      engine_.record_event(id, TraceEventType::verdict, {{"evaluation_index", check.index}, {"verdict", v}});
       if (v.met) {
-        out.reason = "goal_met";
+        out.reason = StopReason::goal_met;
         out.detail = "incumbent " + stored.id;
         answer.text = "The goal holds on " + stored.id + "; the campaign ends.";
         return true;
@@ -481,7 +481,7 @@ class ParallelCampaign {
       // Given with the agent's next answer, when it waits and does not touch its files.
       pending_drafts_[a.agent] = a;
       ++out.drafts;
-      engine_.record_event(a.agent, "draft", {{"question", a.question}, {"start", std::string(to_string(a.start))},
+      engine_.record_event(a.agent, TraceEventType::draft, {{"question", a.question}, {"start", std::string(to_string(a.start))},
                                               {"start_id", a.start_id}});
       progress({a.agent, "draft", a.start_id, {}, {}, {}, count_of(a.agent), a.question.id});
     }

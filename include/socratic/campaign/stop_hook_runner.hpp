@@ -43,7 +43,7 @@ inline StopHookOutcome stop_hook_outcome(const StopHookDecision& d) {
   StopHookOutcome out;
   out.decision = d;
   out.stdout_text = stop_hook_stdout(d);
-  out.stderr_text = "socratic hook stop: " + std::string(d.block ? "blocked" : "allowed") + " (" + d.kind + ")" +
+  out.stderr_text = "socratic hook stop: " + std::string(d.block ? "blocked" : "allowed") + " (" + std::string(to_string(d.kind)) + ")" +
                     (d.block ? ":\n" + d.reason : ": " + d.reason) + "\n";
   return out;
 }
@@ -53,8 +53,8 @@ inline json hook_call_event(const StopHookDecision& d, const StopHookPolicy& pol
                             const std::optional<StopHookInput>& input, std::optional<int> evaluation_index,
                             bool counts_toward_cap) {
   json call{{"decision", d.block ? "block" : "allow"},
-            {"kind", d.kind},
-            {"goal_met", d.kind == "goal_met"},
+            {"kind", std::string(to_string(d.kind))},
+            {"goal_met", d.kind == HookVerdict::goal_met},
             {"consecutive_blocks", d.consecutive_blocks},
             {"max_consecutive_blocks", policy.max_consecutive_blocks},
             {"cap_reached", d.cap_reached},
@@ -73,7 +73,7 @@ inline json hook_call_event(const StopHookDecision& d, const StopHookPolicy& pol
 inline StopHookDecision input_error_block(const std::string& what) {
   StopHookDecision d;
   d.block = true;
-  d.kind = "error";
+  d.kind = HookVerdict::error;
   d.reason = format_input_error_reason(what);
   return d;
 }
@@ -135,7 +135,7 @@ inline StopHookOutcome stop_hook_configuration_fault(const std::string& what, st
                                                      StopHookPolicy policy = {},
                                                      const std::string& agent_id = "main") noexcept {
   StopHookDecision d;
-  d.kind = "judge_fault";
+  d.kind = HookVerdict::judge_fault;
   try {
     d.reason = format_judge_fault_reason(EvalFault::configuration, what);
     std::optional<StopHookInput> input;
@@ -214,14 +214,14 @@ class StopHookRunner {
     if (stop.judge_fault) {
       // Nothing was judged, and no change to the candidate can fix that: the agent stops and the
       // person reads why (the campaign continues at the next stop once it is fixed).
-      d.kind = "judge_fault";
+      d.kind = HookVerdict::judge_fault;
       d.reason = format_judge_fault_reason(*stop.judge_fault, stop.end_detail);
       const StopHookOutcome out = finish(d, stop.check.index, true);
       engine_->end(*stop.end_reason, stop.end_detail);
       return out;
     }
     if (stop.evaluator_gave_up) {
-      d.kind = "evaluator_error";
+      d.kind = HookVerdict::evaluator_error;
       d.reason = format_evaluator_gave_up_reason(stop.end_detail, engine_->consecutive_evaluator_failures());
       const StopHookOutcome out = finish(d, stop.check.index, true);
       engine_->end(*stop.end_reason, stop.end_detail);
@@ -240,14 +240,14 @@ class StopHookRunner {
 
   static std::optional<std::string> last_block_reason(const std::vector<json>& events) {
     for (auto it = events.rbegin(); it != events.rend(); ++it)
-      if (it->value("type", "") == "hook_call" && it->value("counts_toward_cap", true))
+      if (is_event(*it, TraceEventType::hook_call) && it->value("counts_toward_cap", true))
         return it->value("decision", "") == "block" ? std::optional(it->value("reason", "")) : std::nullopt;
     return std::nullopt;
   }
 
   StopHookOutcome finish(const StopHookDecision& d, std::optional<int> evaluation_index, bool counts_toward_cap) {
     if (engine_) {
-      engine_->record_event(config_.agent_id, "hook_call",
+      engine_->record_event(config_.agent_id, TraceEventType::hook_call,
                             detail::hook_call_event(d, config_.stop_hook, input_, evaluation_index, counts_toward_cap));
       engine_->sync();
     }

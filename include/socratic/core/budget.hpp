@@ -46,6 +46,8 @@ enum class StopReason {
   agent_error,
   evaluator_error,  ///< the evaluator threw on several evaluations in a row
   cancelled,
+  proposals_spent,  ///< a campaign of several agents: the store holds its cap of gated proposals
+  agents_done,      ///< a campaign of several agents: every agent's budget or proposals are spent
 };
 
 constexpr std::string_view to_string(StopReason r) noexcept {
@@ -60,11 +62,19 @@ constexpr std::string_view to_string(StopReason r) noexcept {
     case StopReason::agent_error: return "agent_error";
     case StopReason::evaluator_error: return "evaluator_error";
     case StopReason::cancelled: return "cancelled";
+    case StopReason::proposals_spent: return "proposals_spent";
+    case StopReason::agents_done: return "agents_done";
   }
   return "unknown";
 }
 
+/// @brief The stop reason of `name`; none for a name this version does not know.
 SOCRATIC_DECL std::optional<StopReason> parse_stop_reason(std::string_view s) noexcept;
+
+/// @brief Writes a stop reason as its name; reading a name this version does not know throws an
+/// input_error naming it and the known names (never mapped to another reason).
+SOCRATIC_DECL void to_json(json& j, StopReason r);
+SOCRATIC_DECL void from_json(const json& j, StopReason& r);
 
 /// @brief The first budget that `spent` has reached, if any. Without `count_turns` the turn
 /// budget is left out (a turn under way may use its tools to its end).

@@ -16,12 +16,42 @@
 
 namespace socratic {
 
+/// @brief Who asked for an evaluation (an EvaluationRecord's `origin` in the trace).
+enum class EvaluationOrigin {
+  agent,            ///< the agent, through its evaluate tool: what `Budget::evaluations` bounds
+  stop_check,       ///< the campaign, when the agent stopped: does the goal hold?
+  gate,             ///< a coordinator of several agents, before a candidate enters the store
+  incumbent_check,  ///< a coordinator, measuring the store's best again beside a challenger
+};
+
+constexpr std::string_view to_string(EvaluationOrigin o) noexcept {
+  switch (o) {
+    case EvaluationOrigin::agent: return "agent";
+    case EvaluationOrigin::stop_check: return "stop_check";
+    case EvaluationOrigin::gate: return "gate";
+    case EvaluationOrigin::incumbent_check: return "incumbent_check";
+  }
+  return "unknown";
+}
+
+/// @brief The origin of `name`; none for a name this version does not know.
+constexpr std::optional<EvaluationOrigin> parse_evaluation_origin(std::string_view name) noexcept {
+  for (EvaluationOrigin o : {EvaluationOrigin::agent, EvaluationOrigin::stop_check, EvaluationOrigin::gate,
+                             EvaluationOrigin::incumbent_check})
+    if (to_string(o) == name) return o;
+  return std::nullopt;
+}
+
+/// @brief Written as its name; reading an unknown name throws an input_error naming it.
+SOCRATIC_DECL void to_json(json& j, EvaluationOrigin o);
+SOCRATIC_DECL void from_json(const json& j, EvaluationOrigin& o);
+
 /// @brief One evaluation in a campaign's history.
 struct EvaluationRecord {
   int index = 0;             ///< 0-based position in the campaign's history
   int turn = 0;              ///< the turn it happened in
   std::string agent_id;      ///< which agent's candidate (campaigns may run several agents)
-  std::string origin;        ///< `agent` (the evaluate tool) or `stop_check` (the campaign's own)
+  EvaluationOrigin origin = EvaluationOrigin::agent;  ///< who asked for it
   double elapsed_s = 0;      ///< seconds since the campaign began
   std::string candidate_hash;  ///< key of the candidate's snapshot in the campaign's state folder
   EvalReport report;

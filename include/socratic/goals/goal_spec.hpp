@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,37 @@ SOCRATIC_DECL AnyGoal goal_from_spec(const json& spec, const std::string& where 
 /// the set's ids. `spec` must be valid (goal_from_spec).
 SOCRATIC_DECL void check_goal_scenarios(const json& spec, const std::vector<std::string>& scenario_ids,
                                         const std::string& where = "goal");
+
+/// @brief A goal parsed once, where its spec is read: the spec as written (what the trace, the
+/// report and the judge's record keep) with the predicate built from it. Itself a GoalPredicate,
+/// so it travels with a campaign's configuration to every driver; nobody builds it again.
+class ParsedGoal {
+ public:
+  /// @brief The default goal (default_goal_spec()).
+  ParsedGoal();
+  /// @brief Builds the predicate of `spec`; throws input_error naming the node under `where`.
+  explicit ParsedGoal(json spec, const std::string& where = "goal");
+
+  /// @brief The verdict of the goal on a report.
+  Verdict operator()(const EvalReport& r) const { return predicate_(r); }
+  std::string describe() const { return predicate_.describe(); }
+  /// @brief The spec as written.
+  const json& spec() const noexcept { return spec_; }
+  const AnyGoal& predicate() const noexcept { return predicate_; }
+  /// @brief check_goal_scenarios() of this goal against the set it will judge.
+  void check_scenarios(const std::vector<std::string>& scenario_ids, const std::string& where = "goal") const;
+
+ private:
+  json spec_;
+  AnyGoal predicate_;
+};
+
+static_assert(GoalPredicate<ParsedGoal>);
+
+/// @brief Parses a goal spec, and, when the scenario set it will judge is known, checks that every
+/// scenario it names is in the set (check_goal_scenarios). Throws input_error naming the node.
+SOCRATIC_DECL ParsedGoal parse_goal(const json& spec, const std::string& where = "goal",
+                                    const std::optional<std::vector<std::string>>& scenario_ids = std::nullopt);
 
 /// @brief The goal `socratic init` writes: every scenario correct, none slower than the
 /// baseline, no banned library.

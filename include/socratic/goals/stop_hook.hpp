@@ -19,6 +19,7 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/core/trace_events.hpp"
 #include "socratic/core/question.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/core/verdict.hpp"
@@ -60,10 +61,9 @@ SOCRATIC_DECL int consecutive_blocks_before(const std::vector<json>& trace_event
 /// @brief What the hook decided.
 struct StopHookDecision {
   bool block = false;
-  /// `goal_met`, `goal_unmet`, `error`, `block_cap` (the cap let the agent stop),
-  /// `evaluator_error` (the evaluator failed too often in a row: the campaign ended unverified) or
-  /// `judge_fault` (a harness or configuration fault: nothing judged, the agent let go at once).
-  std::string kind;
+  /// Why (core/trace_events.hpp): the goal met or unmet, the hook's own error, the cap on blocks,
+  /// an evaluator that gave up, or a judge fault (nothing judged: the agent let go at once).
+  HookVerdict kind = HookVerdict::goal_unmet;
   std::string reason;          ///< shown to the model when blocking; a note otherwise
   int consecutive_blocks = 0;  ///< blocks in a row, this one included
   bool cap_reached = false;    ///< this call is at or past the cap

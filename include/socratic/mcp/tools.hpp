@@ -116,7 +116,7 @@ class CampaignTools {
                {"text", result.text.substr(0, 600)}};
     if (result.structured.is_object() && result.structured.contains("job")) event["job"] = result.structured["job"];
     with_engine([&](Engine& e) {
-      e.record_event(options_.agent, "mcp_call", std::move(event));
+      e.record_event(options_.agent, TraceEventType::mcp_call, std::move(event));
       return 0;
     });
   }
@@ -163,7 +163,7 @@ class CampaignTools {
     if (!r.error.empty()) event["error"] = r.error;
     if (r.result.is_object() && r.result.contains("evaluation_index")) event["evaluation_index"] = r.result["evaluation_index"];
     with_engine([&](Engine& e) {
-      e.record_event(options_.agent, "mcp_job", std::move(event));
+      e.record_event(options_.agent, TraceEventType::mcp_job, std::move(event));
       e.sync();
       return 0;
     });
@@ -219,7 +219,7 @@ class CampaignTools {
   /// The long part of a job (no lock held); the returned commit records it.
   JobQueue::Commit run_evaluation(const Candidate& candidate) {
     const PreparedEvaluation p =
-        with_engine([&](Engine& e) { return e.prepare_evaluation(options_.agent, "agent", candidate); });
+        with_engine([&](Engine& e) { return e.prepare_evaluation(options_.agent, EvaluationOrigin::agent, candidate); });
     std::optional<EvalReport> report;
     std::string failure;
     try {
@@ -368,8 +368,8 @@ class CampaignTools {
       q->trigger = *trigger;
       if (q->evidence.empty()) q->evidence = evidence;
       const int after = state.evaluations.empty() ? -1 : state.evaluations.back().index;
-      e.record_event(options_.agent, "trigger", {{"event", event}, {"moment", "mcp_ask"}});
-      e.record_event(options_.agent, "question", {{"asked", AskedQuestion{*q, state.turn, after, state.elapsed_s, options_.agent}}});
+      e.record_event(options_.agent, TraceEventType::trigger, {{"event", event}, {"moment", "mcp_ask"}});
+      e.record_event(options_.agent, TraceEventType::question, {{"asked", AskedQuestion{*q, state.turn, after, state.elapsed_s, options_.agent}}});
       e.sync();
       return ToolResult{render_question(*q), json{{"question", *q}}, false};
     });

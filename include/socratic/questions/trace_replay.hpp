@@ -26,6 +26,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/core/trace_events.hpp"
 #include "socratic/core/message.hpp"
 #include "socratic/core/verdict.hpp"
 #include "socratic/questions/detection.hpp"
@@ -72,35 +73,36 @@ class TraceReplayer {
     const long seq = optional_field<long>(line, "seq", -1);
     if (auto t = optional_value<double>(line, "elapsed_s")) state_.elapsed_s = *t;
     const std::string where = "trace event \"" + type + "\"";
+    const std::optional<TraceEventType> kind = parse_trace_event_type(type);  // none: a newer writer's, skipped
     agent_ = optional_field<std::string>(line, "agent", "", where);
 
-    if (type == "campaign_started") {
+    if (kind == TraceEventType::campaign_started) {
       state_.campaign_id = optional_field<std::string>(line, "campaign_id", "", where);
       state_.arch = optional_field<std::string>(line, "arch", "", where);
       state_.has_reference = optional_field<bool>(line, "has_reference", false, where);
       return run({Moment::campaign_start}, seq, type, "", nullptr, -1);
     }
-    if (type == "turn_started") {
+    if (kind == TraceEventType::turn_started) {
       state_.turn = optional_field<int>(line, "turn", state_.turn, where);
-    } else if (type == "evaluation") {
+    } else if (kind == TraceEventType::evaluation) {
       state_.evaluations.push_back(required<EvaluationRecord>(line, "record", where));
-      if (state_.evaluations.back().origin == "stop_check") {
+      if (state_.evaluations.back().origin == EvaluationOrigin::stop_check) {
         pending_stop_check_ = true;  // judged at its verdict, as the campaign does
         return {};
       }
       return run({Moment::after_evaluation}, seq, type, "", nullptr, -1);
-    } else if (type == "question") {
+    } else if (kind == TraceEventType::question) {
       AskedQuestion asked = required<AskedQuestion>(line, "asked", where);
       if (asked.agent_id.empty()) asked.agent_id = optional_field<std::string>(line, "agent", "", where);
       state_.asked.push_back(std::move(asked));
-    } else if (type == "trigger") {
+    } else if (kind == TraceEventType::trigger) {
       state_.triggers.push_back(required<TriggerEvent>(line, "event", where));
-    } else if (type == "turn_ended") {
+    } else if (kind == TraceEventType::turn_ended) {
       state_.turn = optional_field<int>(line, "turn", state_.turn, where);
       const TurnResult result = optional_field<TurnResult>(line, "result", {}, where);
       state_.last_agent_message = result.final_message;
       pending_turn_end_ = seq;
-    } else if (type == "verdict") {
+    } else if (kind == TraceEventType::verdict) {
       const Verdict verdict = required<Verdict>(line, "verdict", where);
       const long message_seq = pending_turn_end_.value_or(-1);
       const bool stop_check = pending_stop_check_;

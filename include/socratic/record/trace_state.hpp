@@ -12,6 +12,7 @@
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/message.hpp"
+#include "socratic/core/trace_events.hpp"
 #include "socratic/core/verdict.hpp"
 #include "socratic/core/detail/separate_compilation.hpp"
 
@@ -24,7 +25,7 @@ struct TraceSummary {
   std::optional<Verdict> last_verdict;  ///< the last goal check at a turn end
   std::optional<Message> last_message;  ///< the last message that opened a turn
   bool ended = false;                   ///< a `campaign_ended` event ends the trace
-  std::string end_reason;               ///< its reason
+  std::optional<StopReason> end_reason;  ///< its reason (set when `ended`)
   std::string end_detail;               ///< its detail
   int turns_started = 0;
   /// @brief A turn that started and never ended.
@@ -43,8 +44,9 @@ struct TraceSummary {
 };
 
 /// @brief Folds trace events (as read by read_trace) into a TraceSummary. Events of unknown
-/// type are ignored (forward compatibility); malformed known events throw input_error naming
-/// the event's seq.
+/// type are ignored (forward compatibility); malformed known events (a stop reason or an
+/// evaluation origin this version does not know among them) throw input_error naming the
+/// event's seq.
 SOCRATIC_DECL TraceSummary summarize_trace(const std::vector<json>& events);
 
 }  // namespace socratic

@@ -66,19 +66,19 @@ inline RecordedCampaign load_recorded_campaign(const std::filesystem::path& fold
 
   std::map<int, RecordedTurn> turns;
   for (const auto& e : events) {
-    const std::string type = e.value("type", "");
-    if (type == "turn_started") {
+    const std::optional<TraceEventType> type = trace_event_type(e);
+    if (type == TraceEventType::turn_started) {
       const int t = e.value("turn", 0);
       turns[t].turn = t;
-    } else if (type == "turn_ended") {
+    } else if (type == TraceEventType::turn_ended) {
       const int t = e.value("turn", 0);
       turns[t].turn = t;
       if (e.contains("result") && e["result"].is_object()) turns[t].final_message = e["result"].value("final_message", "");
-    } else if (type == "evaluation") {
+    } else if (type == TraceEventType::evaluation) {
       const EvaluationRecord rec = e.at("record").get<EvaluationRecord>();
       RecordedTurn& rt = turns[rec.turn];
       rt.turn = rec.turn;
-      if (rec.origin == "agent")
+      if (rec.origin == EvaluationOrigin::agent)
         rt.evaluated_hashes.push_back(rec.candidate_hash);
       else
         rt.final_hash = rec.candidate_hash;

@@ -67,11 +67,12 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
   json data;
   data["campaign_id"] = st.campaign_id;
   data["goal"] = started.value("goal", "");
-  data["end_reason"] = m.summary.ended ? m.summary.end_reason : "";
+  data["end_reason"] = m.summary.ended && m.summary.end_reason ? std::string(to_string(*m.summary.end_reason)) : std::string();
   data["end_detail"] = m.summary.ended ? m.summary.end_detail : "";
   data["endings"] = json::array();
   for (const auto& e : m.endings)
-    data["endings"].push_back({{"kind", e.kind}, {"reason", e.reason}, {"detail", e.detail}, {"agent", e.agent},
+    data["endings"].push_back({{"kind", std::string(to_string(e.kind))},
+                               {"reason", e.reason ? std::string(to_string(*e.reason)) : std::string()}, {"detail", e.detail}, {"agent", e.agent},
                                {"turn", e.turn}, {"elapsed_s", e.elapsed_s}});
   data["outcome"] = m.outcome;
   data["goal_met"] = m.goal_met;
@@ -98,7 +99,7 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
                                  {"shared_by", q.credit.shared_by}});
   data["stops"] = json::array();
   for (const auto& s : m.stops)
-    data["stops"].push_back({{"evaluation_index", s.evaluation_index}, {"allowed", s.allowed}, {"kind", s.kind}});
+    data["stops"].push_back({{"evaluation_index", s.evaluation_index}, {"allowed", s.allowed}, {"kind", s.kind_name()}});
   data["spent"] = st.spent;
   if (!options.lineage.empty()) {
     data["lineage"] = lineage_json(options.lineage);
@@ -236,12 +237,14 @@ inline std::string html_report(const std::vector<json>& events, const HtmlReport
          "run that took an ending back, and every turn an agent ended with an error, in order.</p>\n"
          "<table class=\"grid q\" id=\"endings\"><tr><th>at</th><th>what</th><th>reason</th><th>detail</th></tr>\n";
     for (const auto& e : m.endings) {
-      const std::string what = e.kind == "ended"       ? "campaign ended"
-                               : e.kind == "continued" ? "run again: the ending before was taken back"
+      const std::string what = e.kind == EndingKind::ended       ? "campaign ended"
+                               : e.kind == EndingKind::continued ? "run again: the ending before was taken back"
                                                        : "agent error (" + escape(e.agent) + ", turn " +
                                                              std::to_string(e.turn) + ")";
-      h += "<tr data-ending=\"" + escape(e.kind) + "\"><td>" + num(e.elapsed_s, "%.1f") + " s</td><td class=\"text\">" +
-           what + "</td><td class=\"text\">" + escape(e.kind == "agent_error" ? std::string("agent_error") : e.reason) +
+      h += "<tr data-ending=\"" + std::string(to_string(e.kind)) + "\"><td>" + num(e.elapsed_s, "%.1f") + " s</td><td class=\"text\">" +
+           what + "</td><td class=\"text\">" + escape(e.kind == EndingKind::agent_error ? std::string("agent_error")
+                                                                             : e.reason ? std::string(to_string(*e.reason))
+                                                                                        : std::string()) +
            "</td><td class=\"text\">" + (e.detail.empty() ? std::string("-") : escape(e.detail)) + "</td></tr>\n";
     }
     h += "</table>\n";

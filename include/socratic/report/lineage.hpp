@@ -10,10 +10,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "socratic/core/candidate_origin.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
@@ -26,7 +28,7 @@ struct LineageNode {
   std::string id;
   std::vector<std::string> parents;
   std::string agent;
-  std::string origin;          ///< start, question, draft, mutation, crossover, user
+  std::optional<OriginKind> origin;  ///< none: the record names no origin
   std::string question_id;
   std::string question_text;   ///< the question or direction that led to it
   std::string verdict;         ///< admitted, refused, failed
@@ -40,7 +42,9 @@ struct LineageNode {
   double speedup() const { return std::isfinite(over_incumbent) ? over_incumbent : geomean_speedup; }
   double unix_s = 0;
   std::string time;
-  bool draft() const { return origin == "draft"; }
+  bool draft() const { return origin == OriginKind::draft; }
+  /// The origin's name, empty when none.
+  std::string origin_name() const { return origin ? std::string(to_string(*origin)) : std::string(); }
   bool admitted() const { return verdict == "admitted"; }
 };
 
@@ -54,7 +58,8 @@ inline LineageNode lineage_node(const json& line) {
   n.agent = line.value("agent", "");
   const json origin = line.value("origin", json::object());
   if (origin.is_object()) {
-    n.origin = origin.value("kind", "");
+    if (origin.contains("kind"))
+      n.origin = parse_origin_kind(origin.value("kind", ""), "store record " + n.id + " origin");
     n.question_id = origin.value("question_id", "");
     n.question_text = origin.value("question_text", "");
   }
@@ -130,13 +135,13 @@ inline std::string lineage_label(const LineageNode& n) {
   }
   if (!n.question_text.empty())
     h += "<div class=\"after\">after " +
-         escape(n.origin == "question" ? std::string("the question")
-                : n.origin == "start"  ? std::string("the start question")
-                                       : n.origin) +
+         escape(n.origin == OriginKind::question ? std::string("the question")
+                : n.origin == OriginKind::start  ? std::string("the start question")
+                                                 : n.origin_name()) +
          (n.question_id.empty() ? "" : " <code>" + escape(n.question_id) + "</code>") + ": &#8220;" +
          escape(excerpt(n.question_text, 200)) + "&#8221;</div>";
-  else if (!n.origin.empty() && n.origin != "question")
-    h += "<div class=\"after\">" + escape(n.origin) + "</div>";
+  else if (n.origin && n.origin != OriginKind::question)
+    h += "<div class=\"after\">" + escape(n.origin_name()) + "</div>";
   if (!n.reason.empty()) h += "<div class=\"why\">" + escape(excerpt(n.reason, 240)) + "</div>";
   return h;
 }
@@ -218,7 +223,7 @@ inline std::string incumbent_history_html(const std::vector<LineageNode>& nodes)
     const auto& n = history[i];
     std::string from;
     for (const auto& p : n.parents) from += (from.empty() ? "" : ", ") + p;
-    std::string after = n.question_text.empty() ? n.origin : excerpt(n.question_text, 120);
+    std::string after = n.question_text.empty() ? n.origin_name() : excerpt(n.question_text, 120);
     if (n.draft()) after = "draft: " + after;
     h += "<tr data-candidate=\"" + escape(n.id) + "\"><td>" + std::to_string(i + 1) + "</td><td>+" +
          num(n.unix_s - t0, "%.1f") + " s" + (n.time.empty() ? "" : " (" + escape(n.time) + ")") +
@@ -239,7 +244,7 @@ inline json lineage_json(const std::vector<LineageNode>& nodes) {
     out.push_back({{"id", n.id},
                    {"parents", n.parents},
                    {"agent", n.agent},
-                   {"origin", n.origin},
+                   {"origin", n.origin_name()},
                    {"question_id", n.question_id},
                    {"verdict", n.verdict},
                    {"draft", n.draft()},

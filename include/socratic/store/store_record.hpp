@@ -14,35 +14,13 @@
 
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/core/candidate_origin.hpp"
 #include "socratic/core/report.hpp"
 
 namespace socratic {
 
 /// @brief Version of the store's line format (`"v"` of every line).
 inline constexpr int store_version = 1;
-
-/// @brief What led to a candidate.
-enum class OriginKind { start, question, draft, mutation, crossover, user };
-
-constexpr std::string_view to_string(OriginKind k) noexcept {
-  switch (k) {
-    case OriginKind::start: return "start";
-    case OriginKind::question: return "question";
-    case OriginKind::draft: return "draft";
-    case OriginKind::mutation: return "mutation";
-    case OriginKind::crossover: return "crossover";
-    case OriginKind::user: return "user";
-  }
-  return "unknown";
-}
-inline OriginKind parse_origin_kind(std::string_view name, std::string_view where = {}) {
-  for (OriginKind k : {OriginKind::start, OriginKind::question, OriginKind::draft, OriginKind::mutation,
-                       OriginKind::crossover, OriginKind::user})
-    if (to_string(k) == name) return k;
-  throw input_error({}, std::string(where),
-                    "unknown origin kind \"" + std::string(name) +
-                        "\" (start, question, draft, mutation, crossover, user)");
-}
 
 /// @brief The question or direction that led to a candidate.
 struct Origin {

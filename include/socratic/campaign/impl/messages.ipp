@@ -48,7 +48,7 @@ SOCRATIC_DECL std::string resumed(const std::string& task, const CampaignState& 
   std::string out = task + "\n\n";
   const std::string so_far = std::to_string(state.evaluations.size()) + " evaluations so far";
   if (continuation)
-    out += "This campaign had ended (" + continuation->reason +
+    out += "This campaign had ended (" + std::string(to_string(continuation->reason)) +
            (continuation->detail.empty() ? "" : ": " + continuation->detail) + ") and now continues (" + so_far + ").";
   else
     out += "This campaign was interrupted and has been resumed (" + so_far + ").";

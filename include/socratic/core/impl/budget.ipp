@@ -11,9 +11,24 @@ SOCRATIC_DECL std::optional<StopReason> parse_stop_reason(std::string_view s) no
   for (auto r : {StopReason::goal_met, StopReason::turn_budget, StopReason::tool_call_budget,
                  StopReason::evaluation_budget, StopReason::token_budget,
                  StopReason::wall_time_budget, StopReason::cost_budget, StopReason::agent_error,
-                 StopReason::evaluator_error, StopReason::cancelled})
+                 StopReason::evaluator_error, StopReason::cancelled,
+                 StopReason::proposals_spent, StopReason::agents_done})
     if (to_string(r) == s) return r;
   return std::nullopt;
+}
+
+SOCRATIC_DECL void to_json(json& j, StopReason r) { j = std::string(to_string(r)); }
+
+SOCRATIC_DECL void from_json(const json& j, StopReason& r) {
+  if (!j.is_string()) throw input_error({}, "stop reason", "expected a string, got " + j.dump());
+  const auto parsed = parse_stop_reason(j.get_ref<const std::string&>());
+  if (!parsed)
+    throw input_error({}, "stop reason",
+                      "unknown stop reason \"" + j.get<std::string>() +
+                          "\" (goal_met, turn_budget, tool_call_budget, evaluation_budget, token_budget, "
+                          "wall_time_budget, cost_budget, agent_error, evaluator_error, cancelled, proposals_spent, "
+                          "agents_done)");
+  r = *parsed;
 }
 
 SOCRATIC_DECL std::optional<StopReason> exhausted_budget(const Budget& b, const Spent& s, bool count_turns) noexcept {

@@ -7,6 +7,17 @@
 
 namespace socratic {
 
+SOCRATIC_DECL void to_json(json& j, EvaluationOrigin o) { j = std::string(to_string(o)); }
+
+SOCRATIC_DECL void from_json(const json& j, EvaluationOrigin& o) {
+  if (!j.is_string()) throw input_error({}, "evaluation \"origin\"", "expected a string, got " + j.dump());
+  const auto parsed = parse_evaluation_origin(j.get_ref<const std::string&>());
+  if (!parsed)
+    throw input_error({}, "evaluation \"origin\"",
+                      "unknown origin \"" + j.get<std::string>() + "\" (agent, stop_check, gate, incumbent_check)");
+  o = *parsed;
+}
+
 SOCRATIC_DECL void to_json(json& j, const EvaluationRecord& e) {
   j = json{{"index", e.index},         {"turn", e.turn},
            {"agent_id", e.agent_id},   {"origin", e.origin},
@@ -20,7 +31,7 @@ SOCRATIC_DECL void from_json(const json& j, EvaluationRecord& e) {
   e.index = required<int>(j, "index", "evaluation");
   e.turn = optional_field<int>(j, "turn", 0);
   e.agent_id = optional_field<std::string>(j, "agent_id", "");
-  e.origin = optional_field<std::string>(j, "origin", "agent");
+  e.origin = optional_field<EvaluationOrigin>(j, "origin", EvaluationOrigin::agent, "evaluation");
   e.elapsed_s = optional_field<double>(j, "elapsed_s", 0);
   e.candidate_hash = optional_field<std::string>(j, "candidate_hash", "");
   e.report = required<EvalReport>(j, "report", "evaluation");

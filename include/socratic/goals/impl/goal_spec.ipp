@@ -119,4 +119,21 @@ SOCRATIC_DECL json default_goal_spec() {
                                       json{{"no_banned_libraries", json::object()}}})}};
 }
 
+SOCRATIC_DECL ParsedGoal::ParsedGoal() : ParsedGoal(default_goal_spec()) {}
+
+SOCRATIC_DECL ParsedGoal::ParsedGoal(json spec, const std::string& where)
+    : spec_(std::move(spec)), predicate_(goal_from_spec(spec_, where)) {}
+
+SOCRATIC_DECL void ParsedGoal::check_scenarios(const std::vector<std::string>& scenario_ids,
+                                               const std::string& where) const {
+  check_goal_scenarios(spec_, scenario_ids, where);
+}
+
+SOCRATIC_DECL ParsedGoal parse_goal(const json& spec, const std::string& where,
+                                    const std::optional<std::vector<std::string>>& scenario_ids) {
+  ParsedGoal goal(spec, where);
+  if (scenario_ids) goal.check_scenarios(*scenario_ids, where);
+  return goal;
+}
+
 }  // namespace socratic::goals

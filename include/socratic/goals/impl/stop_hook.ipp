@@ -41,7 +41,7 @@ SOCRATIC_DECL int consecutive_blocks_before(const std::vector<json>& trace_event
   if (!in.stop_hook_active) return 0;
   int blocks = 0;
   for (auto it = trace_events.rbegin(); it != trace_events.rend(); ++it) {
-    if (it->value("type", "") != "hook_call") continue;
+    if (!is_event(*it, TraceEventType::hook_call)) continue;
     if (!it->value("counts_toward_cap", true)) continue;
     if (it->value("session_id", "") != in.session_id) break;
     if (it->value("decision", "") != "block") break;
@@ -105,12 +105,12 @@ SOCRATIC_DECL StopHookDecision decide_stop(bool goal_met, bool hook_error, int b
                                            const StopHookPolicy& policy, std::string reason_if_blocked) {
   StopHookDecision d;
   if (goal_met && !hook_error) {
-    d.kind = "goal_met";
+    d.kind = HookVerdict::goal_met;
     d.reason = "the goal holds on every scenario";
     return d;
   }
   if (blocks_before >= policy.max_consecutive_blocks) {
-    d.kind = "block_cap";
+    d.kind = HookVerdict::block_cap;
     d.consecutive_blocks = blocks_before;
     d.cap_reached = true;
     d.reason = "stop let through: " + std::to_string(blocks_before) +
@@ -119,7 +119,7 @@ SOCRATIC_DECL StopHookDecision decide_stop(bool goal_met, bool hook_error, int b
     return d;
   }
   d.block = true;
-  d.kind = hook_error ? "error" : "goal_unmet";
+  d.kind = hook_error ? HookVerdict::error : HookVerdict::goal_unmet;
   d.consecutive_blocks = blocks_before + 1;
   d.cap_reached = d.consecutive_blocks >= policy.max_consecutive_blocks;
   d.reason = std::move(reason_if_blocked);
@@ -129,12 +129,12 @@ SOCRATIC_DECL StopHookDecision decide_stop(bool goal_met, bool hook_error, int b
 SOCRATIC_DECL std::string stop_hook_system_message(const StopHookDecision& d) {
   const std::string count = "block " + std::to_string(d.consecutive_blocks) + " in a row";
   if (!d.block) {
-    if (d.kind == "goal_met") return "Socratic judged the candidate: the goal holds on every scenario, so the agent stopped.";
+    if (d.kind == HookVerdict::goal_met) return "Socratic judged the candidate: the goal holds on every scenario, so the agent stopped.";
     // Let through without the goal (the cap, an evaluator that gave up, a judge fault): the reason
     // says plainly that the goal was NOT met, and why.
     return "Socratic let the agent stop: " + d.reason;
   }
-  if (d.kind == "error")
+  if (d.kind == HookVerdict::error)
     return "Socratic could not verify the goal, so the agent was sent back (" + count +
            "); the reason it was given names the error.";
   return "Socratic judged the candidate: the goal does not hold yet, so the agent was sent back with the "

@@ -13,6 +13,7 @@
 
 #include "socratic/record/trace_state.hpp"
 #include "socratic/core/json.hpp"
+#include "socratic/core/trace_events.hpp"
 #include "socratic/questions/credit.hpp"
 #include "socratic/questions/improvement.hpp"
 
@@ -33,7 +34,13 @@ struct EvaluationView {
 struct StopView {
   int evaluation_index = -1;  ///< the evaluation that judged it (-1: none)
   bool allowed = false;       ///< the agent was let stop
-  std::string kind;           ///< goal_met, goal_unmet, error, block_cap (hook) or met/unmet (campaign)
+  /// The stop hook's verdict (a campaign driven by the hook); none: the campaign's own stop check,
+  /// met when `allowed`.
+  std::optional<HookVerdict> hook_verdict;
+  /// The verdict in a word: the hook's kind, or `met`/`unmet` for the campaign's own check.
+  std::string kind_name() const {
+    return hook_verdict ? std::string(to_string(*hook_verdict)) : allowed ? "met" : "unmet";
+  }
 };
 
 /// One question with what followed it.
@@ -49,9 +56,21 @@ struct QuestionView {
 /// A moment the campaign ended or failed, in trace order: each `campaign_ended` (its reason and
 /// detail), each `campaign_continued` that took an ending back, and each turn an agent ended with
 /// an error (the agent's error: a model server down, a refused key).
+enum class EndingKind { ended, continued, agent_error };
+
+constexpr std::string_view to_string(EndingKind k) noexcept {
+  switch (k) {
+    case EndingKind::ended: return "ended";
+    case EndingKind::continued: return "continued";
+    case EndingKind::agent_error: return "agent_error";
+  }
+  return "unknown";
+}
+
 struct EndingView {
-  std::string kind;    ///< `ended`, `continued` or `agent_error`
-  std::string reason;  ///< the stop reason (ended), the reason taken back (continued); empty for a turn error
+  EndingKind kind = EndingKind::ended;
+  /// The stop reason (ended), the reason taken back (continued); none for a turn error.
+  std::optional<StopReason> reason;
   std::string detail;  ///< the ending's detail, or the agent's error
   std::string agent;   ///< the agent of a turn error
   int turn = -1;       ///< the turn of a turn error
@@ -140,9 +159,9 @@ inline ReportModel build_model(const std::vector<json>& events, const CreditRule
   const std::vector<CreditOutcome> credits = credit_questions(st, rule);
   std::vector<std::size_t> question_event, turn_end_event;
   for (std::size_t i = 0; i < events.size(); ++i) {
-    const std::string type = events[i].value("type", "");
-    if (type == "question") question_event.push_back(i);
-    if (type == "turn_ended") turn_end_event.push_back(i);
+    const std::optional<TraceEventType> type = trace_event_type(events[i]);
+    if (type == TraceEventType::question) question_event.push_back(i);
+    if (type == TraceEventType::turn_ended) turn_end_event.push_back(i);
   }
   std::size_t credit_at = 0;
   for (std::size_t qi = 0; qi < st.asked.size(); ++qi) {
@@ -172,40 +191,40 @@ inline ReportModel build_model(const std::vector<json>& events, const CreditRule
 
   // Stops: hook calls for an external agent, else the campaign's verdicts at its turn ends.
   for (const auto& e : events)
-    if (e.value("type", "") == "hook_call") m.hook_driven = true;
+    if (is_event(e, TraceEventType::hook_call)) m.hook_driven = true;
   for (const auto& e : events) {
-    const std::string type = e.value("type", "");
-    if (m.hook_driven && type == "hook_call") {
+    const std::optional<TraceEventType> type = trace_event_type(e);
+    if (m.hook_driven && type == TraceEventType::hook_call) {
       StopView s;
       s.evaluation_index = e.contains("evaluation_index") && e["evaluation_index"].is_number() ? e["evaluation_index"].get<int>() : -1;
       s.allowed = e.value("decision", "") == "allow";
-      s.kind = e.value("kind", "");
+      s.hook_verdict = required<HookVerdict>(e, "kind", "trace event seq " + std::to_string(e.value("seq", -1)) + " (hook_call)");
       m.stops.push_back(s);
-    } else if (!m.hook_driven && type == "verdict" && e.contains("verdict")) {
+    } else if (!m.hook_driven && type == TraceEventType::verdict && e.contains("verdict")) {
       StopView s;
       s.evaluation_index = e.value("evaluation_index", -1);
       s.allowed = e["verdict"].value("met", false);
-      s.kind = s.allowed ? "met" : "unmet";
       m.stops.push_back(s);
     }
   }
 
   // Endings and agent errors, with their details.
   for (const auto& e : events) {
-    const std::string type = e.value("type", "");
+    const std::optional<TraceEventType> type = trace_event_type(e);
+    const std::string where = "trace event seq " + std::to_string(e.value("seq", -1));
     EndingView v;
     v.elapsed_s = e.contains("elapsed_s") && e["elapsed_s"].is_number() ? e["elapsed_s"].get<double>() : 0.0;
-    if (type == "campaign_ended") {
-      v.kind = "ended";
-      v.reason = e.value("reason", "");
+    if (type == TraceEventType::campaign_ended) {
+      v.kind = EndingKind::ended;
+      v.reason = required<StopReason>(e, "reason", where + " (campaign_ended)");
       v.detail = e.value("detail", "");
-    } else if (type == "campaign_continued") {
-      v.kind = "continued";
-      v.reason = e.value("previous_reason", "");
+    } else if (type == TraceEventType::campaign_continued) {
+      v.kind = EndingKind::continued;
+      v.reason = required<StopReason>(e, "previous_reason", where + " (campaign_continued)");
       v.detail = e.value("previous_detail", "");
-    } else if (type == "turn_ended" && e.contains("result") && e["result"].is_object() &&
+    } else if (type == TraceEventType::turn_ended && e.contains("result") && e["result"].is_object() &&
                !e["result"].value("error", std::string()).empty()) {
-      v.kind = "agent_error";
+      v.kind = EndingKind::agent_error;
       v.detail = e["result"].value("error", std::string());
       v.agent = e.value("agent", std::string());
       v.turn = e.value("turn", -1);
@@ -223,27 +242,27 @@ inline ReportModel build_model(const std::vector<json>& events, const CreditRule
   // The outcome, in words.
   auto at = [](int i) { return i >= 0 ? " at evaluation " + std::to_string(i) : std::string(); };
   if (m.summary.ended) {
-    m.goal_met = m.summary.end_reason == "goal_met";
-    m.outcome = m.goal_met ? "goal met" : "ended without its goal: " + m.summary.end_reason;
+    m.goal_met = m.summary.end_reason == StopReason::goal_met;
+    m.outcome = m.goal_met ? "goal met" : "ended without its goal: " + std::string(to_string(*m.summary.end_reason));
     if (!m.goal_met && !m.summary.end_detail.empty()) m.outcome += " (" + m.summary.end_detail + ")";
   } else if (m.hook_driven && !m.stops.empty()) {
     const StopView* first_met = nullptr;
     int allowed_after = 0;
     for (const auto& s : m.stops) {
-      if (s.allowed && s.kind == "goal_met" && !first_met) first_met = &s;
+      if (s.allowed && s.hook_verdict == HookVerdict::goal_met && !first_met) first_met = &s;
       else if (first_met && s.allowed) ++allowed_after;
     }
     const StopView& last = m.stops.back();
-    m.goal_met = last.allowed && last.kind == "goal_met";
+    m.goal_met = last.allowed && last.hook_verdict == HookVerdict::goal_met;
     if (m.goal_met && first_met)
       m.outcome = "goal met: the stop hook let the agent stop" + at(first_met->evaluation_index) +
                   (allowed_after ? " (and at " + std::to_string(allowed_after) + " later stops, each judged again)" : "");
-    else if (last.allowed && last.kind == "block_cap")
+    else if (last.allowed && last.hook_verdict == HookVerdict::block_cap)
       m.outcome = "stopped at the stop hook's block cap: the goal was NOT met";
     else if (!last.allowed)
       m.outcome = "not ended: the agent's last stop was blocked (the goal did not hold" + at(last.evaluation_index) + ")";
     else
-      m.outcome = "the agent's last stop was let through (" + last.kind + ")";
+      m.outcome = "the agent's last stop was let through (" + last.kind_name() + ")";
   } else {
     m.outcome = "not ended (still running, or stopped before its end)";
   }

@@ -182,11 +182,11 @@ inline std::string timeline_svg(const ReportModel& m, const std::string& baselin
       h += "<path class=\"stop-allowed\" data-evaluation=\"" + std::to_string(s.evaluation_index) + "\" d=\"M" +
            px(xx) + " " + px(cy - 5) + " L" + px(xx + 5) + " " + px(cy) + " L" + px(xx) + " " + px(cy + 5) + " L" +
            px(xx - 5) + " " + px(cy) + " Z\" fill=\"#1a7f37\"><title>stop at evaluation " +
-           std::to_string(s.evaluation_index) + ": allowed (" + escape(s.kind) + ")</title></path>\n";
+           std::to_string(s.evaluation_index) + ": allowed (" + escape(s.kind_name()) + ")</title></path>\n";
     else
       h += "<rect class=\"stop-blocked\" data-evaluation=\"" + std::to_string(s.evaluation_index) + "\" x=\"" +
            px(xx - 1.5) + "\" y=\"" + px(cy - 5) + "\" width=\"3\" height=\"10\" fill=\"#8c959f\"><title>stop at "
-           "evaluation " + std::to_string(s.evaluation_index) + ": sent back (" + escape(s.kind) + ")</title></rect>\n";
+           "evaluation " + std::to_string(s.evaluation_index) + ": sent back (" + escape(s.kind_name()) + ")</title></rect>\n";
   }
   const double r = n <= 60 ? 4.5 : n <= 150 ? 3 : 2;
   for (std::size_t i = 0; i < n; ++i) {
@@ -234,7 +234,7 @@ inline std::string timeline_svg(const ReportModel& m, const std::string& baselin
          std::to_string(e.record->index) + "\" data-speedup=\"" + num(e.score, "%.4f") + "\" data-correct=\"true\" cx=\"" +
          px(xx) + "\" cy=\"" + px(yy) + "\" r=\"" + px(e.new_best ? r + 1 : r) + "\" fill=\"" +
          (e.new_best ? "#1f6feb" : "#8fb3f5") + "\" stroke=\"#ffffff\" stroke-width=\"" + (n <= 150 ? "1" : "0") +
-         "\"><title>evaluation " + std::to_string(e.record->index) + " (" + escape(e.record->origin) + ", turn " +
+         "\"><title>evaluation " + std::to_string(e.record->index) + " (" + std::string(to_string(e.record->origin)) + ", turn " +
          std::to_string(e.record->turn) + "): geomean " + num(e.score) + "x \xc2\xb1" + num(e.noise * 100, "%.1f") +
          "%, lowest scenario " + num(e.worst) + "x" + (e.new_best ? "; a new best beyond the noise" : "") +
          "</title></circle>\n";

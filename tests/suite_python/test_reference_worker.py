@@ -20,24 +20,57 @@ SHM = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
 
 
 class WorkerTest(unittest.TestCase):
-    def setUp(self):
-        self.stderr = tempfile.TemporaryFile()
-        self.worker = subprocess.Popen([sys.executable, os.path.join(HARNESS_PYTHON, "reference_worker.py")],
-                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+    """One worker per test class, started again only when a test has ended it: each start imports
+    PyTorch (about 1.5 s of CPU), and the tests load what they use; a request the worker refuses
+    leaves it serving, which the tests check."""
+
+    _worker = None
+    _stderr = None
+
+    @classmethod
+    def start_worker(cls):
+        cls._stderr = tempfile.TemporaryFile()
+        cls._worker = subprocess.Popen([sys.executable, os.path.join(HARNESS_PYTHON, "reference_worker.py")],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=cls._stderr,
                                        text=True)
+        cls._next_id = 0
+
+    @classmethod
+    def stop_worker(cls):
+        worker, cls._worker = cls._worker, None
+        if worker is None:
+            return
+        if worker.poll() is None:
+            worker.stdin.close()
+            worker.wait(timeout=60)
+        worker.stdout.close()
+        if not worker.stdin.closed:
+            worker.stdin.close()
+        cls._stderr.close()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stop_worker()
+
+    def setUp(self):
+        cls = type(self)
+        if cls._worker is None or cls._worker.poll() is not None:
+            cls.stop_worker()
+            cls.start_worker()
+        self.worker, self.stderr = cls._worker, cls._stderr
         self.files = []
-        self.next_id = 0
 
     def tearDown(self):
-        if self.worker.poll() is None:
-            self.worker.stdin.close()
-            self.worker.wait(timeout=60)
-        self.worker.stdout.close()
-        if not self.worker.stdin.closed:
-            self.worker.stdin.close()
-        self.stderr.close()
         for path in self.files:
             os.remove(path)
+
+    @property
+    def next_id(self):
+        return type(self)._next_id
+
+    @next_id.setter
+    def next_id(self, value):
+        type(self)._next_id = value
 
     def send_line(self, line):
         self.worker.stdin.write(line + "\n")

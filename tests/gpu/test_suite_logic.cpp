@@ -92,6 +92,20 @@ TEST_CASE("a resolved workload's errors name the field", "[harness][suite]") {
   CHECK_THAT(error_of(int_randn), Catch::Matchers::Contains("this one is int32 (use randint)"));
 }
 
+TEST_CASE("a resolved workload's baseline: absent, native, or the reference in PyTorch", "[harness][suite]") {
+  CHECK(parse_resolved_workload(two_outputs()).reference.baseline.empty());  // the runner's option decides
+  for (const char* word : {"native", "pytorch_eager", "pytorch_compile"}) {
+    json j = two_outputs();
+    j["reference"]["baseline"] = word;
+    CHECK(parse_resolved_workload(j).reference.baseline == word);
+  }
+  json eager = two_outputs();
+  eager["reference"]["baseline"] = "eager";
+  CHECK_THAT(error_of(eager), Catch::Matchers::Contains("field \"reference.baseline\": expected native, pytorch_eager"));
+  eager["reference"]["baseline"] = true;
+  CHECK_THAT(error_of(eager), Catch::Matchers::Contains("reference.baseline"));
+}
+
 TEST_CASE("the runner's dtypes: sizes, names both ways, which compare exactly", "[harness][suite]") {
   for (const char* name : {"float64", "float32", "float16", "bfloat16", "float8_e4m3fn", "float8_e5m2", "int64",
                            "int32", "int16", "int8", "uint8", "bool"}) {

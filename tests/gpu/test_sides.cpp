@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli.hpp"
 #include "sides.hpp"
 
 using namespace socratic::harness;
@@ -38,6 +39,16 @@ TEST_CASE("the baseline a scenario resolves to: the workload's word, then the op
   CHECK_THROWS_WITH(scenario_baseline(so, "pytorch_eager", false), Contains("this problem has none"));
   CHECK_THROWS_WITH(scenario_baseline(eager, "", false), Contains("this problem has none"));
   CHECK_THROWS_WITH(scenario_baseline(so, "eager", true), Contains("is not one of native, pytorch_eager"));
+}
+
+TEST_CASE("--baseline takes a shared object or a PyTorch baseline's name", "[harness][sides][cli]") {
+  auto words = [](const std::string& baseline) {
+    return std::vector<std::string>{"--baseline", baseline, "--candidate", "c.so", "--scenarios", "s.json"};
+  };
+  CHECK(parse_runner_words(words("pytorch_eager")).baseline == "pytorch_eager");
+  CHECK(parse_runner_words(words("pytorch_compile")).baseline == "pytorch_compile");
+  CHECK(parse_runner_words(words("/b/base.so")).baseline == "/b/base.so");
+  CHECK_THROWS_WITH(parse_runner_words(words("native")), Contains("--baseline") && Contains("not a shared object"));
 }
 
 TEST_CASE("a PyTorch baseline is timed unheld beside the judge's null implementation", "[harness][sides]") {

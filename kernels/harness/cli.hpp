@@ -15,11 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "sides.hpp"
+
 namespace socratic::harness {
 
 /// Everything the runner can be told. Defaults are the protocol's.
 struct RunnerOptions {
-  std::string baseline;           ///< --baseline: the baseline shared object
+  /// --baseline: the baseline shared object, or pytorch_eager / pytorch_compile (the problem's
+  /// PyTorch reference as every scenario's baseline; sides.hpp)
+  std::string baseline;
   std::string candidate;          ///< --candidate: the candidate shared object
   std::string scenarios;          ///< --scenarios: scenario-set JSON file
   std::vector<std::string> only;  ///< --only: scenario ids to run (all when empty)
@@ -165,6 +169,7 @@ inline RunnerOptions parse_runner_words(const std::vector<std::string>& words) {
     }
   }
   if (o.baseline.empty()) throw std::invalid_argument("missing --baseline BASE.so");
+  baseline_option(o.baseline);  // "native" is refused by name
   if (o.candidate.empty()) throw std::invalid_argument("missing --candidate CAND.so");
   if (o.scenarios.empty()) throw std::invalid_argument("missing --scenarios FILE.json");
   if (o.min_samples > o.max_samples)

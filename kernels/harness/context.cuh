@@ -23,6 +23,7 @@
 #include "proc_self.hpp"
 #include "remote_implementation.cuh"
 #include "secret.hpp"
+#include "sides.hpp"
 
 namespace socratic::harness {
 
@@ -50,9 +51,17 @@ struct RunnerContext {
   double reference_s = 0;
   /// Seeds of call `index` of the current scenario.
   std::uint64_t seed(SecretUse use, std::uint64_t index) const { return secret.value(use, scope, index); }
-  /// The two implementations, each in its own worker process (worker.cuh).
+  /// The candidate, in its own worker process (worker.cuh).
   RemoteImplementation* candidate = nullptr;
-  RemoteImplementation* baseline = nullptr;
+  /// The current scenario's baseline: a native worker, or the problem's PyTorch reference
+  /// (sides.hpp, scenario_baseline).
+  Implementation* baseline = nullptr;
+  BaselineKind baseline_kind = BaselineKind::native;
+  /// The judge's null implementation in a worker of its own, timed beside the two when the
+  /// baseline is not a native worker (the plan's calibration); null otherwise.
+  RemoteImplementation* calibration = nullptr;
+  /// How the current scenario's calls are timed.
+  TimingPlan plan;
   DevicePeaks peaks;
   double l2_bytes = 0;
   bool persisting_l2_supported = false;
@@ -94,6 +103,7 @@ struct ScenarioBuffers {
   std::vector<GuardedTensor> candidate_outputs, baseline_outputs;
   std::shared_ptr<ScenarioScratch> scratch;
   std::uint32_t candidate_placement = 0, baseline_placement = 0;  ///< ids in each worker
+  std::uint32_t calibration_placement = 0;  ///< the baseline's tensors, in the calibration worker
 
   std::size_t output_count() const { return candidate_outputs.size(); }
   GuardedTensor& candidate_out(std::size_t i = 0) { return candidate_outputs.at(i); }

@@ -76,10 +76,12 @@ inline void check_unwritten(RunnerContext& ctx, ScenarioBuffers& b, RunnerResult
 /// Turns a worker's account of its call into failures: a declined call, a CUDA error in its
 /// context (which ends the run, as a crash does), persisting-L2 settings left behind.
 /// Returns false when there is no output to look at.
-inline bool accept_reply(RemoteImplementation& impl, const RemoteReply& rep, RunnerResult& r,
+inline bool accept_reply(Implementation& impl, const RemoteReply& rep, RunnerResult& r,
                          const std::string& when) {
   const bool candidate = impl.role() == "candidate";
   if (rep.ret != 0) {
+    if (impl.role() == calibration_role)  // the judge's own null implementation: never declines
+      throw std::runtime_error("the judge's null implementation declined (" + when + ")");
     if (candidate)
       r.fail("declined", "declined",
              "the candidate's entry point returned " + std::to_string(rep.ret) + " (" + when + ")");

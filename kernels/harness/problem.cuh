@@ -19,6 +19,8 @@
 
 namespace socratic::harness {
 
+class Implementation;  // implementation.cuh
+
 /// One argument tensor of the entry point.
 struct TensorSpec {
   std::string name;
@@ -89,6 +91,24 @@ class Problem {
   virtual double output_max_error_cap(std::size_t /*output*/, double reference_max_abs) const {
     return max_error_cap(reference_max_abs);
   }
+
+  /// The baseline the configured scenario's own description asks for ("native", "pytorch_eager",
+  /// "pytorch_compile"), or empty when it does not say (sides.hpp, scenario_baseline). Called
+  /// after configure(). Default: empty.
+  virtual std::string requested_baseline() const { return {}; }
+
+  /// Whether pytorch_baseline() can give a baseline (the problem's reference is PyTorch).
+  virtual bool has_pytorch_baseline() const { return false; }
+
+  /// The problem's PyTorch reference as the configured scenario's baseline, in eager mode or
+  /// under torch.compile, timed in the judge's trusted reference worker; owned by the problem.
+  /// Only the judge calls it, never a worker. Default: none.
+  virtual Implementation* pytorch_baseline(bool /*compiled*/) { return nullptr; }
+
+  /// The judge's null implementation: an entry point of the problem's own signature, compiled into
+  /// the runner, that launches one empty kernel on the stream it is given and returns 0. The
+  /// calibration worker calls it (docs/harness.md, "A PyTorch baseline"). Default: none.
+  virtual void* null_entry() const { return nullptr; }
 };
 
 }  // namespace socratic::harness

@@ -19,20 +19,12 @@
 
 #include "cuda_check.hpp"
 #include "device_buffers.cuh"
+#include "implementation.cuh"
 #include "proc_self.hpp"
 #include "worker_link.hpp"
 #include "worker_wire.hpp"
 
 namespace socratic::harness {
-
-/// A worker's answer to a call.
-struct RemoteReply {
-  int ret = 0;                          ///< the entry point's return value
-  cudaError_t cuda_error = cudaSuccess;  ///< what the worker's context reported after the call
-  double event_ms = 0;                  ///< timed calls: the worker's own events (not trusted alone)
-  unsigned persisting_l2 = 0;           ///< persisting-L2 settings the call left behind (bits)
-  bool hold_expired = false;            ///< a held call whose hold gave up before the release
-};
 
 /// A CUDA error inside a worker's context: the implementation broke its own context.
 struct WorkerCudaError : std::runtime_error {
@@ -40,13 +32,15 @@ struct WorkerCudaError : std::runtime_error {
   std::string role;
 };
 
-class RemoteImplementation {
+class RemoteImplementation final : public Implementation {
  public:
   RemoteImplementation(std::string role, WorkerLink link)
       : role_(std::move(role)), link_(std::move(link)) {}
 
-  const std::string& role() const { return role_; }
+  const std::string& role() const override { return role_; }
   WorkerLink& link() { return link_; }
+  void stop() override { link_.stop(); }
+  void resume() override { link_.resume(); }
 
   /// Waits for the worker's hello (it has loaded the implementation under its sandbox).
   void await_hello(std::chrono::milliseconds timeout) {
@@ -57,13 +51,13 @@ class RemoteImplementation {
                           link_.role() + " speaks wire protocol " + std::to_string(hello.protocol), role_);
   }
 
-  void configure(const nlohmann::json& params) {
+  void configure(const nlohmann::json& params) override {
     const auto seq = link_.send(wire::Type::configure, params.dump());
     link_.receive(seq, {wire::Type::ok}, control_timeout);
   }
 
   /// Shares `tensors` (the problem's order: inputs, then the one output) as a new placement.
-  std::uint32_t map(const std::vector<const GuardedTensor*>& tensors) {
+  std::uint32_t map(const std::vector<const GuardedTensor*>& tensors) override {
     const std::uint32_t id = next_placement_++;
     wire::MapRequest req{id, static_cast<std::uint32_t>(tensors.size())};
     std::string payload(reinterpret_cast<const char*>(&req), sizeof req);
@@ -83,13 +77,13 @@ class RemoteImplementation {
   }
 
   /// Closes every mapping (before the judge frees the scenario's buffers).
-  void unmap() {
+  void unmap() override {
     const auto seq = link_.send(wire::Type::unmap);
     link_.receive(seq, {wire::Type::ok}, control_timeout);
   }
 
   /// Call, synchronise, answer.
-  RemoteReply plain(std::uint32_t placement) {
+  RemoteReply plain(std::uint32_t placement) override {
     const auto seq = send_call(placement, wire::CallKind::plain, 0);
     return reply(link_.receive(seq, {wire::Type::done}, call_timeout));
   }
@@ -110,7 +104,7 @@ class RemoteImplementation {
 
   /// A timed call: the worker's events around the call; the judge keeps its own clock around
   /// this function (timing.cuh). The answer is awaited spinning, so the judge wakes at once.
-  RemoteReply timed(std::uint32_t placement, bool held) {
+  RemoteReply timed(std::uint32_t placement, bool held) override {
     link_.assert_quiet();
     const auto seq =
         send_call(placement, held ? wire::CallKind::timed_held : wire::CallKind::timed, 0);

@@ -38,6 +38,7 @@
 #include "proc_self.hpp"
 #include "result.hpp"
 #include "scenario_file.hpp"
+#include "sides.hpp"
 #include "timing.cuh"
 #include "watchdog.hpp"
 #include "worker.cuh"
@@ -127,10 +128,54 @@ ScenarioBuffers allocate(RunnerContext& ctx, std::uint64_t seed,
   return b;
 }
 
-/// Maps one placement's tensors into both workers (each sees the inputs and its own output).
+}  // namespace
+
+// Declared in implementation.cuh; defined here, in the runner's translation unit, where the
+// judge's device buffers are (a problem's translation unit has only their addresses).
+std::uint32_t AddressImplementation::map(const std::vector<const GuardedTensor*>& tensors) {
+  std::vector<const void*> addresses;
+  for (const GuardedTensor* t : tensors) addresses.push_back(t->data());
+  return map_addresses(addresses);
+}
+
+namespace {
+
+/// Maps one placement's tensors into every side (each sees the inputs and its own output; the
+/// judge's null implementation, trusted, maps the baseline's tensors and touches none of them).
 void share(RunnerContext& ctx, ScenarioBuffers& b) {
   b.candidate_placement = ctx.candidate->map(b.shared_with(true));
   b.baseline_placement = ctx.baseline->map(b.shared_with(false));
+  if (ctx.calibration && ctx.plan.calibration) b.calibration_placement = ctx.calibration->map(b.shared_with(false));
+}
+
+/// The native baseline's worker and the calibration worker (either may be absent).
+struct NativeSides {
+  RemoteImplementation* baseline = nullptr;
+  RemoteImplementation* calibration = nullptr;
+};
+
+/// Picks the scenario's baseline and timing plan (sides.hpp) after the problem was configured.
+void choose_sides(RunnerContext& ctx, const RunnerScenario& sc, const NativeSides& native) {
+  BaselineKind kind;
+  try {
+    kind = scenario_baseline(baseline_option(ctx.options.baseline), ctx.problem.requested_baseline(),
+                             ctx.problem.has_pytorch_baseline());
+  } catch (const std::invalid_argument& e) {
+    throw BadScenario("scenario \"" + sc.id + "\": " + e.what());
+  }
+  ctx.baseline_kind = kind;
+  ctx.plan = timing_plan(ctx.options.launch_hold, kind);
+  if (kind == BaselineKind::native) {
+    ctx.baseline = native.baseline;
+  } else {
+    ctx.baseline = ctx.problem.pytorch_baseline(kind == BaselineKind::pytorch_compile);
+    if (!ctx.baseline)
+      throw BadScenario("scenario \"" + sc.id + "\": the problem gave no " + baseline_kind_name(kind) + " baseline");
+  }
+  if (!ctx.baseline) throw BadScenario("scenario \"" + sc.id + "\": no native baseline was started");
+  ctx.calibration = ctx.plan.calibration ? native.calibration : nullptr;
+  if (ctx.plan.calibration && !ctx.calibration)
+    throw std::runtime_error("scenario \"" + sc.id + "\": the calibration worker was not started");
 }
 
 void exercise_runner_calls(RunnerContext& ctx) {
@@ -148,7 +193,7 @@ void exercise_runner_calls(RunnerContext& ctx) {
   ctx.clock.current_mhz();
 }
 
-RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc) {
+RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc, const NativeSides& native) {
   RunnerResult r;
   r.id = sc.id;
   try {
@@ -156,20 +201,25 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc) {
   } catch (const std::exception& e) {
     throw BadScenario("scenario \"" + sc.id + "\": " + e.what());
   }
+  choose_sides(ctx, sc, native);
   // Every seed of the scenario comes from the judge's secret under this scope (secret.hpp).
   const std::uint64_t scope = fnv1a(sc.id);
   ctx.scope = scope;
   ctx.reference_s = 0;
   ctx.candidate->configure(sc.params);
   ctx.baseline->configure(sc.params);
-  // Every placement is shared with both workers; the mappings are closed before the buffers go.
+  if (ctx.calibration) ctx.calibration->configure(sc.params);
+  // Every placement is shared with every side; the mappings are closed before the buffers go.
   struct Unmap {
     RunnerContext& ctx;
     ~Unmap() {
-      try {
-        ctx.candidate->unmap();
-        ctx.baseline->unmap();
-      } catch (...) {  // a broken worker: the failure is reported where it happened
+      for (Implementation* side : {static_cast<Implementation*>(ctx.candidate), ctx.baseline,
+                                   static_cast<Implementation*>(ctx.calibration)}) {
+        if (!side) continue;
+        try {
+          side->unmap();
+        } catch (...) {  // a broken worker: the failure is reported where it happened
+        }
       }
     }
   };
@@ -212,25 +262,41 @@ RunnerResult run_scenario(RunnerContext& ctx, const RunnerScenario& sc) {
   return r;
 }
 
-/// The two workers, started before this process touches CUDA (a fork is cheap then).
+/// The workers, started before this process touches CUDA (a fork is cheap then): the candidate's,
+/// the native baseline's unless --baseline names a PyTorch baseline, and the judge's null
+/// implementation's when a scenario may be timed against a PyTorch baseline.
 struct Workers {
-  std::unique_ptr<RemoteImplementation> baseline, candidate;
+  std::unique_ptr<RemoteImplementation> baseline, candidate, calibration;
+  NativeSides native() const { return {baseline.get(), calibration.get()}; }
+  std::vector<RemoteImplementation*> all() const {
+    std::vector<RemoteImplementation*> w;
+    for (const auto* p : {&baseline, &candidate, &calibration})
+      if (*p) w.push_back(p->get());
+    return w;
+  }
 };
 
-Workers start_workers(const RunnerOptions& opt) {
+Workers start_workers(const RunnerOptions& opt, bool calibration) {
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
   auto spawn = [&](const std::string& role, const std::string& implementation) {
     std::vector<std::string> argv = {"/proc/self/exe", "--worker", role, "--implementation",
                                      implementation};
-    return std::make_unique<RemoteImplementation>(
-        role, WorkerLink::spawn(argv, env, "the " + role + "'s worker", role));
+    const std::string who = role == calibration_role ? "the judge's null implementation's worker"
+                                                     : "the " + role + "'s worker";
+    return std::make_unique<RemoteImplementation>(role, WorkerLink::spawn(argv, env, who, role));
   };
   Workers w;
-  w.baseline = spawn("baseline", opt.baseline);
+  if (baseline_option(opt.baseline).has_native()) w.baseline = spawn("baseline", opt.baseline);
   w.candidate = spawn("candidate", opt.candidate);
+  if (calibration) w.calibration = spawn(calibration_role, "(the judge's null implementation)");
   return w;
 }
+
+/// Whether a selected scenario may be timed against a PyTorch baseline, read before any worker
+/// starts (then the calibration worker starts with the others). A scenario set or a scenario
+/// that cannot be read here is read again, and reported, where the run reads it.
+bool may_need_calibration(const RunnerOptions& opt, Problem& problem, const std::string& problem_name);
 
 /// Ends every scenario from `first` on with the same failure (the candidate was disqualified
 /// by its sandbox: none of them can be judged).
@@ -311,16 +377,44 @@ std::vector<RunnerScenario> selected_scenarios(const RunnerOptions& opt, const s
   return select_scenarios(set, opt.only);
 }
 
-/// Waits for both workers' hello. Returns the run's exit status when it ends here: a candidate
+bool may_need_calibration(const RunnerOptions& opt, Problem& problem, const std::string& problem_name) {
+  BaselineOption option;
+  try {
+    option = baseline_option(opt.baseline);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (option.word) return true;
+  if (!problem.has_pytorch_baseline()) return false;
+  try {
+    for (const RunnerScenario& sc : selected_scenarios(opt, problem_name)) {
+      try {
+        problem.configure(sc.params);
+      } catch (const std::exception&) {
+        continue;
+      }
+      const auto asked = baseline_kind_named(problem.requested_baseline());
+      if (asked && is_pytorch(*asked)) return true;
+    }
+  } catch (const std::exception&) {
+  }
+  return false;
+}
+
+/// Waits for every worker's hello. Returns the run's exit status when it ends here: a candidate
 /// refused while loading fails every scenario (exit 0); a broken worker is fatal.
-std::optional<int> await_workers(RunnerContext& ctx, const std::vector<RunnerScenario>& scenarios) {
+std::optional<int> await_workers(RunnerContext& ctx, const std::vector<RunnerScenario>& scenarios,
+                                 const NativeSides& native) {
   const auto hello_timeout = std::chrono::seconds(120);
   Emitter& emit = ctx.emit;
-  try {
-    ctx.baseline->await_hello(hello_timeout);
-  } catch (const WorkerFailure& e) {
-    emit.fatal(e.what());
-    return e.kind == WorkerFailure::Kind::error ? exit_bad_input : exit_cuda;
+  for (RemoteImplementation* judge_side : {native.baseline, native.calibration}) {
+    if (!judge_side) continue;
+    try {
+      judge_side->await_hello(hello_timeout);
+    } catch (const WorkerFailure& e) {
+      emit.fatal(e.what());
+      return e.kind == WorkerFailure::Kind::error ? exit_bad_input : exit_cuda;
+    }
   }
   try {
     ctx.candidate->await_hello(hello_timeout);
@@ -342,7 +436,7 @@ std::optional<int> await_workers(RunnerContext& ctx, const std::vector<RunnerSce
 /// Judges scenario `i` and writes its end line. Returns the run's exit status when the run
 /// stops here (a bad scenario, a broken worker or CUDA context, a disqualified candidate).
 std::optional<int> judge_scenario(RunnerContext& ctx, const std::vector<RunnerScenario>& scenarios,
-                                  std::size_t i, Watchdog& watchdog) {
+                                  std::size_t i, Watchdog& watchdog, const NativeSides& native) {
   const RunnerScenario& sc = scenarios[i];
   Emitter& emit = ctx.emit;
   emit.line({{"event", "scenario_begin"}, {"index", i}, {"id", sc.id}});
@@ -355,7 +449,7 @@ std::optional<int> judge_scenario(RunnerContext& ctx, const std::vector<RunnerSc
   };
   RunnerResult r;
   try {
-    r = run_scenario(ctx, sc);
+    r = run_scenario(ctx, sc, native);
   } catch (const BadScenario& e) {
     emit.fatal(e.what());
     return exit_bad_input;
@@ -390,19 +484,20 @@ std::optional<int> judge_scenario(RunnerContext& ctx, const std::vector<RunnerSc
   }
   watchdog.disarm();
   emit.line({{"event", "scenario_end"}, {"result", r.to_json()}, {"check_s", r.check_s},
-             {"timing_s", r.timing_s}, {"reference_s", ctx.reference_s}});
+             {"timing_s", r.timing_s}, {"reference_s", ctx.reference_s},
+             {"baseline", baseline_kind_name(ctx.baseline_kind)}});
   return std::nullopt;
 }
 
 int run(const RunnerOptions& opt, Emitter& emit) {
-  Workers workers = start_workers(opt);
+  std::unique_ptr<Problem> problem = socratic_make_problem();
+  std::string problem_name = problem->name();
+  if (problem_name.empty()) problem_name = name_from_entry_point(socratic_problem_entry_point());
+  Workers workers = start_workers(opt, may_need_calibration(opt, *problem, problem_name));
   const JudgeDevice device = open_device();
   const SmClock clock(device.bus_id);
   DeviceOps ops(device.stream, device.prop.multiProcessorCount, static_cast<std::size_t>(device.prop.l2CacheSize));
   Watchdog watchdog(emit);
-  std::unique_ptr<Problem> problem = socratic_make_problem();
-  std::string problem_name = problem->name();
-  if (problem_name.empty()) problem_name = name_from_entry_point(socratic_problem_entry_point());
   say_hello(emit, opt, device, clock, ops, problem_name);
 
   const JudgeSecret secret = opt.seed ? JudgeSecret::from_seed(*opt.seed) : JudgeSecret::fresh();
@@ -411,10 +506,9 @@ int run(const RunnerOptions& opt, Emitter& emit) {
   ctx.l2_bytes = device.prop.l2CacheSize;
   ctx.persisting_l2_supported = device.prop.persistingL2CacheMaxSize > 0;
   ctx.candidate = workers.candidate.get();
-  ctx.baseline = workers.baseline.get();
   const auto call_timeout = std::chrono::milliseconds(
       static_cast<long long>(1000 * (opt.scenario_timeout_s > 0 ? opt.scenario_timeout_s + 30 : 3600)));
-  ctx.candidate->call_timeout = ctx.baseline->call_timeout = call_timeout;
+  for (RemoteImplementation* w : workers.all()) w->call_timeout = call_timeout;
   exercise_runner_calls(ctx);
   std::vector<RunnerScenario> scenarios;
   try {
@@ -423,12 +517,12 @@ int run(const RunnerOptions& opt, Emitter& emit) {
     emit.fatal(e.what());
     return exit_bad_input;
   }
-  if (const auto ended = await_workers(ctx, scenarios)) return *ended;
+  if (const auto ended = await_workers(ctx, scenarios, workers.native())) return *ended;
   std::vector<std::string> reported = ctx.candidate->mapped_libraries();
   emit.line({{"event", "libraries"}, {"mapped", reported}});
 
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
-    if (const auto ended = judge_scenario(ctx, scenarios, i, watchdog)) return *ended;
+    if (const auto ended = judge_scenario(ctx, scenarios, i, watchdog, workers.native())) return *ended;
     const auto fresh = newly_mapped(reported, ctx.candidate->mapped_libraries());
     reported.insert(reported.end(), fresh.begin(), fresh.end());
     emit.line({{"event", "libraries"}, {"mapped", fresh}});

@@ -10,12 +10,15 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "context.cuh"
 #include "correctness.cuh"
 #include "result.hpp"
+#include "sides.hpp"
 #include "stats.hpp"
 
 namespace socratic::harness {
@@ -41,7 +44,7 @@ struct TimedCall {
 /// is quiet, and keeps its own clock from the request to its own fence after the answer: the
 /// fence completes only once the GPU has given the judge's context a turn after the worker's
 /// work, so a worker that answers early still pays for the work it left running.
-inline bool timed_call(RunnerContext& ctx, RunnerResult& r, RemoteImplementation& impl,
+inline bool timed_call(RunnerContext& ctx, RunnerResult& r, Implementation& impl,
                        std::uint32_t placement, bool held, const std::string& when, TimedCall& t) {
   ctx.ops.flush_l2();
   reset_persisting_l2(ctx);
@@ -123,63 +126,75 @@ inline unsigned long long hash_outputs(RunnerContext& ctx, const std::vector<Gua
 /// buffers. Where a buffer lands in physical memory moves a scenario's time by about 1% from one
 /// process to the next, for candidate and baseline alike (docs/benchmarks.md); rotating the
 /// samples over several placements averages that inside one run.
+///
+/// When the plan has a calibration side (a PyTorch baseline: sides.hpp), the judge's null
+/// implementation is timed in every sample too, in a native worker on the candidate's path, and
+/// the clock and quiet checks compare the candidate with it instead of the baseline.
 inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& placements,
                     RunnerResult& r) {
   const RunnerOptions& o = ctx.options;
   RemoteImplementation& candidate = *ctx.candidate;
-  RemoteImplementation& baseline = *ctx.baseline;
+  Implementation& baseline = *ctx.baseline;
+  const bool calibrated = ctx.plan.calibration && ctx.calibration;
+  if (ctx.plan.calibration && !ctx.calibration)
+    throw std::runtime_error("the timing plan needs the judge's null implementation and its worker was not started");
   ScenarioBuffers& first = *placements.front();
   TimedCall t;
-  // Held (launch_hold.cuh) unless the options say otherwise or a hold expired in the warm-up
-  // (an entry point that waits for its own stream): then both sides are timed unheld alike.
-  bool held = o.launch_hold;
-  // Both workers are stopped (SIGSTOP) through the timed phase and each runs only for its own
-  // call: the candidate's cannot launch anything into the baseline's interval (what it left
-  // queued shows in the quiet check), both sides are treated alike, so that their paths cost
-  // the judge's clock the same, and a worker is stopped while it alone has the CPU both share.
+  // Held (launch_hold.cuh) unless the options or the plan say otherwise (a PyTorch baseline
+  // cannot be held), or a hold expired in the warm-up (an entry point that waits for its own
+  // stream): then every side is timed unheld alike.
+  bool held = ctx.plan.held;
+  if (!ctx.plan.note.empty()) ctx.emit.log("scenario \"" + r.id + "\": " + ctx.plan.note);
+  // Every side is stopped (SIGSTOP) through the timed phase and each runs only for its own
+  // call: the candidate's cannot launch anything into another side's interval (what it left
+  // queued shows in the quiet check), the sides are treated alike, so that their paths cost
+  // the judge's clock the same, and a worker is stopped while it alone has the CPU they share.
   // (Stopping the idle worker before each call instead waited for it to be scheduled on that
   // CPU, which the timed worker's spin held: about 6 ms a sample, measured in D141.)
+  std::vector<Implementation*> sides{&candidate, &baseline};
+  if (calibrated) sides.push_back(ctx.calibration);
   struct StoppedWhileTiming {
-    RemoteImplementation &a, &b;
-    StoppedWhileTiming(RemoteImplementation& x, RemoteImplementation& y) : a(x), b(y) {
-      a.link().stop();
-      b.link().stop();
+    std::vector<Implementation*>& sides;
+    explicit StoppedWhileTiming(std::vector<Implementation*>& s) : sides(s) {
+      for (Implementation* i : sides) i->stop();
     }
     ~StoppedWhileTiming() {
-      try {
-        a.link().resume();
-        b.link().resume();
-      } catch (...) {  // a worker that died: reported where the next call fails
-      }
+      for (Implementation* i : sides) try {
+          i->resume();
+        } catch (...) {  // a worker that died: reported where the next call fails
+        }
     }
-  } stopped{candidate, baseline};
+  } stopped{sides};
+  auto placement_of = [](Side side, ScenarioBuffers& b) {
+    return side == Side::candidate  ? b.candidate_placement
+           : side == Side::baseline ? b.baseline_placement
+                                    : b.calibration_placement;
+  };
   double in_calls_s = 0;  // wall time inside time_one: where the timed phase goes (log line)
-  auto time_one = [&](bool is_candidate, ScenarioBuffers& buffers, const std::string& when) {
+  auto time_one = [&](Side side, ScenarioBuffers& buffers, const std::string& when) {
     const auto began = std::chrono::steady_clock::now();
     struct Count {
       double& into;
       std::chrono::steady_clock::time_point from;
       ~Count() { into += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count(); }
     } count{in_calls_s, began};
-    RemoteImplementation& timed = is_candidate ? candidate : baseline;
-    timed.link().resume();
-    const bool ok = timed_call(ctx, r, timed,
-                               is_candidate ? buffers.candidate_placement : buffers.baseline_placement,
-                               held, when, t);
-    timed.link().stop();
+    Implementation& timed = *sides.at(static_cast<std::size_t>(side));
+    timed.resume();
+    const bool ok = timed_call(ctx, r, timed, placement_of(side, buffers), held, when, t);
+    timed.stop();
     return ok;
   };
   double warm_ms = 0;  // the longest warm-up call
   for (int w = 0; w < o.warmup; ++w) {
     const std::string when = "warm-up " + std::to_string(w);
-    for (bool is_candidate : {true, false}) {
-      if (!time_one(is_candidate, first, when)) return;
-      warm_ms = std::max(warm_ms, t.event_ms);
+    for (Side side : sample_order(1, calibrated)) {
+      if (!time_one(side, first, when)) return;
+      if (side != Side::calibration) warm_ms = std::max(warm_ms, t.event_ms);
       if (held && t.hold_expired) {
         held = false;
-        ctx.emit.log("scenario \"" + r.id + "\": the " + (is_candidate ? "candidate" : "baseline") +
+        ctx.emit.log("scenario \"" + r.id + "\": the " + sides[static_cast<std::size_t>(side)]->role() +
                      "'s entry point waited on its own stream while held (" + when +
-                     "): both sides are timed unheld, their host-side launch inside the interval");
+                     "): every side is timed unheld, their host-side launch inside the interval");
       }
     }
   }
@@ -188,10 +203,12 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
   const bool short_calls = o.warmup > 0 && warm_ms < short_call_samples_below_ms;
   const int min_samples = short_calls ? std::max(o.min_samples, std::min(short_call_min_samples, o.max_samples))
                                       : o.min_samples;
-  std::vector<double> ev_c, ev_b, wall_c, wall_b, clocks, quiet_after_c, quiet_after_b;
+  SideTimes times[3];
+  SideTimes &tc = times[0], &tb = times[1], &tn = times[2];
+  std::vector<double>&ev_c = tc.event_ms, &ev_b = tb.event_ms, clocks;
   const auto started = std::chrono::steady_clock::now();
   StopReason stop = StopReason::keep_going;
-  bool last_was_candidate = false;
+  std::optional<Side> last;
   int full_checks = 0;
   const int regimes = correctness_trials(ctx);
   const double recheck_chance = 1.0 / o.recheck_every;
@@ -206,34 +223,31 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
     const std::uint64_t poison_seed = ctx.seed(SecretUse::poison, call);
     poison_outputs(ctx, b.candidate_outputs, PoisonMode::nan, poison_seed);
     poison_outputs(ctx, b.baseline_outputs, PoisonMode::nan, ctx.seed(SecretUse::poison, call | baseline_call_bit));
-    const bool candidate_first = s % 2 == 1;
     unsigned long long output_at_fence = 0;
-    for (int k = 0; k < 2; ++k) {
-      const bool is_candidate = (k == 0) == candidate_first;
-      // After either call the judge does the same work (a hash of that side's output as its
-      // fence found it, the SM clock), so that neither side's call follows more of it.
-      if (!time_one(is_candidate, b, when)) return;
+    for (Side side : sample_order(s, calibrated)) {
+      // After every call the judge does the same work (a hash of that side's outputs as its
+      // fence found them, the SM clock), so that no side's call follows more of it. (The
+      // calibration writes nothing: the baseline's outputs are hashed after it all the same.)
+      if (!time_one(side, b, when)) return;
       const unsigned long long at_fence =
-          hash_outputs(ctx, is_candidate ? b.candidate_outputs : b.baseline_outputs);
+          hash_outputs(ctx, side == Side::candidate ? b.candidate_outputs : b.baseline_outputs);
       const double mhz = ctx.clock.current_mhz();
-      if (is_candidate) {
+      SideTimes& mine = times[static_cast<int>(side)];
+      mine.event_ms.push_back(t.event_ms);
+      mine.wall_ms.push_back(t.wall_ms);
+      if (side == Side::candidate) {
         output_at_fence = at_fence;  // compared again once the sample is over
-        ev_c.push_back(t.event_ms);
-        wall_c.push_back(t.wall_ms);
         clocks.push_back(mhz);
-      } else {
-        ev_b.push_back(t.event_ms);
-        wall_b.push_back(t.wall_ms);
       }
-      if (s > 0 || k > 0) (last_was_candidate ? quiet_after_c : quiet_after_b).push_back(t.quiet_us);
-      last_was_candidate = is_candidate;
+      if (last) times[static_cast<int>(*last)].quiet_after_us.push_back(t.quiet_us);
+      last = side;
     }
     if (hash_outputs(ctx, b.candidate_outputs) != output_at_fence)
       r.fail("side_stream", "side_stream",
              "the candidate's output changed after the judge's fence that ended its call: work "
              "ran outside the stream it was given, past the end of its call (" + when + ")");
     check_timed_output(ctx, b, r, when, poison_seed, regime, hashes);
-    // Decided only now, after both calls returned, from the judge's secret.
+    // Decided only now, after the calls returned, from the judge's secret.
     const bool full = ctx.secret.chance(SecretUse::recheck, ctx.scope, call, recheck_chance);
     if (full && r.correct) {
       ++full_checks;
@@ -246,10 +260,15 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
     stop = stop_rule(s + 1, median_relative_error(ev_c), median_relative_error(ev_b), elapsed,
                      min_samples, o.max_samples, o.target_noise, o.max_ms_per_scenario);
   }
+  const std::vector<double>& quiet_after_c = tc.quiet_after_us;
+  const std::vector<double>& quiet_after_b = tb.quiet_after_us;
+  const std::vector<double>& wall_c = tc.wall_ms;
   ctx.emit.log("scenario \"" + r.id + "\": " + std::to_string(ev_c.size()) +
                " timed samples, each output compared with the baseline's; " +
                std::to_string(full_checks) + " also against the reference" +
-               (held ? "; calls timed behind the hold" : "; calls timed unheld") + "; " +
+               (held ? "; calls timed behind the hold" : "; calls timed unheld") +
+               "; baseline " + baseline_kind_name(ctx.baseline_kind) +
+               (calibrated ? ", the judge's null implementation timed beside them" : "") + "; " +
                num(in_calls_s) + " s in the timed calls' round trips, " +
                num(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()) +
                " s in the sampling loop");
@@ -266,27 +285,35 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
   // "Short calls"): the figure is reported, with a wider confidence bound.
   if (r.baseline_ms < short_call_ms || r.candidate_ms < short_call_ms) r.flag("short_call");
 
-  // The judge's clock against the candidate worker's events, calibrated by the baseline's.
-  const ClockVerdict clock = clock_check(ev_c, wall_c, ev_b, wall_b);
+  // The judge's clock against the candidate worker's events, calibrated by the baseline's, or
+  // by the judge's null implementation's when the baseline is PyTorch (its residual holds the
+  // interpreter's and the copies' time, and would hide a forged one: sides.hpp).
+  const SideTimes* calibration = calibrated ? &tn : nullptr;
+  const ClockVerdict clock = candidate_clock(tc, tb, calibration);
+  const std::string against = calibrated ? "the null implementation" : "baseline";
+  const std::vector<double>& quiet_ref = clock_reference(tb, calibration).quiet_after_us;
   ctx.emit.log("scenario \"" + r.id + "\": judge's clock residual " + num(clock.candidate_residual_us) +
-               " us (candidate) vs " + num(clock.baseline_residual_us) + " us (baseline), allowance " +
+               " us (candidate) vs " + num(clock.baseline_residual_us) + " us (" + against + "), allowance " +
                num(clock.allowance_us) + " us; quiet fences after the candidate " +
-               num(median(quiet_after_c)) + " us, after the baseline " + num(median(quiet_after_b)) +
-               " us");
+               num(median(quiet_after_c)) + " us, after the " + against + " " + num(median(quiet_ref)) + " us" +
+               (calibrated ? "; the baseline's residual " +
+                                 num(1e3 * (median(tb.wall_ms) - median(tb.event_ms))) +
+                                 " us and its quiet fences " + num(median(quiet_after_b)) +
+                                 " us (not compared: it is not on the candidate's path)"
+                           : std::string()));
   const bool hidden = clock.mismatch;
   if (hidden)
     r.fail("clock_mismatch", "clock_mismatch",
            "the judge's clock measured " + num(median(wall_c)) + " ms per call against the " +
                num(r.candidate_ms) + " ms the candidate's worker reported: " + num(clock.excess_us) +
-               " us more than the baseline's overhead on the same path (allowed " +
-               num(clock.allowance_us) + " us). The worker's time was forged, or work ran "
-               "outside the stream it was given");
-  if (gpu_busy_after_candidate(quiet_after_c, quiet_after_b))
+               " us more than the " + (calibrated ? std::string("judge's null implementation's") : std::string("baseline's")) +
+               " overhead on the same path (allowed " + num(clock.allowance_us) +
+               " us). The worker's time was forged, or work ran outside the stream it was given");
+  if (candidate_left_gpu_busy(tc, tb, calibration))
     r.fail("gpu_busy", "gpu_busy",
            "after the candidate's calls the judge's fence waited " + num(median(quiet_after_c)) +
-               " us (median) against " + num(median(quiet_after_b)) +
-               " us after the baseline's: the candidate left work running on the GPU after its "
-               "call had answered");
+               " us (median) against " + num(median(quiet_ref)) + " us after the " + against +
+               "'s: the candidate left work running on the GPU after its call had answered");
 
   double out_bytes = 0;
   for (const auto& spec : ctx.problem.tensors())

@@ -35,8 +35,9 @@ namespace socratic::harness {
 
 /// What `--worker ROLE --implementation PATH` says.
 struct WorkerOptions {
-  std::string role;            ///< "baseline" or "candidate"
-  std::string implementation;  ///< the shared object to load
+  std::string role;            ///< "baseline", "candidate" or "calibration"
+  std::string implementation;  ///< the shared object to load (none for the calibration: the
+                               ///< judge's null implementation, Problem::null_entry)
 };
 
 namespace worker_detail {
@@ -180,6 +181,14 @@ class WorkerSession {
       void* scratch = nullptr;
       cuda_check(cudaMalloc(&scratch, 1 << 20), "warm-up allocation");
       cudaFree(scratch);
+      if (options_.role == calibration_role) {
+        // The judge's null implementation is part of this executable: its kernel is loaded and
+        // launched once here, as everything else the worker calls later.
+        entry_ = problem_->null_entry();
+        if (!entry_) throw std::runtime_error("this problem has no null implementation to calibrate with");
+        if (problem_->launch(entry_, {}, {}, stream_) != 0) throw std::runtime_error("the null implementation declined");
+        cuda_check(cudaStreamSynchronize(stream_), "null implementation warm-up");
+      }
     } catch (const std::exception& e) {
       channel_.fail(0, std::string("worker set-up: ") + e.what());
       return 3;
@@ -194,6 +203,13 @@ class WorkerSession {
     if (!install_sandbox_reporter(worker_channel_fd, why) || !install_sandbox_filter(SandboxPhase::load, why)) {
       channel_.fail(0, "the worker cannot install its sandbox: " + why);
       return 2;
+    }
+    if (options_.role == calibration_role) {  // nothing to load: entry_ is the judge's own
+      if (!install_sandbox_filter(SandboxPhase::run, why)) {
+        channel_.fail(0, "the worker cannot tighten its sandbox: " + why);
+        return 2;
+      }
+      return 0;
     }
     void* lib = dlopen(options_.implementation.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
@@ -392,7 +408,11 @@ class WorkerSession {
 
 /// The worker's main loop. Returns the process's exit status.
 inline int worker_main(const WorkerOptions& options) {
-  prctl(PR_SET_NAME, options.role == "candidate" ? "socratic-cand" : "socratic-base", 0, 0, 0);
+  prctl(PR_SET_NAME,
+        options.role == "candidate"          ? "socratic-cand"
+        : options.role == calibration_role   ? "socratic-null"
+                                             : "socratic-base",
+        0, 0, 0);
   worker_detail::Worker channel(worker_channel_fd);
   return worker_detail::WorkerSession(options, channel).run();
 }

@@ -4,7 +4,9 @@
 // their generators, the scalars, the axes, the tolerance and where the PyTorch reference is.
 // Inputs are generated on the GPU by the judge; the reference runs in the trusted reference
 // worker on the judge's buffers (reference_client.hpp); the candidate is called through the
-// adapter the host compiles beside it (adapter.hpp, suite_call.h).
+// adapter the host compiles beside it (adapter.hpp, suite_call.h). The reference can also be the
+// scenario's baseline (PytorchBaseline below: eager, or under torch.compile), timed by the judge in
+// its interleaved protocol beside the judge's null implementation (socratic_suite_null_entry).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
@@ -13,13 +15,16 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "implementation.cuh"
 #include "problem.cuh"
 #include "random.cuh"
 #include "reference_client.hpp"
@@ -77,6 +82,22 @@ __global__ void generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, s
   }
 }
 
+__global__ void null_kernel() {}
+
+}  // namespace
+}  // namespace socratic::harness
+
+/// The judge's null implementation (Problem::null_entry): the suite entry point's signature, one
+/// empty kernel on the stream it is given, nothing read or written. Timed in a native worker beside
+/// a PyTorch baseline, it measures the judge's clock's overhead on the candidate's path.
+extern "C" int socratic_suite_null_entry(const socratic_suite_call*, cudaStream_t stream) {
+  socratic::harness::null_kernel<<<1, 1, 0, stream>>>();
+  return cudaPeekAtLastError() == cudaSuccess ? 0 : -1;
+}
+
+namespace socratic::harness {
+namespace {
+
 unsigned grid_for(std::size_t n) {
   const std::size_t blocks = (n + 255) / 256;
   return static_cast<unsigned>(blocks < 4096 ? (blocks ? blocks : 1) : 4096);
@@ -92,6 +113,57 @@ class SuiteProblem final : public Problem {
     if (reference_.running()) reference_.request({{"op", "release"}});
     reference_.forget_handles();
   }
+
+  std::string requested_baseline() const override { return w_.reference.baseline; }
+  bool has_pytorch_baseline() const override { return true; }
+  Implementation* pytorch_baseline(bool compiled) override;
+  void* null_entry() const override { return reinterpret_cast<void*>(&socratic_suite_null_entry); }
+
+  /// The reference worker, started and holding the scenario's definition (loaded with `compile`
+  /// when the baseline needs torch.compile; the fp32 references are the eager reference's either
+  /// way).
+  suite::ReferenceWorkerClient& ensure_reference(std::optional<bool> compile = std::nullopt) {
+    if (!reference_.running() || python_ != w_.reference.python || script_ != w_.reference.worker) {
+      reference_.start(w_.reference.python, w_.reference.worker);
+      python_ = w_.reference.python, script_ = w_.reference.worker, loaded_.clear();
+    }
+    const bool want = compile.value_or(loaded_ == w_.reference.definition ? loaded_compiled_ : false);
+    if (loaded_ != w_.reference.definition || want != loaded_compiled_) {
+      nlohmann::json load = {{"op", "load"}, {"definition", w_.reference.definition}, {"device", "cuda"}};
+      if (want) load["compile"] = true;
+      reference_.request(load);
+      loaded_ = w_.reference.definition;
+      loaded_compiled_ = want;
+    }
+    return reference_;
+  }
+
+  /// A judge's device buffer as the worker opens it.
+  nlohmann::json ipc_buffer(const void* p, Dtype d, const std::vector<std::int64_t>& shape) {
+    int device = 0;
+    cudaGetDevice(&device);
+    const suite::SharedPointer s = reference_.share(p);
+    return nlohmann::json{{"cuda_ipc", s.handle_hex}, {"device", device}, {"offset", s.offset},
+                          {"dtype", dtype_definition_name(d)}, {"shape", shape}};
+  }
+
+  /// The `inputs` object of a request: every tensor input's buffer (`inputs`, in order) and every
+  /// scalar's value.
+  nlohmann::json input_object(const std::vector<const void*>& inputs) {
+    nlohmann::json in = nlohmann::json::object();
+    std::size_t k = 0;
+    for (const auto& a : w_.inputs) {
+      if (a.scalar) {
+        if (a.dtype == Dtype::boolean) in[a.name] = a.value != 0;
+        else if (is_floating(a.dtype)) in[a.name] = a.value;
+        else in[a.name] = static_cast<long long>(a.value);
+        continue;
+      }
+      in[a.name] = ipc_buffer(inputs.at(k++), a.dtype, a.shape);
+    }
+    return in;
+  }
+  const suite::ResolvedWorkload& workload() const { return w_; }
 
   std::vector<TensorSpec> tensors() const override {
     std::vector<TensorSpec> t;
@@ -133,34 +205,11 @@ class SuiteProblem final : public Problem {
                          cudaStream_t stream) override {
     const cudaError_t e = cudaStreamSynchronize(stream);  // the inputs are generated
     if (e != cudaSuccess) throw std::runtime_error(std::string("before the reference: ") + cudaGetErrorString(e));
-    if (!reference_.running() || python_ != w_.reference.python || script_ != w_.reference.worker) {
-      reference_.start(w_.reference.python, w_.reference.worker);
-      python_ = w_.reference.python, script_ = w_.reference.worker, loaded_.clear();
-    }
-    if (loaded_ != w_.reference.definition) {
-      reference_.request({{"op", "load"}, {"definition", w_.reference.definition}, {"device", "cuda"}});
-      loaded_ = w_.reference.definition;
-    }
-    int device = 0;
-    cudaGetDevice(&device);
-    auto buffer = [&](const void* p, Dtype d, const std::vector<std::int64_t>& shape) {
-      const suite::SharedPointer s = reference_.share(p);
-      return nlohmann::json{{"cuda_ipc", s.handle_hex}, {"device", device}, {"offset", s.offset},
-                            {"dtype", dtype_definition_name(d)}, {"shape", shape}};
-    };
-    nlohmann::json in = nlohmann::json::object(), out = nlohmann::json::object();
-    std::size_t k = 0;
-    for (const auto& a : w_.inputs) {
-      if (a.scalar) {
-        if (a.dtype == Dtype::boolean) in[a.name] = a.value != 0;
-        else if (is_floating(a.dtype)) in[a.name] = a.value;
-        else in[a.name] = static_cast<long long>(a.value);
-        continue;
-      }
-      in[a.name] = buffer(inputs.at(k++), a.dtype, a.shape);
-    }
+    ensure_reference();
+    const nlohmann::json in = input_object(std::vector<const void*>(inputs.begin(), inputs.end()));
+    nlohmann::json out = nlohmann::json::object();
     for (std::size_t i = 0; i < w_.outputs.size(); ++i)
-      out[w_.outputs[i].name] = buffer(outs.at(i), Dtype::fp32, w_.outputs[i].shape);
+      out[w_.outputs[i].name] = ipc_buffer(outs.at(i), Dtype::fp32, w_.outputs[i].shape);
     reference_.request({{"op", "run"}, {"inputs", in}, {"outputs", out}, {"outputs_as", "float32"}});
   }
 
@@ -217,7 +266,94 @@ class SuiteProblem final : public Problem {
   suite::ResolvedWorkload w_;
   suite::ReferenceWorkerClient reference_;
   std::string python_, script_, loaded_;
+  bool loaded_compiled_ = false;
+  std::unique_ptr<Implementation> pytorch_baseline_;
 };
+
+/// The suite's baseline: the scenario's PyTorch reference, in eager mode or under torch.compile,
+/// in the judge's trusted reference worker (the same process as the fp32 references). Each call is
+/// the worker's `time`: the reference on private copies of the judge's inputs, timed by CUDA events
+/// on the worker's stream around the reference alone, its outputs then copied in their own dtype
+/// into the baseline's output buffers (docs/reference-worker.md). It cannot be held; the judge
+/// stops it (SIGSTOP) while another side is timed, as it stops the workers.
+class PytorchBaseline final : public AddressImplementation {
+ public:
+  explicit PytorchBaseline(SuiteProblem& problem) : problem_(problem) {}
+
+  void set_compiled(bool compiled) { compiled_ = compiled; }
+  const std::string& role() const override { return role_; }
+  void configure(const nlohmann::json&) override {  // the problem holds the scenario
+    problem_.ensure_reference(compiled_);
+  }
+
+  std::uint32_t map_addresses(const std::vector<const void*>& tensors) override {
+    const auto& w = problem_.workload();
+    std::size_t tensor_inputs = 0;
+    for (const auto& a : w.inputs) tensor_inputs += a.scalar ? 0 : 1;
+    if (tensors.size() != tensor_inputs + w.outputs.size())
+      throw std::runtime_error("the PyTorch baseline was given " + std::to_string(tensors.size()) +
+                               " tensors; the definition has " + std::to_string(tensor_inputs + w.outputs.size()));
+    Buffers b;
+    b.inputs = problem_.input_object(std::vector<const void*>(tensors.begin(), tensors.begin() + tensor_inputs));
+    b.outputs = nlohmann::json::object();
+    for (std::size_t i = 0; i < w.outputs.size(); ++i)  // the outputs' own dtype: never cast
+      b.outputs[w.outputs[i].name] =
+          problem_.ipc_buffer(tensors[tensor_inputs + i], w.outputs[i].dtype, w.outputs[i].shape);
+    const std::uint32_t id = next_++;
+    placements_[id] = std::move(b);
+    return id;
+  }
+
+  void unmap() override {
+    placements_.clear();
+    suite::ReferenceWorkerClient& ref = problem_.ensure_reference();
+    ref.request({{"op", "release"}});
+    ref.forget_handles();
+  }
+
+  RemoteReply plain(std::uint32_t placement) override { return call(placement); }
+
+  RemoteReply timed(std::uint32_t placement, bool held) override {
+    if (held) throw std::logic_error("the PyTorch baseline cannot be timed behind the launch hold");
+    return call(placement);
+  }
+
+  bool can_hold() const override { return false; }
+  void stop() override { problem_.ensure_reference().pause(); }
+  void resume() override { problem_.ensure_reference().resume(); }
+
+ private:
+  struct Buffers {
+    nlohmann::json inputs, outputs;
+  };
+
+  RemoteReply call(std::uint32_t placement) {
+    const auto it = placements_.find(placement);
+    if (it == placements_.end()) throw std::runtime_error("the PyTorch baseline: call on an unmapped placement");
+    const nlohmann::json reply = problem_.ensure_reference(compiled_).request(
+        {{"op", "time"}, {"inputs", it->second.inputs}, {"outputs", it->second.outputs}});
+    RemoteReply r;
+    const nlohmann::json ms = reply.value("event_ms", nlohmann::json());
+    if (!ms.is_number() || !std::isfinite(ms.get<double>()) || ms.get<double>() < 0)
+      throw std::runtime_error("the PyTorch baseline's worker replied no event time: " + reply.dump().substr(0, 200));
+    r.event_ms = ms.get<double>();
+    return r;
+  }
+
+  SuiteProblem& problem_;
+  const std::string role_ = "baseline";
+  bool compiled_ = false;
+  std::map<std::uint32_t, Buffers> placements_;
+  std::uint32_t next_ = 1;
+};
+
+Implementation* SuiteProblem::pytorch_baseline(bool compiled) {
+  if (!pytorch_baseline_) pytorch_baseline_ = std::make_unique<PytorchBaseline>(*this);
+  auto* b = static_cast<PytorchBaseline*>(pytorch_baseline_.get());
+  b->set_compiled(compiled);
+  ensure_reference(compiled);
+  return b;
+}
 
 }  // namespace
 }  // namespace socratic::harness

@@ -2,7 +2,10 @@
 // docs/reference-worker.md): started once per runner process, it reads the judge's inputs and
 // writes the fp32 references into the judge's buffers through CUDA IPC. It runs in the judge's
 // trust domain, never inside a sandboxed worker; whatever goes wrong with it is the judge's
-// error (runner_error), never the candidate's.
+// error (runner_error), never the candidate's. When it is also a scenario's baseline (the
+// reference in eager PyTorch or under torch.compile, problem.cu), the judge stops it (SIGSTOP)
+// while another side is timed, as it stops the workers; a request to a stopped worker resumes it
+// for the request's time alone.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -43,6 +46,19 @@ class ReferenceWorkerClient {
   ~ReferenceWorkerClient() { stop(); }
 
   bool running() const { return pid_ > 0; }
+  bool paused() const { return paused_; }
+
+  /// SIGSTOP, waited for: the worker launches nothing until resume() (or a request).
+  void pause() {
+    if (!running() || paused_) return;
+    signal_and_wait(SIGSTOP, WUNTRACED);
+    paused_ = true;
+  }
+  void resume() {
+    if (!running() || !paused_) return;
+    signal_and_wait(SIGCONT, WCONTINUED);
+    paused_ = false;
+  }
 
   /// Starts `python worker`; its stdin and stdout are the request and reply pipes, its stderr
   /// the runner's (free text). Throws when it cannot start or says no hello.
@@ -84,6 +100,19 @@ class ReferenceWorkerClient {
   /// or says nothing within `timeout`.
   nlohmann::json request(nlohmann::json req, std::chrono::milliseconds timeout = std::chrono::minutes(5)) {
     if (!running()) throw std::runtime_error("reference worker: not running");
+    if (paused_) {  // stopped while another side is timed: running for this request alone
+      resume();
+      struct Repause {
+        ReferenceWorkerClient& c;
+        ~Repause() {
+          try {
+            c.pause();
+          } catch (...) {
+          }
+        }
+      } repause{*this};
+      return request(std::move(req), timeout);
+    }
     req["id"] = ++sequence_;
     const std::string op = req.value("op", "?");
     const std::string line = req.dump() + "\n";
@@ -131,6 +160,8 @@ class ReferenceWorkerClient {
   /// Ends the worker (quit, then SIGKILL if it lingers).
   void stop() {
     if (!running()) return;
+    if (paused_) kill(pid_, SIGCONT);
+    paused_ = false;
     close(in_);  // end of input: the worker ends
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
     int status = 0;
@@ -187,6 +218,23 @@ class ReferenceWorkerClient {
     return {static_cast<std::uintptr_t>(base), static_cast<std::size_t>(ptr - base)};
   }
 
+  void signal_and_wait(int sig, int how) {
+    if (kill(pid_, sig) != 0) throw died("(it could not be " + std::string(sig == SIGSTOP ? "stopped" : "resumed") + ")");
+    int status = 0;
+    pid_t r;
+    do {
+      r = waitpid(pid_, &status, how);
+    } while (r < 0 && errno == EINTR);
+    if (r == pid_ && !WIFSTOPPED(status) && !WIFCONTINUED(status)) {
+      close(in_);
+      close(out_);
+      pid_ = -1;
+      paused_ = false;
+      throw std::runtime_error("reference worker ended while the judge " +
+                               std::string(sig == SIGSTOP ? "stopped" : "resumed") + " it");
+    }
+  }
+
   static std::string detail_of(const nlohmann::json& reply) {
     if (!reply.contains("outputs") || !reply["outputs"].is_object()) return {};
     std::string out;
@@ -209,6 +257,7 @@ class ReferenceWorkerClient {
   }
 
   pid_t pid_ = -1;
+  bool paused_ = false;
   int in_ = -1, out_ = -1;
   std::uint64_t sequence_ = 0;
   std::string buffer_;

@@ -64,6 +64,9 @@ struct Reference {
   std::string python;      ///< the interpreter that runs the worker (PyTorch)
   std::string worker;      ///< kernels/harness/python/reference_worker.py
   std::string definition;  ///< the definition.json the worker loads
+  /// The scenario's baseline: "native" (the runner's --baseline), "pytorch_eager" or
+  /// "pytorch_compile" (this reference, timed by the judge); empty: the runner's option decides.
+  std::string baseline;
 };
 
 struct ResolvedWorkload {
@@ -249,10 +252,17 @@ inline ResolvedWorkload parse_resolved_workload(const nlohmann::json& p) {
     }
   }
   const auto& r = member(p, "parameters", "reference");
-  only_keys(r, "reference", {"python", "worker", "definition"});
+  only_keys(r, "reference", {"python", "worker", "definition", "baseline"});
   w.reference.python = string_member(r, "reference", "python");
   w.reference.worker = string_member(r, "reference", "worker");
   w.reference.definition = string_member(r, "reference", "definition");
+  if (r.contains("baseline")) {
+    w.reference.baseline = string_member(r, "reference", "baseline");
+    if (w.reference.baseline != "native" && w.reference.baseline != "pytorch_eager" &&
+        w.reference.baseline != "pytorch_compile")
+      fail("reference.baseline", "expected native, pytorch_eager or pytorch_compile, got \"" +
+                                     w.reference.baseline + "\"");
+  }
   if (p.contains("flops")) w.flops = number(p["flops"], "flops");
   if (p.contains("min_bytes")) w.min_bytes = number(p["min_bytes"], "min_bytes");
   if (p.contains("regimes")) {

@@ -7,10 +7,12 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "adapter.hpp"
+#include "reference_client.hpp"
 #include "resolved_workload.hpp"
 #include "socratic/process/run_process.hpp"
 
@@ -90,6 +92,72 @@ TEST_CASE("a resolved workload's errors name the field", "[harness][suite]") {
   json int_randn = two_outputs();
   int_randn["inputs"][0]["dtype"] = "int32";
   CHECK_THAT(error_of(int_randn), Catch::Matchers::Contains("this one is int32 (use randint)"));
+}
+
+TEST_CASE("a resolved workload's baseline: absent, native, or the reference in PyTorch", "[harness][suite]") {
+  CHECK(parse_resolved_workload(two_outputs()).reference.baseline.empty());  // the runner's option decides
+  for (const char* word : {"native", "pytorch_eager", "pytorch_compile"}) {
+    json j = two_outputs();
+    j["reference"]["baseline"] = word;
+    CHECK(parse_resolved_workload(j).reference.baseline == word);
+  }
+  json eager = two_outputs();
+  eager["reference"]["baseline"] = "eager";
+  CHECK_THAT(error_of(eager), Catch::Matchers::Contains("field \"reference.baseline\": expected native, pytorch_eager"));
+  eager["reference"]["baseline"] = true;
+  CHECK_THAT(error_of(eager), Catch::Matchers::Contains("reference.baseline"));
+}
+
+namespace {
+/// The state letter of process `pid` (/proc/PID/stat): 'T' when stopped.
+char process_state(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')');
+  return close == std::string::npos || close + 2 >= text.size() ? '?' : text[close + 2];
+}
+}  // namespace
+
+TEST_CASE("the reference worker as a baseline: stopped while others are timed, resumed for a request",
+          "[harness][suite]") {
+  // A stand-in worker (no PyTorch needed): hello offers cuda_ipc, every request is answered
+  // with its pid.
+  const fs::path script = fs::temp_directory_path() / ("socratic-fake-reference-" + std::to_string(getpid()) + ".py");
+  {
+    std::ofstream f(script);
+    f << "import json, os, sys\n"
+         "for line in sys.stdin:\n"
+         "    r = json.loads(line)\n"
+         "    out = {'id': r['id'], 'ok': True, 'pid': os.getpid()}\n"
+         "    if r['op'] == 'hello': out['buffers'] = ['file', 'cuda_ipc']\n"
+         "    sys.stdout.write(json.dumps(out) + '\\n'); sys.stdout.flush()\n";
+  }
+  const char* python = std::getenv("SOCRATIC_TEST_PYTHON") ? std::getenv("SOCRATIC_TEST_PYTHON") : "/usr/bin/python3";
+  if (!fs::exists(python)) {
+    fs::remove(script);
+    FAIL("no python3 at " << python << " (set SOCRATIC_TEST_PYTHON)");
+  }
+  suite::ReferenceWorkerClient client;
+  client.start(python, script.string());
+  const auto pid = static_cast<pid_t>(client.request({{"op", "ping"}})["pid"].get<int>());
+  CHECK(process_state(pid) != 'T');
+  client.pause();
+  CHECK(client.paused());
+  CHECK(process_state(pid) == 'T');
+  // A request while stopped (the judge's reference during the timed phase): answered, and the
+  // worker is stopped again afterwards.
+  CHECK(client.request({{"op", "run"}})["ok"] == true);
+  CHECK(client.paused());
+  CHECK(process_state(pid) == 'T');
+  client.resume();
+  CHECK_FALSE(client.paused());
+  CHECK(process_state(pid) != 'T');
+  client.pause();
+  client.stop();  // a stopped worker still ends (resumed, then its input closed)
+  CHECK_FALSE(client.running());
+  const bool still_running = fs::exists("/proc/" + std::to_string(pid) + "/stat") && process_state(pid) != 'Z';
+  CHECK_FALSE(still_running);
+  fs::remove(script);
 }
 
 TEST_CASE("the runner's dtypes: sizes, names both ways, which compare exactly", "[harness][suite]") {

@@ -4,6 +4,8 @@
 # kernels/suite/adapter.hpp, committed beside it), judges it against itself on the resolved
 # workload of row_sum_and_argmax.json with the PyTorch reference worker over CUDA IPC, and checks
 # that the scenario is correct and timed. Usage: tests/suite_gpu/device_check.sh [PYTHON]
+# (The PyTorch baseline, eager and compiled, and the clock check against it:
+# tests/suite_gpu/pytorch_baseline_check.sh.)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 python=${1:-/opt/torch/.venv/bin/python3}

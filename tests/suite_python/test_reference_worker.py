@@ -211,7 +211,7 @@ class ErrorReplies(WorkerTest):
         self.assertIn("a request is a JSON object", reply["error"])
         self.refused("dance", "op", "unknown op 'dance'")
         self.refused("run", "op", "no problem is loaded", inputs={})
-        self.refused("time", "op", "`time` is not supported yet")
+        self.refused("time", "op", "no problem is loaded", inputs={}, outputs={})
         self.refused("load", "load", "exactly one of")
 
     def test_run_fields_named(self):

@@ -1,6 +1,8 @@
 """The references the worker runs: a SOL-ExecBench / FlashInfer-Bench definition's `run(...)`, or a
 KernelBench file's `Model`. Both answer `run(named inputs) -> [(output name, value)]` in the order of
-their outputs, and `make_inputs(...)` with the problem's own input generator.
+their outputs, and `make_inputs(...)` with the problem's own input generator. `function` is the
+reference itself (what `torch.compile` compiles for the timed baseline), and `run_with(function,
+inputs)` calls it, or its compiled form, the way the suite calls it.
 """
 
 import json
@@ -98,8 +100,15 @@ class SolReference:
                                                        "(nor does a reference.py beside definition.json)")
         return namespace
 
+    @property
+    def function(self):
+        return self.namespace["run"]
+
     def run(self, inputs):
-        results = _as_list(_call_reference("the reference run()", self.namespace["run"], **inputs))
+        return self.run_with(self.function, inputs)
+
+    def run_with(self, function, inputs):
+        results = _as_list(_call_reference("the reference run()", function, **inputs))
         return list(zip(self.output_names, results)), len(results)
 
     def make_inputs(self, request):
@@ -155,8 +164,15 @@ class KernelBenchReference:
         self.input_names = names if names is not None and len(names) == count else [f"input_{i}" for i in range(count)]
         self.output_names = None  # known after the first run: output, or output_0, output_1, ...
 
+    @property
+    def function(self):
+        return self.model
+
     def run(self, inputs):
-        results = _as_list(_call_reference("Model.forward", self.model, *[inputs[n] for n in self.input_names]))
+        return self.run_with(self.model, inputs)
+
+    def run_with(self, function, inputs):
+        results = _as_list(_call_reference("Model.forward", function, *[inputs[n] for n in self.input_names]))
         names = ["output"] if len(results) == 1 else [f"output_{i}" for i in range(len(results))]
         self.output_names = names
         return list(zip(names, results)), len(results)

@@ -7,12 +7,19 @@ FlashInfer-Bench definition, or a KernelBench file), then runs the reference on 
 buffers and writes the outputs into the judge's output buffers, so the expected outputs stay in the
 judge's memory and never reach the candidate. Every request gets a reply: a malformed one names the
 field at fault, an exception in the reference names the exception; neither ends the worker.
+
+It is also the suite's baseline when the judge asks (`time`): the reference in eager PyTorch, or
+`torch.compile` of it when the load asked for it, run on the judge's inputs and timed by CUDA events
+on the worker's own stream around the reference call alone; the judge interleaves it with the
+candidate and checks its outputs as it checks a native baseline's.
 """
 
+import contextlib
 import json
 import math
 import os
 import sys
+import time as _time
 
 sys.dont_write_bytecode = True  # the folder ships read-only with the kernels' data
 
@@ -23,6 +30,13 @@ from reference_problems import KernelBenchReference, ReferenceRaised, SolReferen
 from shared_buffers import RequestError, open_buffer  # noqa: E402
 
 PROTOCOL = 1
+OPS = ("hello", "load", "run", "time", "make_inputs", "release", "quit")
+# Untimed calls of the timed function before its first timed call on a new signature (shapes,
+# dtypes, strides, scalar values): torch.compile compiles on the first, lazy initialisation
+# (cuBLAS handles, autotuning) settles by the second.
+WARM_CALLS = 2
+# The L2 flush before a timed call reads at least this many bytes (the judge flushes >= 2x L2).
+MIN_FLUSH_BYTES = 128 << 20
 
 
 def _json_scalar(value):
@@ -38,10 +52,83 @@ def _is_scalar(value):
     return isinstance(value, (bool, int, float))
 
 
+class CudaTimer:
+    """CUDA events on the worker's stream. `prepare` waits for everything queued before the interval
+    (the private copies of the inputs, the L2 flush), so that the start event lands on an idle GPU
+    and the interval holds the reference's host-side launch work, as an unheld native call's does."""
+
+    clock = "cuda_events"
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.begin = torch.cuda.Event(enable_timing=True)
+        self.end = torch.cuda.Event(enable_timing=True)
+
+    def prepare(self):
+        self.stream.synchronize()
+
+    def start(self):
+        self.begin.record(self.stream)
+
+    def stop(self):
+        self.end.record(self.stream)
+
+    def elapsed_ms(self):
+        self.end.synchronize()
+        return float(self.begin.elapsed_time(self.end))
+
+
+class CpuTimer:
+    """A CPU reference has no events: the process's monotonic clock around the call."""
+
+    clock = "cpu"
+
+    def __init__(self, stream=None):
+        self.begin = self.end = 0.0
+
+    def prepare(self):
+        pass
+
+    def start(self):
+        self.begin = _time.perf_counter()
+
+    def stop(self):
+        self.end = _time.perf_counter()
+
+    def elapsed_ms(self):
+        return (self.end - self.begin) * 1e3
+
+
+def _signature(inputs):
+    """What makes torch.compile (or a library's lazy set-up) start over: each input's dtype, shape
+    and strides, each scalar's value."""
+    key = []
+    for name in sorted(inputs):
+        value = inputs[name]
+        if isinstance(value, torch.Tensor):
+            key.append((name, str(value.dtype), tuple(value.shape), tuple(value.stride())))
+        else:
+            key.append((name, repr(value)))
+    return tuple(key)
+
+
+def _private_copies(inputs):
+    return {name: value.clone() if isinstance(value, torch.Tensor) else value for name, value in inputs.items()}
+
+
 class Worker:
+    # Seams for the CPU tests: what compiles the reference, and the timer of each device type.
+    compiler = staticmethod(getattr(torch, "compile", None))
+    timers = {"cuda": CudaTimer, "cpu": CpuTimer}
+
     def __init__(self):
         self.problem = None
         self.done = False
+        self.compile = False
+        self.timed_function = None  # the loaded reference, or its compiled form
+        self.warm = set()           # signatures the timed function has been warmed on
+        self.stream = None
+        self.flush_buffer = None
 
     # -- requests ------------------------------------------------------------------------------
 
@@ -49,17 +136,28 @@ class Worker:
         return {"worker": "socratic-reference-worker", "protocol": PROTOCOL, "torch": torch.__version__,
                 "cuda": torch.cuda.is_available(),
                 "buffers": ["file", "cuda_ipc"] if torch.cuda.is_available() else ["file"],
-                "ops": ["hello", "load", "run", "make_inputs", "release", "quit"]}
+                "ops": list(OPS), "compile": self.compiler is not None}
 
     def load(self, request):
         kinds = [key for key in ("definition", "kernelbench") if key in request]
         if len(kinds) != 1:
             raise RequestError("load", "load takes exactly one of `definition` (a SOL/FlashInfer-Bench "
                                        "definition.json or its object) and `kernelbench` (a problem file)")
-        self.problem = None
+        compile_it = request.get("compile", False)
+        if not isinstance(compile_it, bool):
+            raise RequestError("compile", f"compile must be true or false, not {compile_it!r}")
+        if compile_it and self.compiler is None:
+            raise RequestError("compile", f"compile: this PyTorch ({torch.__version__}) has no torch.compile "
+                                          "(PyTorch 2 or later)")
+        self.problem, self.timed_function, self.compile = None, None, False
+        self.warm = set()
         self.problem = SolReference(request) if kinds[0] == "definition" else KernelBenchReference(request)
+        # The fp32 references (`run`) always come from the reference as written; only `time` uses
+        # the compiled form. torch.compile is lazy: it compiles on the first warm-up call of `time`.
+        self.compile = compile_it
+        self.timed_function = self.compiler(self.problem.function) if compile_it else self.problem.function
         return {"kind": self.problem.kind, "name": self.problem.name, "inputs": self.problem.input_names,
-                "outputs": self.problem.output_names}
+                "outputs": self.problem.output_names, "compile": compile_it}
 
     def run(self, request):
         problem = self._loaded()
@@ -69,19 +167,39 @@ class Worker:
         if "seed" in request:
             torch.manual_seed(self._integer(request, "seed"))
         results, count = problem.run(inputs)
-        reply_outputs, ok = {}, True
-        produced = {name for name, _ in results}
-        for name, value in results:
-            check = self._deliver(f"outputs.{name}", value, buffers.get(name), outputs_as)
-            ok = ok and check["ok"]
-            reply_outputs[name] = check
-        for name in buffers:
-            if name not in produced:
-                ok = False
-                reply_outputs[name] = {"ok": False, "error": f"outputs.{name}: the reference returned "
-                                                            f"{count} output(s) and none named {name}"}
+        ok, reply_outputs = self._deliver_all(results, count, buffers, outputs_as)
         self._synchronize()
         return {"ok": ok, "outputs": reply_outputs}
+
+    def time(self, request):
+        """The baseline's timed call: the loaded reference (compiled when the load asked) on private
+        copies of the judge's inputs, timed around the reference call alone; then its results, in
+        their own dtype, copied into the judge's output buffers, outside the interval."""
+        problem = self._loaded()
+        buffers = self._output_buffers(request.get("outputs"))
+        if not buffers:
+            raise RequestError("outputs", "time writes the reference's outputs into the judge's buffers: "
+                                          "give one per output")
+        timer = self.timers[problem.device.type](self._stream())
+        with self._on_stream():
+            inputs = self._inputs(request.get("inputs"))
+            signature = _signature(inputs)
+            warm_calls = 0
+            if signature not in self.warm:
+                for _ in range(WARM_CALLS):  # each on fresh copies: a reference may change its inputs
+                    problem.run_with(self.timed_function, _private_copies(inputs))
+                    warm_calls += 1
+                self.warm.add(signature)
+            self._flush_l2()
+            timer.prepare()
+            timer.start()
+            results, count = problem.run_with(self.timed_function, inputs)
+            timer.stop()
+            ok, reply_outputs = self._deliver_all(results, count, buffers)
+            event_ms = timer.elapsed_ms()
+        self._synchronize()
+        return {"ok": ok, "outputs": reply_outputs, "event_ms": event_ms, "clock": timer.clock,
+                "warm_calls": warm_calls, "compiled": self.compile}
 
     def make_inputs(self, request):
         problem = self._loaded()
@@ -106,15 +224,49 @@ class Worker:
         import cuda_ipc
         return {"released": cuda_ipc.release_all()}
 
-    def time(self, request):
-        raise RequestError("op", "`time` is not supported yet: the eager baseline is timed by the judge "
-                                 "(docs/reference-worker.md, Limits)")
-
     def quit(self, request):
         self.done = True
         return {}
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _stream(self):
+        """The worker's own stream (CUDA), made once."""
+        if self.problem.device.type != "cuda":
+            return None
+        if self.stream is None:
+            self.stream = torch.cuda.Stream(device=self.problem.device)
+        return self.stream
+
+    def _on_stream(self):
+        stream = self._stream()
+        return torch.cuda.stream(stream) if stream is not None else contextlib.nullcontext()
+
+    def _flush_l2(self):
+        """Reads a buffer of at least twice the L2 on the worker's stream (the judge's flush ran in its
+        own context before the request; the private copies of the inputs have filled the L2 since)."""
+        if self.problem.device.type != "cuda":
+            return
+        if self.flush_buffer is None:
+            props = torch.cuda.get_device_properties(self.problem.device)
+            l2 = getattr(props, "L2_cache_size", 0) or 0
+            count = max(2 * l2, MIN_FLUSH_BYTES) // 4
+            self.flush_buffer = torch.ones(count, dtype=torch.float32, device=self.problem.device)
+        torch.sum(self.flush_buffer)
+
+    def _deliver_all(self, results, count, buffers, outputs_as=None):
+        reply_outputs, ok = {}, True
+        produced = {name for name, _ in results}
+        for name, value in results:
+            check = self._deliver(f"outputs.{name}", value, buffers.get(name), outputs_as)
+            ok = ok and check["ok"]
+            reply_outputs[name] = check
+        for name in buffers:
+            if name not in produced:
+                ok = False
+                reply_outputs[name] = {"ok": False, "error": f"outputs.{name}: the reference returned "
+                                                            f"{count} output(s) and none named {name}"}
+        return ok, reply_outputs
 
     def _loaded(self):
         if self.problem is None:
@@ -222,10 +374,10 @@ class Worker:
             return {"id": None, "ok": False, "field": "", "error": "a request is a JSON object"}
         reply = {"id": request.get("id")}
         op = request.get("op")
-        handler = getattr(self, op, None) if op in ("hello", "load", "run", "make_inputs", "release", "time", "quit") else None
+        handler = getattr(self, op, None) if op in OPS else None
         try:
             if handler is None:
-                raise RequestError("op", f"unknown op {op!r}: hello, load, run, make_inputs, release, quit")
+                raise RequestError("op", f"unknown op {op!r}: {', '.join(OPS)}")
             answer = handler(request)
             reply.update({"ok": True, **answer})
         except RequestError as error:

@@ -12,7 +12,8 @@ fi
 build_dir=${BUILD_DIR:-build}
 # The tool and Socratic's definitions compiled once at -O0, as the test programs are: the tests
 # check behaviour, not speed (a release build keeps -O1; docs/benchmarks.md, "Build and test time").
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSOCRATIC_TOOL_OPTIMIZATION=-O0
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DSOCRATIC_TOOL_OPTIMIZATION=-O0 \
+  -DSOCRATIC_HARNESS_HOST_OPTIMIZATION=-O0
 # One job more than there are cores: nvcc's many short processes leave a core idle between them.
 jobs=$(($(nproc) + 1))
 cmake --build "$build_dir" -j"$jobs"

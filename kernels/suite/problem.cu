@@ -4,7 +4,7 @@
 // their generators, the scalars, the axes, the tolerance and where the PyTorch reference is.
 // Inputs are generated on the GPU by the judge; the reference runs in the trusted reference
 // worker on the judge's buffers (reference_client.hpp); the candidate is called through the
-// adapter the host compiles beside it (adapter.hpp, suite_call.h).
+// adapter the host generates and compiles beside it (include/socratic/suite/suite_adapter.hpp, suite_call.h).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>

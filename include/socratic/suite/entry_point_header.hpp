@@ -162,3 +162,18 @@ inline std::string entry_point_header(const ProblemDescription& p) {
 }
 
 }  // namespace socratic::suite
+
+namespace socratic::suite {
+
+/// @brief A candidate to start from when there is no baseline: the header's text (without
+/// `#pragma once`) and an empty definition of the entry point, which compiles and computes nothing.
+inline std::string entry_point_skeleton(const ProblemDescription& p) {
+  std::string header = entry_point_header(p);
+  if (const auto at = header.find("#pragma once\n"); at != std::string::npos) header.erase(at, 13);
+  std::string parameters;
+  for (const auto& prm : entry_point_parameters(p)) parameters += (parameters.empty() ? "" : ",\n    ") + prm.declaration();
+  return header + "\n// The candidate: launch its kernels on `stream`; write every output in place.\nextern \"C\" void " +
+         entry_point_name(p) + "(\n    " + parameters + ") {\n  // TODO: the computation of the reference (docs/problems.md)\n}\n";
+}
+
+}  // namespace socratic::suite

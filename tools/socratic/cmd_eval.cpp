@@ -168,9 +168,7 @@ int run_eval(const EvalCommandOptions& o) {
     }
   } else {
     if (o.scenarios.empty())
-      throw usage_error("--scenarios is required for \"" + o.problem +
-                        "\" (a registry problem, or a folder in Socratic's own format); it is optional only for a "
-                        "suite problem's path");
+      throw usage_error("missing required option --scenarios (optional only for a suite problem's path)");
     config.scenarios = tool::resolve_scenario_set(o.scenarios);
   }
   if (!o.baseline.empty()) config.baseline = o.baseline;

@@ -299,7 +299,7 @@ int init_command(const InitCommandOptions& o) {
     else if (suite_problem->baseline) baseline = *suite_problem->baseline;
     baseline_text = baseline.empty() ? suite::entry_point_skeleton(suite_problem->description) : read_text(baseline);
   } else {
-    if (o.scenarios.empty()) throw usage_error("--scenarios is required (optional only for a suite problem's path)");
+    if (o.scenarios.empty()) throw usage_error("missing required option --scenarios");  // optional for a suite problem's path
     c.scenarios = resolve_scenario_set(o.scenarios);  // a file, or a name as `eval` takes it
     judge = check_judge(o, c.scenarios);  // validate before writing anything
     baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : judge.registered->baseline_path();

@@ -102,7 +102,8 @@ TEST_CASE("resolved workloads: written by the host, read back by the runner's pa
           continue;
         }
         const bool floating = host::dtype_is_floating(p.inputs[i].dtype);
-        CHECK(in.init.kind == (floating ? runner::InitKind::randn : runner::InitKind::randint));
+        if (!host::sol_named_input(p.inputs[i], *c.inputs[i].dims))
+          CHECK(in.init.kind == (floating ? runner::InitKind::randn : runner::InitKind::randint));
       }
       REQUIRE(r.outputs.size() == p.outputs.size());
       for (std::size_t i = 0; i < p.outputs.size(); ++i) {
@@ -131,7 +132,7 @@ TEST_CASE("resolved workloads: written by the host, read back by the runner's pa
     }
   }
   CHECK(judged >= 15);  // seven judgeable problems of three workloads (and more)
-  CHECK(refused == 2);  // fp4, custom inputs
+  CHECK(refused == 3);  // fp4, custom inputs, RoPE's cos/sin
 }
 
 TEST_CASE("resolved workloads: a workload's tolerance override and the suite's integer generators",
@@ -151,6 +152,43 @@ TEST_CASE("resolved workloads: a workload's tolerance override and the suite's i
   CHECK(host::random_generator(host::Dtype::boolean).high == 2);
   CHECK_THROWS_WITH(host::resolved_scenario_set(rms, reference_for(rms), {"rms-b7"}),
                     Contains("workload \"rms-b7\"") && Contains("no such workload (the problem has rms-b1, rms-b128, rms-b4096)"));
+}
+
+TEST_CASE("SOL-ExecBench's input name conventions: what the runner can make, and what it refuses", "[suite][bridge]") {
+  auto named = [](const std::string& name, std::vector<std::int64_t> dims, host::Dtype d = host::Dtype::bfloat16,
+                  const std::string& description = "") {
+    host::TensorSpec t;
+    t.name = name, t.dtype = d, t.description = description;
+    return host::sol_named_input(t, dims);
+  };
+  CHECK(named("input_layernorm_weight", {4096})->generator->kind == "ones");
+  CHECK(named("norm2_weight", {4096})->generator->kind == "ones");
+  CHECK(named("q_norm_bias", {128})->generator->kind == "zeros");
+  CHECK_FALSE(named("weight", {4096}));  // a vector named `weight`: a standard normal, as in SOL
+  const auto matrix = named("o_proj", {4096, 1024});
+  REQUIRE(matrix->generator);
+  CHECK(matrix->generator->kind == "randn");
+  CHECK(matrix->generator->std == Approx(1.0 / 32));
+  CHECK(named("text_mask", {8, 16})->generator->kind == "randint");
+  CHECK(named("pad_mask", {8, 16}, host::Dtype::float32, "1.0 for valid tokens")->generator->high == 2);
+  CHECK(named("A_log", {64})->generator->low == -5.0);
+  CHECK_FALSE(named("A_log", {64}, host::Dtype::int32));             // integers follow no convention
+  CHECK_FALSE(named("o_proj", {64, 64}, host::Dtype::float8_e4m3fn));  // nor fp8
+  CHECK_THAT(named("causal_mask", {128, 128})->refusal, Contains("a causal mask"));
+  CHECK(named("causal_mask", {128, 64})->generator);  // not square: no causal mask
+  CHECK_THAT(named("cos", {4096, 64})->refusal, Contains("cosine or sine"));
+  CHECK_THAT(named("rstd2", {16})->refusal, Contains("positive"));
+  CHECK_THAT(named("routing_weights", {16, 8})->refusal, Contains("softmax"));
+
+  // Through the writer: an RMSNorm whose weight is a norm weight is all ones, unscaled.
+  host::ProblemDescription p = host::load_problem_folder(source_dir() / "tests/suite/problems/rmsnorm_h4096");
+  p.inputs[1].name = "post_norm_weight";
+  for (auto& w : p.workloads) w.inputs["post_norm_weight"] = w.inputs["weight"], w.inputs.erase("weight");
+  const auto r = runner::parse_resolved_workload(host::resolved_workload(p, p.workloads[0], reference_for(p)));
+  CHECK(r.inputs[1].init.kind == runner::InitKind::ones);
+  CHECK_FALSE(r.inputs[1].init.scaled);
+  const auto rope = host::load_problem_folder(source_dir() / "tests/suite/problems/rope_neox_d128");
+  CHECK_THAT(host::not_judgeable_reason(rope).value_or(""), Contains("inputs.cos: SOL-ExecBench makes `cos` the cosine"));
 }
 
 TEST_CASE("refusals: what the judge's runner cannot make is refused with the reason, never judged wrong",

@@ -7,15 +7,19 @@
 /// FLOPs and the bytes, and where the reference worker finds the reference. Pure: nothing is read
 /// or allocated.
 ///
-/// The inputs follow SOL-ExecBench's generator (its bench utilities, read for this): a `random`
-/// float tensor is a standard normal (fp8: clamped to +-2 before the cast, which the runner does),
+/// The inputs follow SOL-ExecBench's generator (its bench io, read for this; sol_named_input for
+/// its name conventions): a `random` float tensor is a standard normal (fp8: clamped to +-2 before the cast, which the runner does),
 /// a bool tensor 0 or 1, int8 uniform in [-128, 128), wider integers in [-1024, 1024) (uint8, which
 /// SOL does not generate, in [0, 256)); a `scalar` input its value (a 0-d tensor given a value is
 /// filled with it, unscaled). What the runner cannot
 /// generate (`safetensors`, `custom`, a random Python scalar, a sampling problem's `probs`, which
 /// SOL makes a softmax) refuses the problem: input_refusal_reason, used by judgeable.hpp.
 
+#include <cctype>
+#include <cmath>
 #include <cstdint>
+#include <initializer_list>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,10 +45,13 @@ struct InputGenerator {
   std::string kind = "randn";  ///< randn, uniform, randint, ones, zeros, full
   double mean = 0, std = 1;    ///< randn
   double low = 0, high = 1;    ///< randint (high exclusive), uniform
+  bool scaled = true;          ///< whether the trial's regime scales it
   json to_json() const {
-    if (kind == "randint") return json{{"kind", kind}, {"low", low}, {"high", high}};
-    if (kind == "randn") return json{{"kind", kind}, {"mean", mean}, {"std", std}};
-    return json{{"kind", kind}};
+    json j{{"kind", kind}};
+    if (kind == "randint" || kind == "uniform") j["low"] = low, j["high"] = high;
+    if (kind == "randn") j["mean"] = mean, j["std"] = std;
+    if (!scaled) j["scaled"] = false;
+    return j;
   }
 };
 
@@ -61,6 +68,98 @@ inline InputGenerator random_generator(Dtype d) {
     default: break;  // floats: a standard normal
   }
   return g;
+}
+
+namespace detail {
+
+inline bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+inline bool ends_with_any(const std::string& s, std::initializer_list<std::string_view> suffixes) {
+  for (auto x : suffixes)
+    if (ends_with(s, x)) return true;
+  return false;
+}
+inline std::string without_digits(std::string s) {
+  while (!s.empty() && std::isdigit(static_cast<unsigned char>(s.back()))) s.pop_back();
+  return s;
+}
+inline std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+inline bool mentions(const std::string& text, std::string_view what) { return lower(text).find(what) != std::string::npos; }
+
+/// A norm's weight (`norm_weight`, `..._norm_weight`, `post_layernorm_weight`, `norm2_weight`), or
+/// its bias with `_bias`.
+inline bool is_norm_parameter(const std::string& name, const std::string& suffix) {
+  if (name == "norm" + suffix) return true;
+  if (!ends_with(name, suffix)) return false;
+  const std::string prefix = name.substr(0, name.size() - suffix.size());
+  return ends_with_any(prefix, {"_norm", "_layernorm", "layernorm"}) ||
+         ends_with_any(without_digits(prefix), {"norm", "layernorm"});
+}
+
+}  // namespace detail
+
+/// @brief What SOL-ExecBench's name conventions make of a `random` floating-point tensor input
+/// (its bench io: names and descriptions of norm weights and biases, masks, RoPE cos/sin,
+/// positive statistics, SSM decays, softmax outputs, weight matrices), as a generator the runner
+/// has, or the reason the runner cannot make it; nothing when no convention applies (a standard
+/// normal). fp8 and fp4 tensors follow no convention, as in SOL. `dims`: the tensor's dimensions.
+struct NamedInput {
+  std::optional<InputGenerator> generator;
+  std::string refusal;
+};
+inline std::optional<NamedInput> sol_named_input(const TensorSpec& t, const std::vector<std::int64_t>& dims) {
+  if (!dtype_is_floating(t.dtype) || t.dtype == Dtype::float8_e4m3fn || t.dtype == Dtype::float8_e5m2 ||
+      t.dtype == Dtype::float4_e2m1 || t.dtype == Dtype::float4_e2m1fn_x2)
+    return std::nullopt;
+  const std::string& n = t.name;
+  auto make = [](std::string kind, double low = 0, double high = 1) {
+    InputGenerator g;
+    g.kind = std::move(kind), g.low = low, g.high = high, g.scaled = false;
+    return NamedInput{g, {}};
+  };
+  auto refuse = [&](const std::string& what) {
+    return NamedInput{std::nullopt, "SOL-ExecBench makes `" + n + "` " + what +
+                                        "; the judge's runner has no such generator yet"};
+  };
+  if (detail::is_norm_parameter(n, "_weight")) return make("ones");
+  if (detail::is_norm_parameter(n, "_bias")) return make("zeros");
+  const bool square = dims.size() >= 2 && dims[dims.size() - 1] == dims[dims.size() - 2];
+  if (square && (n == "attention_mask" || n == "causal_mask" ||
+                 (detail::mentions(t.description, "attention mask") && detail::mentions(t.description, "causal"))))
+    return refuse("a causal mask (0 on and below the diagonal, the dtype's lowest value above)");
+  if (n == "x_mask" || n == "text_mask" || n == "aspect_ratio_mask" || n == "drop_mask" || n == "attention_mask" ||
+      (detail::ends_with(n, "_mask") &&
+       (detail::mentions(t.description, "binary") || detail::mentions(t.description, "{0, 1}") ||
+        detail::mentions(t.description, "0 or 1") || detail::mentions(t.description, "1.0 for valid") ||
+        detail::mentions(t.description, "0.0 for masked"))))
+    return make("randint", 0, 2);
+  if (n == "cos" || n == "sin" || n == "cos_cached" || n == "sin_cached" || n == "rope_cos" || n == "rope_sin")
+    return refuse("the cosine or sine of a standard normal clamped to [-pi, pi]");
+  const std::string base = detail::without_digits(n);
+  if (n == "rstd" || n == "std" || n == "variance" || n == "var" ||
+      detail::ends_with_any(n, {"_rstd", "_std", "_variance", "_var"}) || base == "rstd" || base == "std" ||
+      base == "variance" || base == "var" || detail::ends_with_any(base, {"_rstd", "_std", "_var"}))
+    return refuse("positive (|standard normal| + 0.1)");
+  if (n == "A_cumsum") return refuse("the running sum of uniform values in [-0.1, 0]");
+  if (n == "A_log") return make("uniform", -5.0, -1.0);
+  if (n == "A") return make("uniform", -1.0, -0.001);
+  if (n == "g") return make("uniform", -5.0, 0.0);
+  if (n == "attn_weights" || n == "attention_weights" || n == "routing_weights" ||
+      (detail::mentions(t.description, "softmax") && detail::mentions(t.description, "output")))
+    return refuse("a softmax of random logits");
+  if (dims.size() >= 2 &&
+      (n == "weight" || base == "weight" ||
+       detail::ends_with_any(n, {"_weight", "_weights", "_proj", "_projs", "_proj_weight", "_proj_weights", "_weight_matrix"}) ||
+       detail::ends_with_any(base, {"_weight", "_weights", "_proj", "_projs", "_proj_weight", "_proj_weights", "_weight_matrix"}))) {
+    InputGenerator g;  // a standard normal over sqrt(fan_in)
+    g.std = 1.0 / std::sqrt(static_cast<double>(dims.back() > 0 ? dims.back() : 1));
+    return NamedInput{g, {}};
+  }
+  return std::nullopt;
 }
 
 /// @brief The resolved workload's name for a correctness rule (`sol`, `flashinfer`, `kernelbench`).
@@ -96,6 +195,18 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
           return where + t.name + ": a `scalar` source without a number or bool value";
         break;
       case InputSourceKind::random:
+        if (!t.is_scalar()) {
+          std::vector<std::int64_t> dims;
+          try {
+            const auto axes = resolve_axes(p, w);
+            for (const auto& a : *t.shape)
+              for (const auto& [name, v] : axes)
+                if (name == a) dims.push_back(v);
+          } catch (const input_error&) {
+            break;  // the writer reports the axis itself
+          }
+          if (auto named = sol_named_input(t, dims); named && !named->generator) return where + t.name + ": " + named->refusal;
+        }
         if (t.is_scalar())
           return where + t.name + ": a random Python scalar; the judge's runner takes scalars as values "
                                   "(give it `{\"type\": \"scalar\", \"value\": ...}`)";
@@ -136,7 +247,8 @@ inline json resolved_workload(const ProblemDescription& p, const Workload& w, co
       in["init"] = json{{"kind", "full"}, {"value", v.is_boolean() ? json(v.get<bool>() ? 1 : 0) : v}, {"scaled", false}};
     } else {
       in["shape"] = *c.inputs[i].dims;
-      in["init"] = random_generator(t.dtype).to_json();
+      const auto named = sol_named_input(t, *c.inputs[i].dims);
+      in["init"] = (named ? *named->generator : random_generator(t.dtype)).to_json();
     }
     inputs.push_back(std::move(in));
   }

@@ -36,13 +36,16 @@ socratic::ProcessResult tool(const std::vector<std::string>& args, const fs::pat
   return socratic::run_process(argv, o);
 }
 
+#ifdef SOCRATIC_SUITE_NVCC
 std::vector<std::string> build_only(const fs::path& candidate, const fs::path& cache) {
   return {"eval", candidate.string(), "--problem", rmsnorm().string(), "--build-only", "--arch", "sm_90a",
           "--nvcc", SOCRATIC_SUITE_NVCC, "--cache-dir", cache.string(), "-q"};
 }
+#endif
 
 }  // namespace
 
+#ifdef SOCRATIC_SUITE_NVCC
 TEST_CASE("eval --problem PATH --build-only: the adapter and an honest candidate compile; a signature that "
           "disagrees fails naming both",
           "[suite][bridge][nvcc]") {
@@ -68,6 +71,7 @@ TEST_CASE("eval --problem PATH --build-only: the adapter and an honest candidate
   CHECK_THAT(wrong.stdout_text, Contains("`socratic problem header " + rmsnorm().string() + "` prints"));
   fs::remove_all(cache);
 }
+#endif
 
 TEST_CASE("eval --problem PATH: unjudgeable problems and unknown workloads are refused with the reason",
           "[suite][bridge]") {

@@ -82,6 +82,7 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
     if (ids.empty()) ids = config.scenarios.empty() ? tool::suite_workload_ids(config.problem) : load_scenario_set(config.scenarios).ids();
     const fs::path cache = fs::absolute(config.cache_dir.empty() ? default_cache_dir() : config.cache_dir);
     request.job.scenarios = tool::suite_selection_file(config.problem, ids, cache / "selections");
+    request.job.evaluator.cuda.reference_python = tool::reference_python().string();
   } else if (is_problem_path(config.problem)) {
     (void)load_scenarios_for(load_problem_spec(fs::path(config.problem) / "problem.json"), config.scenarios);
   } else {

@@ -1,6 +1,6 @@
 /* The one entry point every suite runner calls: socratic-runner-suite cannot call the typed
    signatures of many definitions, so the host compiles, beside the candidate, an adapter
-   (kernels/suite/adapter.hpp generates it) that unpacks this struct and calls the candidate's
+   (include/socratic/suite/suite_adapter.hpp generates it) that unpacks this struct and calls the candidate's
    typed entry point (the header of `socratic problem header`). Plain C: the adapter, the candidate
    and the runner all include it. */
 #ifndef SOCRATIC_SUITE_CALL_H

@@ -1,6 +1,8 @@
 // The suite runner's host-side logic, on CPU: the resolved workload (kernels/suite/
-// resolved_workload.hpp) and its errors by field, the dtypes' names and sizes, and the adapter
-// (kernels/suite/adapter.hpp) compiled by nvcc together with a candidate.
+// resolved_workload.hpp) and its errors by field, the dtypes' names and sizes. The adapter is the
+// host's (include/socratic/suite/suite_adapter.hpp): tests/suite/test_suite_bridge.cpp checks it,
+// and tests/suite/test_suite_eval.cpp compiles it with a candidate; the reference worker client
+// stopped and resumed around a stand-in worker.
 #include "catch.hpp"
 
 #include <cstdlib>
@@ -11,10 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adapter.hpp"
 #include "reference_client.hpp"
 #include "resolved_workload.hpp"
-#include "socratic/process/run_process.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -177,40 +177,4 @@ TEST_CASE("the runner's dtypes: sizes, names both ways, which compare exactly", 
   CHECK(is_floating(Dtype::fp8_e5m2));
   CHECK_FALSE(is_floating(Dtype::uint8));
   CHECK_FALSE(is_floating(Dtype::boolean));
-}
-
-TEST_CASE("the adapter: the header's signature, unpacked in order, compiled by nvcc with a candidate",
-          "[harness][suite]") {
-  const ResolvedWorkload w = parse_resolved_workload(two_outputs());
-  const std::string entry = entry_point_name(w.name);
-  CHECK(entry == "row_sum_and_argmax_c32");
-  CHECK(entry_point_name("3d-conv") == "_3d_conv");
-  const std::string source = adapter_source(w, entry);
-  CHECK_THAT(source, Catch::Matchers::Contains(
-                         "const float* x,\n    float scale,\n    float* total,\n    int64_t* largest,\n    int64_t rows,\n    cudaStream_t stream);"));
-  CHECK_THAT(source, Catch::Matchers::Contains("static_cast<float>(call->scalars[0].real)"));
-  CHECK_THAT(source, Catch::Matchers::Contains("call->var_axis_count != 1"));
-
-  const fs::path dir = fs::temp_directory_path() / ("socratic-adapter-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path candidate = fs::path(SOCRATIC_SOURCE_DIR) / "tests/suite_gpu/row_sum_and_argmax.cu";
-  const std::string include = "-I" + (fs::path(SOCRATIC_SOURCE_DIR) / "kernels/suite").string();
-  auto nvcc = [&](const fs::path& cand) {
-    std::ofstream(dir / "adapter.cu") << adapter_source(w, entry, cand.string());
-    socratic::ProcessOptions options;
-    options.timeout = std::chrono::seconds(600);
-    return socratic::run_process({SOCRATIC_NVCC_PATH, "-std=c++17", "-c", include, (dir / "adapter.cu").string(),
-                                  "-o", (dir / "adapter.o").string()},
-                                 options);
-  };
-  const auto built = nvcc(candidate);
-  INFO(built.stderr_text);
-  CHECK(built.exit_code == 0);
-  // A candidate whose entry point disagrees with the header is refused when it is built.
-  std::ofstream(dir / "wrong.cu") << "#include <cstdint>\n#include <cuda_runtime.h>\nextern \"C\" void "
-                                     "row_sum_and_argmax_c32(const float* x, double scale, float* t, int64_t* l, "
-                                     "int64_t rows, cudaStream_t s) {}\n";
-  const auto wrong = nvcc(dir / "wrong.cu");
-  CHECK(wrong.exit_code != 0);
-  fs::remove_all(dir);
 }

@@ -17,6 +17,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
+#include "socratic/eval/problem_registry.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/process/environment.hpp"
 
@@ -142,6 +143,9 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
                             "task", "campaign_id", "arch", "goal", "budget", "questions", "evaluator",
                             "executor", "agent", "agents", "hook", "description"});
     c.problem = required<std::string>(j, "problem", "campaign");
+    // A problem's path (a suite problem's folder or file, a folder with problem.json) is taken
+    // relative to the campaign file, like every path in it; its `scenarios` then select workloads.
+    if (is_problem_path(c.problem)) c.problem = detail::resolve(base, c.problem).string();
     c.scenarios = detail::resolve(base, required<std::string>(j, "scenarios", "campaign"));
     c.workspace = detail::resolve(base, optional_field<std::string>(j, "workspace", ".", "campaign"));
     c.candidate = detail::resolve(c.workspace, required<std::string>(j, "candidate", "campaign"));
@@ -302,8 +306,11 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
                 {"initial_delay_s", c.agent.retry_initial_delay_s}, {"max_delay_s", c.agent.retry_max_delay_s}};
   a["http"] = {{"connect_timeout_s", c.agent.connect_timeout_s}, {"read_timeout_s", c.agent.read_timeout_s},
                {"total_timeout_s", c.agent.total_timeout_s}};
+  // A problem's path stays one when written relative (`./rmsnorm`, not `rmsnorm`, a registry name).
+  std::string problem = c.problem;
+  if (is_problem_path(problem) && !is_problem_path(problem = path(c.problem))) problem = "./" + problem;
   json out{{"schema_version", schema_version},
-           {"problem", c.problem},
+           {"problem", problem},
            {"scenarios", path(c.scenarios)},
            {"workspace", path(c.workspace)},
            {"candidate", detail::relative_or_absolute(c.candidate, c.workspace)},

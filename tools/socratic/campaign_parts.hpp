@@ -207,6 +207,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
     spec.cuda.k = v.k;
     spec.cuda.timeout_s = c.evaluator.timeout_s;
     spec.cuda.manifest = manifest;
+    if (evaluator->suite_problem()) spec.cuda.reference_python = v.reference_python.string();
     out.fn = detail::goal_guarded(executor_fn(c, std::move(spec), out.description), m, c);
   }
   return out;

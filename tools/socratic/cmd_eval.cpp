@@ -74,11 +74,22 @@ std::string format_build_only(const EvalReport& r, bool scanned) {
 int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig& config,
                           const std::optional<std::string>& json_out) {
   // The problem and the scenarios are checked here, before any job is made.
-  (void)load_scenarios_for(ProblemRegistry::load(config.data_dir / "kernels").get(config.problem), config.scenarios);
   tool::ExecutorEvalRequest request;
+  request.job.scenarios = config.scenarios;
+  if (tool::is_suite_problem(config.problem)) {
+    // A suite problem's jobs name the workloads they judge in a selection set (ids only).
+    std::vector<std::string> ids = config.only_scenarios;
+    if (ids.empty()) ids = config.scenarios.empty() ? tool::suite_workload_ids(config.problem) : load_scenario_set(config.scenarios).ids();
+    const fs::path cache = fs::absolute(config.cache_dir.empty() ? default_cache_dir() : config.cache_dir);
+    request.job.scenarios = tool::suite_selection_file(config.problem, ids, cache / "selections");
+    request.job.evaluator.cuda.reference_python = tool::reference_python().string();
+  } else if (is_problem_path(config.problem)) {
+    (void)load_scenarios_for(load_problem_spec(fs::path(config.problem) / "problem.json"), config.scenarios);
+  } else {
+    (void)load_scenarios_for(ProblemRegistry::load(config.data_dir / "kernels").get(config.problem), config.scenarios);
+  }
   for (const auto& p : o.candidates) request.candidates.push_back(p);
   request.job.problem = config.problem;
-  request.job.scenarios = config.scenarios;
   request.job.seed = config.runner.seed;
   request.job.purpose = config.runner.no_timing ? exec::JobPurpose::correctness : exec::JobPurpose::timing;
   exec::CudaEvaluatorSpec& spec = request.job.evaluator.cuda;
@@ -143,8 +154,24 @@ int run_eval(const EvalCommandOptions& o) {
   const fs::path data = tool::data_dir();
   CudaEvaluatorConfig config;
   config.data_dir = data;
-  config.problem = o.problem;
-  config.scenarios = tool::resolve_scenario_set(o.scenarios);
+  config.problem = tool::resolve_problem(o.problem);
+  const bool suite_problem = tool::is_suite_problem(config.problem);
+  if (suite_problem) {
+    // Optional: a scenario-set file whose ids are workload uuids, or the uuids, comma-separated.
+    if (!o.scenarios.empty() && fs::is_regular_file(o.scenarios)) {
+      config.scenarios = fs::absolute(o.scenarios).lexically_normal();
+    } else {
+      for (std::size_t at = 0; at <= o.scenarios.size() && !o.scenarios.empty();) {
+        const std::size_t comma = std::min(o.scenarios.find(',', at), o.scenarios.size());
+        if (comma > at) config.only_scenarios.push_back(o.scenarios.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
+  } else {
+    if (o.scenarios.empty())
+      throw usage_error("missing required option --scenarios (optional only for a suite problem's path)");
+    config.scenarios = tool::resolve_scenario_set(o.scenarios);
+  }
   if (!o.baseline.empty()) config.baseline = o.baseline;
   if (!o.cache_dir.empty()) config.cache_dir = o.cache_dir;
   config.arch = o.arch;
@@ -193,6 +220,9 @@ int run_eval(const EvalCommandOptions& o) {
                       missing_gpu + ")");
   const bool scanned = !o.no_scan;
   CudaEvaluator evaluator(std::move(config));  // checks the problem, the scenarios and the target first
+  // A suite problem without a native baseline builds (--build-only) but cannot be timed yet.
+  if (const std::string why = evaluator.not_runnable_reason(); !o.build_only && !why.empty())
+    throw socratic::error("cannot judge on the GPU: " + why + ". `--build-only` builds and scans the candidate");
   if (!o.build_only && !missing_gpu.empty())
     throw socratic::error("no GPU to run the candidate on: " + missing_gpu +
                           ". The evaluator builds the harness (about a minute) only to run it on a GPU; run "
@@ -239,17 +269,28 @@ tool::command_run eval_setup(CLI::App& app) {
       "Builds CANDIDATE.cu, checks it against the baseline and the fp32 reference on every scenario,\n"
       "times it against the baseline, scans the binary for banned libraries, and prints a table.\n"
       "The data folder (kernels/, scenarios/) is $SOCRATIC_DATA_DIR or the tool's source tree.\n"
+      "--problem PATH judges a problem where it lies (docs/problems.md): a SOL-ExecBench / FlashInfer-Bench\n"
+      "folder or a KernelBench file, its workloads the scenarios, its reference run by the reference worker\n"
+      "($SOCRATIC_REFERENCE_PYTHON, else python3), the candidate defining `socratic problem header PATH`.\n"
       "--build-only needs no GPU (give --arch without one): it builds the candidate (and the harness)\n"
       "and scans the binary, runs nothing, and says so.\n"
       "Exit: 0 every scenario correct and nothing banned (--build-only: built and nothing banned),\n"
       "1 otherwise, 2 on an error.\n");
   app.add_option("CANDIDATE", o->candidates, "the candidate source (.cu); several only with --executor")
       ->type_name("");
-  app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json")->type_name("NAME")->required();
-  app.add_option("-s,--scenarios", o->scenarios, "scenario-set file, or a name under the data folder's scenarios/")
-      ->type_name("SET")
+  app.add_option("-p,--problem", o->problem,
+                 "a problem of kernels/problems.json, or a path (with a `/`, or a .py file): a SOL-ExecBench / "
+                 "FlashInfer-Bench folder, a KernelBench file, a folder with problem.json")
+      ->type_name("NAME|PATH")
       ->required();
-  app.add_option("--baseline", o->baseline, "baseline source instead of the problem's own")->type_name("FILE");
+  app.add_option("-s,--scenarios", o->scenarios,
+                 "scenario-set file, or a name under the data folder's scenarios/; for a suite problem optional "
+                 "(default every workload): workload uuids, comma-separated, or a set of them")
+      ->type_name("SET");
+  app.add_option("--baseline", o->baseline,
+                 "baseline source instead of the problem's own (a suite problem: a native CUDA source with the "
+                 "typed entry point; default baseline.cu in its folder)")
+      ->type_name("FILE");
   tool::add_output_option(app, o->output, "write the report as JSON to PATH");
   // --json is a flag (the report on stdout); the old `--json FILE` still writes FILE.
   o->json_option = app.add_option("--json", o->json_value, "the report as JSON on stdout (the table goes to stderr)")

@@ -17,6 +17,8 @@
 #include "data_dir.hpp"
 #include "gpu_check.hpp"
 #include "problems.hpp"
+#include "socratic/suite/entry_point_header.hpp"
+#include "socratic/suite/judgeable.hpp"
 #include "question_setup.hpp"
 #include "socratic/record/trace.hpp"
 #include "socratic/record/trace_state.hpp"
@@ -264,14 +266,48 @@ int init_command(const InitCommandOptions& o) {
 
   CampaignFile c;
   c.file = campaign_path;
-  c.problem = o.problem;
-  c.scenarios = resolve_scenario_set(o.scenarios);  // a file, or a name as `eval` takes it
-  const JudgeCheck judge = check_judge(o, c.scenarios);  // validate before writing anything
+  c.problem = resolve_problem(o.problem);
+  std::optional<SuiteProblem> suite_problem;
+  JudgeCheck judge;
+  fs::path baseline;
+  std::string baseline_text;
+  if (o.evaluator_command.empty() && is_suite_problem(c.problem)) {
+    // A problem where it lies: its workloads are the scenarios (a selection set beside the
+    // campaign file), its baseline --baseline or baseline.cu beside it, else the candidate starts
+    // from the entry point's skeleton.
+    suite_problem = load_suite(c.problem);
+    if (auto why = suite::not_judgeable_reason(suite_problem->description))
+      throw input_error(suite_problem->path.string(), {}, "cannot be judged on the GPU: " + *why);
+    std::vector<std::string> ids;
+    if (o.scenarios.empty()) {
+      for (const auto& w : suite_problem->description.workloads) ids.push_back(w.uuid);
+    } else if (fs::is_regular_file(o.scenarios)) {
+      ids = load_scenario_set(o.scenarios).ids();
+    } else {
+      std::istringstream in(o.scenarios);
+      for (std::string id; std::getline(in, id, ',');)
+        if (!id.empty()) ids.push_back(id);
+    }
+    for (const auto& id : ids)
+      if (std::none_of(suite_problem->description.workloads.begin(), suite_problem->description.workloads.end(),
+                       [&](const suite::Workload& w) { return w.uuid == id; }))
+        throw input_error(suite_problem->path.string(), "workload \"" + id + "\"", "no such workload");
+    fs::create_directories(dir);
+    c.scenarios = suite_selection_file(c.problem, ids, dir);
+    judge.set = load_scenario_set(c.scenarios);
+    if (!o.baseline.empty()) c.evaluator.baseline = baseline = fs::absolute(o.baseline).lexically_normal();
+    else if (suite_problem->baseline) baseline = *suite_problem->baseline;
+    baseline_text = baseline.empty() ? suite::entry_point_skeleton(suite_problem->description) : read_text(baseline);
+  } else {
+    if (o.scenarios.empty()) throw usage_error("missing required option --scenarios");  // optional for a suite problem's path
+    c.scenarios = resolve_scenario_set(o.scenarios);  // a file, or a name as `eval` takes it
+    judge = check_judge(o, c.scenarios);  // validate before writing anything
+    baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : judge.registered->baseline_path();
+    baseline_text = read_text(baseline);
+  }
   const ScenarioSet& set = judge.set;
-  const fs::path baseline = !o.baseline.empty() ? fs::absolute(o.baseline) : judge.registered->baseline_path();
-  const std::string baseline_text = read_text(baseline);
   c.workspace = dir / "workspace";
-  c.candidate = c.workspace / ("candidate" + baseline.extension().string());
+  c.candidate = c.workspace / ("candidate" + (baseline.empty() ? std::string(".cu") : baseline.extension().string()));
   c.state_dir = dir / "state";
   c.arch = o.arch;
   c.questions.has_reference = o.has_reference;
@@ -289,7 +325,9 @@ int init_command(const InitCommandOptions& o) {
                           (judge.registered ? "It exports the C function " + judge.registered->entry_point +
                                                   ", declared in " + judge.registered->args_header_path().string() +
                                                   " (the runner calls it). "
-                                            : std::string()) +
+                           : suite_problem ? "It defines the entry point " + suite::entry_point_name(suite_problem->description) +
+                                                 " that `socratic problem header " + c.problem + "` prints. "
+                                           : std::string()) +
                           "The goal is checked on every scenario each time you stop.";
   if (!o.goal.empty()) {
     json spec;
@@ -369,7 +407,9 @@ int init_command(const InitCommandOptions& o) {
   for (const auto& k : kinds) kinds_text += (kinds_text.empty() ? "" : ", ") + k;
   std::cout << "socratic init: campaign " << dir.string() << "\n"
             << "  workspace   " << c.workspace.string() << " (the agent's)\n"
-            << "  candidate   " << c.candidate.string() << " (copy of " << baseline.string() << ")\n"
+            << "  candidate   " << c.candidate.string()
+            << (baseline.empty() ? std::string(" (the entry point's skeleton: no baseline yet)")
+                                 : " (copy of " + baseline.string() + ")") << "\n"
             << "  campaign    " << campaign_path.string() << "\n"
             << "  state       " << c.state_dir.string() << " (outside the workspace)\n"
             << "  scenarios   " << c.scenarios.string() << " (" << set.scenarios.size() << ")\n"
@@ -435,13 +475,15 @@ command_run init_setup(CLI::App& app) {
       "with it, the command (split on spaces; or a JSON array) prints an EvalReport JSON.\n"
       "The default goal: every scenario correct, at least as fast as the baseline, no banned library.\n");
   app.add_option("DIR", o->dir, "the workspace folder (created)")->type_name("")->required();
-  app.add_option("-p,--problem", o->problem, "a problem of kernels/problems.json (or yours, with --baseline)")
-      ->type_name("NAME")
+  app.add_option("-p,--problem", o->problem,
+                 "a problem of kernels/problems.json (or yours, with --baseline), or a suite problem's path (a "
+                 "SOL-ExecBench / FlashInfer-Bench folder, a KernelBench file: docs/problems.md)")
+      ->type_name("NAME|PATH")
       ->required();
   app.add_option("-s,--scenarios", o->scenarios,
-                 "the scenario set every goal check runs on: a file, or a name under scenarios/ (as eval takes it)")
-      ->type_name("SET")
-      ->required();
+                 "the scenario set every goal check runs on: a file, or a name under scenarios/ (as eval takes it); "
+                 "for a suite problem optional (default every workload): workload uuids, comma-separated")
+      ->type_name("SET");
   app.add_option("-a,--agent", o->agent, "claude-code, codex or none (default): whose Stop hook to register")
       ->type_name("NAME");
   app.add_option("--baseline", o->baseline, "the baseline source (default: the problem's own)")->type_name("FILE");

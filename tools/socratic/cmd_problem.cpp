@@ -16,6 +16,7 @@
 
 #include "command.hpp"
 #include "data_dir.hpp"
+#include "problems.hpp"
 #include "socratic/process/run_process.hpp"
 #include "socratic/suite/concrete_workload.hpp"
 #include "socratic/suite/entry_point_header.hpp"
@@ -66,25 +67,8 @@ void describe_kernelbench(FoundProblem& f) {
     f.not_judgeable = "not yet: needs the KernelBench describer (" + script.string() + " is absent)";
     return;
   }
-  ProcessOptions options;
-  options.timeout = std::chrono::minutes(2);
-  const ProcessResult r = run_process({"python3", script.string(), f.path.string()}, options);
-  if (!r.ok()) {
-    std::string last = r.stderr_text;
-    while (!last.empty() && last.back() == '\n') last.pop_back();
-    if (auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
-    f.error = f.path.string() + ": the KernelBench describer failed (" + r.describe() + ")" +
-              (last.empty() ? "" : ": " + last);
-    return;
-  }
-  ordered_json described;
-  try {
-    described = ordered_json::parse(r.stdout_text);
-  } catch (const ordered_json::parse_error& e) {
-    f.error = f.path.string() + ": the KernelBench describer printed no JSON: " + e.what();
-    return;
-  }
-  f.description = describe_problem(described, f.path.string(), ProblemOrigin::kernelbench);
+  // The judge's own loader (eval/suite_problem.hpp), with the judge's Python.
+  f.description = describe_kernelbench_file(f.path, script, reference_python());
 }
 
 FoundProblem examine(const fs::path& path) {

@@ -30,6 +30,10 @@
 #include "socratic/eval/report_table.hpp"
 #include "socratic/eval/roofline.hpp"
 #include "socratic/eval/runner_client.hpp"
+#include "socratic/eval/suite_problem.hpp"
+#include "socratic/suite/judgeable.hpp"
+#include "socratic/suite/resolved_workload_writer.hpp"
+#include "socratic/suite/suite_adapter.hpp"
 
 namespace socratic {
 
@@ -42,7 +46,6 @@ struct BanScan {
   explicit operator bool() const noexcept { return binary && mapped; }
 };
 
-/// @brief How a CudaEvaluator is set up. Only `data_dir`, `problem` and `scenarios` are required.
 namespace detail {
 /// Where nlohmann/json.hpp was found when Socratic was configured (the runner's harness includes
 /// it), unless that is a folder the compiler searches anyway (`-I/usr/include` would reorder the
@@ -56,14 +59,29 @@ inline std::vector<std::filesystem::path> json_include_dirs() {
 }
 }  // namespace detail
 
+/// @brief How a CudaEvaluator is set up. Only `data_dir`, `problem` and (for a registry problem)
+/// `scenarios` are required.
 struct CudaEvaluatorConfig {
   std::filesystem::path data_dir;   ///< holds `kernels/` (problems.json, harness/, problem folders)
-  std::string problem;              ///< a name listed in kernels/problems.json
-  std::filesystem::path scenarios;  ///< the scenario-set file
+  /// A name listed in kernels/problems.json, or a path (is_problem_path: it holds a `/` or ends
+  /// in `.py`): a SOL-ExecBench / FlashInfer-Bench folder or a KernelBench file (a suite problem,
+  /// judged by kernels/suite's runner), or a folder in Socratic's own format (problem.json).
+  std::string problem;
+  /// The scenario-set file. For a suite problem it is optional and only selects workloads: its
+  /// scenarios' ids are workload uuids, each resolved afresh from the description (absent: every
+  /// workload).
+  std::filesystem::path scenarios;
   /// When not empty, judge only these ids of the set, in the set's order (an executor's
-  /// correctness-first stage, say); each must be in the set.
+  /// correctness-first stage, say); each must be in the set (a suite problem: its workloads).
   std::vector<std::string> only_scenarios;
   std::optional<std::filesystem::path> baseline;  ///< baseline source instead of the problem's
+  /// What the baseline is. A suite problem without a native baseline (`baseline`, or baseline.cu
+  /// beside its definition) would be timed against its PyTorch reference run eagerly: the runner
+  /// does not time that yet, so such an evaluation is refused with the reason (build_only works).
+  BaselineKind baseline_kind = BaselineKind::native_cuda;
+  /// The Python with PyTorch that runs the reference worker (and the KernelBench describer) of a
+  /// suite problem. Empty: $SOCRATIC_REFERENCE_PYTHON, else python3 on PATH.
+  std::filesystem::path reference_python;
   std::filesystem::path cache_dir;  ///< build cache; empty: default_cache_dir()
   std::string arch;                 ///< e.g. `sm_90a` or `9.0`; empty: ask nvidia-smi
   std::filesystem::path nvcc = "nvcc";
@@ -130,22 +148,36 @@ class CudaEvaluator {
     namespace fs = std::filesystem;
     if (config_.data_dir.empty()) throw error("CudaEvaluator: no data folder (with kernels/) configured");
     if (config_.problem.empty()) throw error("CudaEvaluator: no problem configured");
-    if (config_.scenarios.empty()) throw error("CudaEvaluator: no scenario-set file configured");
+    const bool on_disk = is_problem_path(config_.problem);
+    if (config_.scenarios.empty() && !on_disk) throw error("CudaEvaluator: no scenario-set file configured");
     if (!(config_.k > 0) || !std::isfinite(config_.k))
       throw error("CudaEvaluator: the tolerance factor k must be a positive number, got " + std::to_string(config_.k));
     if (!config_.ban_scan && !config_.allow_unscanned)
       throw error("CudaEvaluator: no banned-library scanner configured (set ban_scan, e.g. from "
                   "eval/default_ban_scan.hpp, or allow_unscanned)");
     config_.data_dir = fs::absolute(config_.data_dir).lexically_normal();
-    config_.scenarios = fs::absolute(config_.scenarios).lexically_normal();
+    if (!config_.scenarios.empty()) config_.scenarios = fs::absolute(config_.scenarios).lexically_normal();
     if (config_.cache_dir.empty()) config_.cache_dir = default_cache_dir();
     config_.cache_dir = fs::absolute(config_.cache_dir).lexically_normal();
 
     const fs::path kernels = config_.data_dir / "kernels";
-    const ProblemRegistry registry = ProblemRegistry::load(kernels);
-    problem_ = registry.get(config_.problem);
-    scenarios_ = load_scenarios_for(problem_, config_.scenarios);
-    if (!config_.only_scenarios.empty()) {
+    std::vector<fs::path> files;  // what the evaluation trusts, besides its folders
+    ProblemPathFormat format = ProblemPathFormat::native_folder;
+    if (on_disk) format = problem_path_format(config_.problem);
+    if (on_disk && format != ProblemPathFormat::native_folder) {
+      load_suite(kernels);
+      files = suite_->files;
+      if (!config_.scenarios.empty()) files.push_back(config_.scenarios);
+    } else if (on_disk) {
+      problem_ = load_problem_spec(fs::absolute(config_.problem).lexically_normal() / "problem.json");
+      files = {problem_.problem_file, config_.scenarios};
+    } else {
+      const ProblemRegistry registry = ProblemRegistry::load(kernels);
+      problem_ = registry.get(config_.problem);
+      files = {registry.index_file(), config_.scenarios};
+    }
+    if (!suite_) scenarios_ = load_scenarios_for(problem_, config_.scenarios);
+    if (!suite_ && !config_.only_scenarios.empty()) {
       for (const auto& id : config_.only_scenarios)
         if (!scenarios_.find(id))
           throw input_error(config_.scenarios.string(), "scenario \"" + id + "\"", "not in the set (asked for by only_scenarios)");
@@ -155,18 +187,23 @@ class CudaEvaluator {
           kept.push_back(std::move(sc));
       scenarios_.scenarios = std::move(kept);
     }
-    baseline_source_ = config_.baseline ? fs::absolute(*config_.baseline).lexically_normal()
-                                        : problem_.baseline_path();
-    if (!fs::is_regular_file(baseline_source_))
-      throw input_error(baseline_source_.string(), {}, "baseline source does not exist");
-    baseline_files_ = read_candidate_files(baseline_source_);
+    if (config_.baseline) baseline_source_ = fs::absolute(*config_.baseline).lexically_normal();
+    else if (!suite_) baseline_source_ = problem_.baseline_path();
+    else if (suite_->baseline) baseline_source_ = *suite_->baseline;
+    else config_.baseline_kind = BaselineKind::pytorch_eager;
+    if (config_.baseline_kind == BaselineKind::native_cuda) {
+      if (!fs::is_regular_file(baseline_source_))
+        throw input_error(baseline_source_.string(), {}, "baseline source does not exist");
+      baseline_files_ = read_candidate_files(baseline_source_);
+      files.push_back(baseline_source_);
+    }
     if (!fs::is_regular_file(kernels / "harness" / "runner.cu"))
       throw input_error((kernels / "harness" / "runner.cu").string(), {}, "the runner's source does not exist");
 
     target_ = config_.arch.empty() ? detect_gpu_target(config_.nvidia_smi) : parse_gpu_target(config_.arch);
 
-    // What the evaluation trusts: the harness, the problem, the registry, the scenarios.
-    std::vector<fs::path> files = {registry.index_file(), config_.scenarios, baseline_source_};
+    // What the evaluation trusts: the harness, the problem, the registry, the scenarios (a suite
+    // problem: its definition, workloads and reference, and kernels/suite).
     std::vector<fs::path> folders = {kernels / "harness", problem_.folder};
     if (config_.integrity_manifest) {
       manifest_ = load_integrity_manifest(*config_.integrity_manifest);
@@ -199,9 +236,30 @@ class CudaEvaluator {
 
   /// @brief Judges `candidate` on every scenario. See the class comment for what it throws.
   EvalReport evaluate(const Candidate& candidate) {
-    Prepared p = prepare(candidate);
+    if (const std::string why = not_runnable_reason(); !why.empty()) {
+      // Said before a minute of building: nothing could be timed.
+      Prepared p;
+      p.began = clock::now();
+      describe_report(p.report, candidate);
+      p.report.error = why;
+      return finish(p);
+    }
+    Prepared p = prepare(candidate, true);
     if (!p.final) run_prepared(p);
     return finish(p);
+  }
+
+  /// @brief Why `evaluate` cannot judge on the GPU what build_only can build (a suite problem
+  /// without a native baseline, a KernelBench file), or empty.
+  std::string not_runnable_reason() const {
+    if (!suite_) return {};
+    if (!suite_refusal_.empty()) return suite_refusal_;
+    if (config_.baseline_kind == BaselineKind::pytorch_eager)
+      return "the eager-PyTorch baseline of " + suite_->path.string() +
+             " is not yet timed by the judge: give a native CUDA baseline with the typed entry point "
+             "(--baseline FILE, or baseline.cu in the problem folder; `socratic problem header " +
+             suite_->path.string() + "` prints its signature)";
+    return {};
   }
 
   /// @brief Everything `evaluate` does before the GPU: the integrity check, the build (cached,
@@ -210,7 +268,9 @@ class CudaEvaluator {
   /// the report `evaluate` would return. An executor builds queued candidates on CPU workers
   /// with it while the GPUs run others.
   EvalReport build_only(const Candidate& candidate) {
-    Prepared p = prepare(candidate);
+    // A suite problem builds the candidate with its adapter only: the runner and the baseline
+    // are built when something is to run.
+    Prepared p = prepare(candidate, !suite_);
     return finish(p);
   }
 
@@ -229,16 +289,30 @@ class CudaEvaluator {
     return std::move(p.report);
   }
 
-  Prepared prepare(const Candidate& candidate) {
-    namespace fs = std::filesystem;
-    Prepared p;
-    p.began = clock::now();
-    EvalReport& report = p.report;
-    report.problem = problem_.name;
+  void describe_report(EvalReport& report, const Candidate& candidate) const {
+    report.problem = suite_ ? suite_->description.name : problem_.name;
     report.scenario_set = scenarios_.name;
     report.candidate = candidate;
     report.arch = target_.base_sm();
     report.expected = scenarios_.ids();
+  }
+
+  /// A suite problem's translation unit for `source` (the candidate's snapshot or the baseline):
+  /// the adapter generated from the description, which includes `source` at its end.
+  /// Content-addressed in the cache.
+  std::filesystem::path adapter_for(const std::filesystem::path& source) {
+    const std::string text = suite::adapter_source(suite_->description, source.string());
+    const auto file = config_.cache_dir / "adapters" / (detail::sha256_hex(text) + ".cu");
+    write_file_atomically(file, text);
+    return file;
+  }
+
+  Prepared prepare(const Candidate& candidate, bool with_harness) {
+    namespace fs = std::filesystem;
+    Prepared p;
+    p.began = clock::now();
+    EvalReport& report = p.report;
+    describe_report(report, candidate);
 
     // 1. The judge's own files first: an edited harness must never produce a verdict.
     std::vector<std::string> tampered = verify_integrity(manifest_);
@@ -278,14 +352,14 @@ class CudaEvaluator {
       // Content-addressed, so an existing snapshot is reused, unless it no longer holds its bytes.
       snapshot = write_candidate_files(files, config_.cache_dir / "candidates" / report.candidate.content_hash);
       const auto build_began = clock::now();
-      if (auto harness_error = ensure_harness_built(); !harness_error.empty()) {
+      if (auto harness_error = with_harness ? ensure_harness_built() : std::string(); !harness_error.empty()) {
         report.error = harness_error;
         report.timings.build_s = std::chrono::duration<double>(clock::now() - build_began).count();
         return p;
       }
       BuildRequest request;
       request.kind = BuildKind::shared_object;
-      request.sources = {snapshot};
+      request.sources = {suite_ ? adapter_for(snapshot) : snapshot};
       // The problem's folder first, so its headers win over same-named files of the candidate's;
       // then the snapshot's own folder (the candidate's headers as judged); the candidate's
       // folder last, for a header the include scan cannot see (a computed include).
@@ -301,6 +375,10 @@ class CudaEvaluator {
       report.build_log = built.log;
       detail::replace_all(report.build_log, snapshot.string(), original.string());
       if (!built.ok) {
+        if (suite_)
+          report.build_log = "the candidate is compiled after the adapter " + request.sources.front().string() +
+                             ", which declares the entry point as `socratic problem header " + suite_->path.string() +
+                             "` prints it:\n" + report.build_log;
         if (built.timed_out) report.build_log = "candidate build timed out\n" + report.build_log;
         return p;
       }
@@ -375,6 +453,10 @@ class CudaEvaluator {
 
  public:
   const ProblemSpec& problem() const noexcept { return problem_; }
+  /// @brief The suite problem judged, when the problem was given as a suite problem's path.
+  const std::optional<SuiteProblem>& suite_problem() const noexcept { return suite_; }
+  /// @brief The scenario set the runner reads (for a suite problem: the resolved workloads).
+  const std::filesystem::path& resolved_scenarios() const noexcept { return resolved_scenarios_; }
   /// @brief The scenarios judged, with the problem's defaults filled in.
   const ScenarioSet& scenarios() const noexcept { return scenarios_; }
   const GpuTarget& target() const noexcept { return target_; }
@@ -385,7 +467,8 @@ class CudaEvaluator {
   /// Builds (or finds) the runner and the baseline once; empty on success, else why not.
   std::string ensure_harness_built() {
     namespace fs = std::filesystem;
-    if (!runner_binary_.empty() && !baseline_binary_.empty()) return {};
+    const bool native_baseline = config_.baseline_kind == BaselineKind::native_cuda;
+    if (!runner_binary_.empty() && (!baseline_binary_.empty() || !native_baseline)) return {};
     const fs::path harness = config_.data_dir / "kernels" / "harness";
 
     if (runner_binary_.empty()) {
@@ -407,10 +490,12 @@ class CudaEvaluator {
       runner_binary_ = r.output;
       artifacts_[r.output.string()] = detail::sha256_file(r.output);
     }
+    if (!native_baseline) return {};
     BuildRequest baseline;
     baseline.kind = BuildKind::shared_object;
-    baseline.sources = {baseline_source_};
+    baseline.sources = {suite_ ? adapter_for(baseline_source_) : baseline_source_};
     baseline.include_dirs = {problem_.folder};
+    if (suite_) baseline.include_dirs.push_back(baseline_source_.parent_path());
     baseline.hashed_inputs = {problem_.args_header_path()};
     baseline.flags = config_.baseline_nvcc_flags;
     baseline.output_name = "baseline.so";
@@ -476,7 +561,61 @@ class CudaEvaluator {
     }
   }
 
+  /// A suite problem: its description, the suite runner's problem, its workloads resolved.
+  void load_suite(const std::filesystem::path& kernels) {
+    namespace fs = std::filesystem;
+    std::string python = config_.reference_python.string();
+    if (python.empty()) {
+      const char* env = std::getenv("SOCRATIC_REFERENCE_PYTHON");
+      python = env && *env ? env : "python3";
+    }
+    config_.reference_python = find_on_path(python);
+    suite_ = load_suite_problem(config_.problem, config_.data_dir, config_.reference_python);
+    if (auto why = suite::not_judgeable_reason(suite_->description))
+      throw input_error(suite_->path.string(), {}, "cannot be judged on the GPU: " + *why);
+    if (suite_->format == ProblemPathFormat::kernelbench_file)
+      suite_refusal_ = "KernelBench files are described and built here, but socratic-runner-suite loads its "
+                       "reference as a SOL definition: judging " + suite_->path.string() +
+                       " on the GPU waits for the runner to load KernelBench's Model (the reference worker's "
+                       "`kernelbench` load)";
+    // The suite runner's problem (kernels/suite/problem.json): not registered, and with no
+    // baseline of its own (each suite problem brings one).
+    const fs::path suite_file = kernels / "suite" / "problem.json";
+    const json j = read_json_file(suite_file);
+    try {
+      problem_.name = required<std::string>(j, "name", "problem");
+      problem_.entry_point = required<std::string>(j, "entry_point", "problem");
+      problem_.args_header = required<std::string>(j, "args_header", "problem");
+      problem_.runner_sources = required<std::vector<std::string>>(j, "runner_sources", "problem");
+      problem_.kinds = optional_field<std::vector<std::string>>(j, "kinds", {}, "problem");
+    } catch (const input_error& e) {
+      throw input_error(suite_file.string(), e.where(), e.message());
+    }
+    problem_.problem_file = fs::absolute(suite_file).lexically_normal();
+    problem_.folder = problem_.problem_file.parent_path();
+    problem_.has_reference_implementation = true;
+    problem_.description = suite_->description.description;
+    std::vector<std::string> ids;
+    if (!config_.scenarios.empty()) ids = load_scenario_set(config_.scenarios).ids();
+    if (!config_.only_scenarios.empty()) {
+      std::vector<std::string> kept;
+      for (const auto& id : config_.only_scenarios)
+        if (!ids.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+          throw input_error(config_.scenarios.string(), "scenario \"" + id + "\"", "not in the set (asked for by only_scenarios)");
+      for (const auto& id : ids.empty() ? config_.only_scenarios : ids)
+        if (std::find(config_.only_scenarios.begin(), config_.only_scenarios.end(), id) != config_.only_scenarios.end())
+          kept.push_back(id);
+      ids = std::move(kept);
+    }
+    const suite::ReferenceLocation reference{config_.reference_python.string(),
+                                             (kernels / "harness" / "python" / "reference_worker.py").string(),
+                                             suite_->definition.string()};
+    scenarios_ = suite::resolved_scenario_set(suite_->description, reference, ids);
+  }
+
   CudaEvaluatorConfig config_;
+  std::optional<SuiteProblem> suite_;
+  std::string suite_refusal_;  ///< why evaluate cannot run this suite problem on the GPU
   ProblemSpec problem_;
   ScenarioSet scenarios_;
   std::filesystem::path baseline_source_;

@@ -60,6 +60,14 @@ inline bool declares_identifier(std::string_view text, std::string_view identifi
   return false;
 }
 
+/// @brief Whether a `problem` string (the evaluator's, a campaign file's) names a path, not a registry name: registry
+/// names hold no `/`, so a path is written with one (`./rmsnorm`, `/data/sol/L1/rmsnorm`) or
+/// ends in `.py` (a KernelBench file).
+inline bool is_problem_path(std::string_view problem) {
+  return problem.find('/') != std::string_view::npos ||
+         (problem.size() > 3 && problem.substr(problem.size() - 3) == ".py") || problem == "." || problem == "..";
+}
+
 /// @brief A problem, as its problem.json declares it. Paths are absolute.
 struct ProblemSpec {
   std::string name;

@@ -63,6 +63,9 @@ struct CudaEvaluatorSpec {
   double watchdog_s = 60, timeout_s = 1800, build_timeout_s = 120;
   std::optional<std::filesystem::path> manifest;  ///< integrity manifest recorded at campaign start
   bool scan = true;  ///< the banned-library scan (false: the explicit opt-out)
+  /// A suite problem's reference worker's Python (with PyTorch); empty: the worker's own default
+  /// ($SOCRATIC_REFERENCE_PYTHON, else python3 on PATH).
+  std::string reference_python;
   friend bool operator==(const CudaEvaluatorSpec&, const CudaEvaluatorSpec&) = default;
 };
 
@@ -269,6 +272,7 @@ inline void to_json(json& j, const EvaluatorSpec& e) {
            {"build_timeout_s", c.build_timeout_s},
            {"manifest", c.manifest ? json(c.manifest->string()) : json(nullptr)},
            {"scan", c.scan}};
+  if (!c.reference_python.empty()) j["reference_python"] = c.reference_python;
 }
 
 inline void from_json(const json& j, EvaluatorSpec& e) {
@@ -296,7 +300,7 @@ inline void from_json(const json& j, EvaluatorSpec& e) {
   detail::reject_unknown_fields(j, where, {"kind", "data_dir", "baseline", "arch", "cache_dir", "nvcc", "nvcc_flags",
                                            "baseline_nvcc_flags", "k", "min_samples", "max_samples",
                                            "max_ms_per_scenario", "target_noise", "runner_args", "watchdog_s",
-                                           "timeout_s", "build_timeout_s", "manifest", "scan"});
+                                           "timeout_s", "build_timeout_s", "manifest", "scan", "reference_python"});
   auto& c = e.cuda;
   c.data_dir = required<std::string>(j, "data_dir", where);
   if (auto b = optional_value<std::string>(j, "baseline", where)) c.baseline = *b;
@@ -316,6 +320,7 @@ inline void from_json(const json& j, EvaluatorSpec& e) {
   c.build_timeout_s = positive(optional_field<double>(j, "build_timeout_s", 120, where), "build_timeout_s");
   if (auto m = optional_value<std::string>(j, "manifest", where)) c.manifest = *m;
   c.scan = optional_field<bool>(j, "scan", true, where);
+  c.reference_python = optional_field<std::string>(j, "reference_python", "", where);
 }
 
 /// @brief True for ids that are safe as file names and Slurm job names.

@@ -121,6 +121,7 @@ inline CudaEvaluatorConfig cuda_config_for(const EvalJob& job) {
   c.nvcc = s.nvcc;
   c.nvcc_flags = s.nvcc_flags;
   c.baseline_nvcc_flags = s.baseline_nvcc_flags;
+  c.reference_python = s.reference_python;
   c.k = s.k;
   c.runner.seed = job.seed;
   c.runner.no_timing = job.purpose == JobPurpose::correctness;

@@ -6,7 +6,9 @@
 /// pointers written in place, then every `var` axis as int64_t, then the stream. Tensors are
 /// contiguous and row-major; each parameter's comment gives its shape in axis names and its dtype.
 
+#include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <set>
 #include <string>
 #include <vector>
@@ -67,40 +69,72 @@ inline std::string shape_comment(const TensorSpec& t) {
 
 }  // namespace detail
 
-/// @brief The header's text (see the file comment); it compiles with nvcc, and with a host C++
-/// compiler given CUDA's include folder.
-inline std::string entry_point_header(const ProblemDescription& p) {
-  struct Parameter {
-    std::string declaration, comment;
-  };
-  std::vector<Parameter> parameters;
-  std::set<std::string> includes, taken;
+/// @brief One parameter of the entry point, in order: what it declares and what the judge's
+/// call passes there (the adapter, suite_adapter.hpp, and the header share this one list).
+struct EntryPointParameter {
+  enum class Role { tensor_input, scalar_input, output, var_axis, stream };
+  Role role = Role::tensor_input;
+  std::string name;         ///< the C parameter name (suffixed when a keyword or taken)
+  std::string type;         ///< its C type (`const float*`, `float`, `int64_t`, `cudaStream_t`)
+  Dtype dtype = Dtype::float32;  ///< tensors and scalars
+  std::size_t index = 0;    ///< position among the parameters of its role
+  std::string comment;
+
+  std::string declaration() const { return type + " " + name; }
+};
+
+/// @brief The entry point's parameters: inputs in definition order (tensors const pointers,
+/// scalars by value), outputs, every `var` axis as int64_t, then the stream.
+inline std::vector<EntryPointParameter> entry_point_parameters(const ProblemDescription& p) {
+  using Role = EntryPointParameter::Role;
+  std::vector<EntryPointParameter> parameters;
+  std::set<std::string> taken;
+  std::size_t tensors = 0, scalars = 0, outputs = 0, axes = 0;
+  for (const auto& t : p.inputs) {
+    if (t.is_scalar()) {
+      const std::string type = scalar_c_type(t.dtype);
+      parameters.push_back({Role::scalar_input, detail::parameter_name(t.name, "input", taken), type, t.dtype,
+                            scalars++,
+                            "input, " + detail::shape_comment(t) +
+                                (type != dtype_c_type(t.dtype) ? ", passed as " + type : "")});
+      continue;
+    }
+    parameters.push_back({Role::tensor_input, detail::parameter_name(t.name, "input", taken),
+                          "const " + std::string(dtype_c_type(t.dtype)) + "*", t.dtype, tensors++,
+                          "input, " + detail::shape_comment(t)});
+  }
+  for (const auto& t : p.outputs)
+    parameters.push_back({Role::output, detail::parameter_name(t.name, "output", taken),
+                          std::string(dtype_c_type(t.dtype)) + "*", t.dtype, outputs++,
+                          "output, " + detail::shape_comment(t) + (t.is_scalar() ? " (one element)" : "")});
+  for (const auto& a : p.axes)
+    if (a.kind == AxisKind::variable)
+      parameters.push_back({Role::var_axis, detail::parameter_name(a.name, "axis", taken), "int64_t", Dtype::int64,
+                            axes++, "var axis" + (a.description.empty() ? "" : ": " + a.description)});
+  parameters.push_back({Role::stream, detail::parameter_name("stream", "cuda", taken), "cudaStream_t", Dtype::int64, 0,
+                        "every launch goes on this stream"});
+  return parameters;
+}
+
+/// @brief The CUDA headers the entry point's types need (cuda_fp16.h, cuda_bf16.h, cuda_fp8.h).
+inline std::set<std::string> entry_point_includes(const ProblemDescription& p) {
+  std::set<std::string> includes;
   auto need = [&](Dtype d) {
     if (d == Dtype::float16) includes.insert("cuda_fp16.h");
     if (d == Dtype::bfloat16) includes.insert("cuda_bf16.h");
     if (d == Dtype::float8_e4m3fn || d == Dtype::float8_e5m2) includes.insert("cuda_fp8.h");
   };
-  for (const auto& t : p.inputs) {
-    if (t.is_scalar()) {
-      const std::string type = scalar_c_type(t.dtype);
-      parameters.push_back({type + " " + detail::parameter_name(t.name, "input", taken), "input, " + detail::shape_comment(t) +
-                                                     (type != dtype_c_type(t.dtype) ? ", passed as " + type : "")});
-      continue;
-    }
-    need(t.dtype);
-    parameters.push_back({"const " + std::string(dtype_c_type(t.dtype)) + "* " + detail::parameter_name(t.name, "input", taken),
-                          "input, " + detail::shape_comment(t)});
-  }
-  for (const auto& t : p.outputs) {
-    need(t.dtype);
-    parameters.push_back({std::string(dtype_c_type(t.dtype)) + "* " + detail::parameter_name(t.name, "output", taken),
-                          "output, " + detail::shape_comment(t) + (t.is_scalar() ? " (one element)" : "")});
-  }
-  for (const auto& a : p.axes)
-    if (a.kind == AxisKind::variable)
-      parameters.push_back({"int64_t " + detail::parameter_name(a.name, "axis", taken), "var axis" + (a.description.empty() ? "" : ": " + a.description)});
-  parameters.push_back({"cudaStream_t " + detail::parameter_name("stream", "cuda", taken), "every launch goes on this stream"});
+  for (const auto& t : p.inputs)
+    if (!t.is_scalar()) need(t.dtype);
+  for (const auto& t : p.outputs) need(t.dtype);
+  return includes;
+}
 
+/// @brief The header's text (see the file comment); it compiles with nvcc, and with a host C++
+/// compiler given CUDA's include folder.
+inline std::string entry_point_header(const ProblemDescription& p) {
+  const std::vector<EntryPointParameter> parameters = entry_point_parameters(p);
+  const std::set<std::string> includes = entry_point_includes(p);
   std::string out;
   out += "// Entry point of \"" + p.name + "\" (" + std::string(origin_name(p.origin)) +
          "), generated by `socratic problem header`.\n";
@@ -117,14 +151,29 @@ inline std::string entry_point_header(const ProblemDescription& p) {
   for (const auto& i : includes) out += "#include <" + i + ">\n";
   out += "\nextern \"C\" void " + entry_point_name(p) + "(\n";
   std::size_t width = 0;
-  for (const auto& prm : parameters) width = std::max(width, prm.declaration.size() + 1);
+  for (const auto& prm : parameters) width = std::max(width, prm.declaration().size() + 1);
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     const bool last = i + 1 == parameters.size();
-    std::string line = "    " + parameters[i].declaration + (last ? ");" : ",");
+    std::string line = "    " + parameters[i].declaration() + (last ? ");" : ",");
     line.resize(std::max(line.size(), width + 6), ' ');
     out += line + "  // " + parameters[i].comment + "\n";
   }
   return out;
+}
+
+}  // namespace socratic::suite
+
+namespace socratic::suite {
+
+/// @brief A candidate to start from when there is no baseline: the header's text (without
+/// `#pragma once`) and an empty definition of the entry point, which compiles and computes nothing.
+inline std::string entry_point_skeleton(const ProblemDescription& p) {
+  std::string header = entry_point_header(p);
+  if (const auto at = header.find("#pragma once\n"); at != std::string::npos) header.erase(at, 13);
+  std::string parameters;
+  for (const auto& prm : entry_point_parameters(p)) parameters += (parameters.empty() ? "" : ",\n    ") + prm.declaration();
+  return header + "\n// The candidate: launch its kernels on `stream`; write every output in place.\nextern \"C\" void " +
+         entry_point_name(p) + "(\n    " + parameters + ") {\n  // TODO: the computation of the reference (docs/problems.md)\n}\n";
 }
 
 }  // namespace socratic::suite

@@ -1,12 +1,14 @@
 #pragma once
 /// @file
 /// @brief Whether the GPU judge can run a described problem, and why not: a dtype the GPU has no
-/// arithmetic for (fp4) refuses the problem with the reason.
+/// arithmetic for (fp4), or an input the judge's runner cannot make (`custom`, `safetensors`, a
+/// random Python scalar: resolved_workload_writer.hpp) refuses the problem with the reason.
 
 #include <optional>
 #include <string>
 
 #include "socratic/suite/problem_description.hpp"
+#include "socratic/suite/resolved_workload_writer.hpp"
 
 namespace socratic::suite {
 
@@ -15,6 +17,8 @@ inline std::optional<std::string> not_judgeable_reason(const ProblemDescription&
   for (const char* role : {"inputs", "outputs"})
     for (const auto& t : std::string(role) == "inputs" ? p.inputs : p.outputs)
       if (auto why = dtype_not_runnable_reason(t.dtype)) return std::string(role) + "." + t.name + ": " + *why;
+  for (const auto& w : p.workloads)
+    if (auto why = input_refusal_reason(p, w)) return *why;
   return std::nullopt;
 }
 

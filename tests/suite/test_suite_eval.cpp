@@ -1,0 +1,180 @@
+// A suite problem judged where it lies, on CPU (issue 38 item 1): `socratic eval --problem PATH
+// --build-only` builds the generated adapter with an honest candidate for rmsnorm_h4096 (nvcc),
+// refuses a candidate whose signature disagrees naming both (nvcc), refuses unjudgeable problems
+// with the reason; `socratic init` with a problem path writes a campaign whose file loads, whose
+// scenarios are the workloads and whose evaluator is the same CudaEvaluator. Two nvcc compiles.
+#include "catch.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "campaign_file.hpp"
+#include "socratic/core/json.hpp"
+#include "socratic/eval/cuda_evaluator.hpp"
+#include "socratic/process/run_process.hpp"
+#include "test_files.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+fs::path tree() { return fs::path(SOCRATIC_SOURCE_DIR); }
+fs::path rmsnorm() { return tree() / "tests/suite/problems/rmsnorm_h4096"; }
+fs::path eval_dir() { return tree() / "tests/suite/eval"; }
+
+socratic::ProcessResult tool(const std::vector<std::string>& args, const fs::path& cache) {
+  std::vector<std::string> argv{SOCRATIC_TOOL_PATH};
+  argv.insert(argv.end(), args.begin(), args.end());
+  socratic::ProcessOptions o;
+  o.timeout = std::chrono::minutes(5);
+  std::vector<std::string> env = socratic::scrubbed_environment();
+  env.push_back("SOCRATIC_DATA_DIR=" + tree().string());
+  env.push_back("SOCRATIC_CACHE_DIR=" + cache.string());
+  o.environment = env;
+  return socratic::run_process(argv, o);
+}
+
+#ifdef SOCRATIC_SUITE_NVCC
+std::vector<std::string> build_only(const fs::path& candidate, const fs::path& cache) {
+  return {"eval", candidate.string(), "--problem", rmsnorm().string(), "--build-only", "--arch", "sm_90a",
+          "--nvcc", SOCRATIC_SUITE_NVCC, "--cache-dir", cache.string(), "-q"};
+}
+#endif
+
+}  // namespace
+
+#ifdef SOCRATIC_SUITE_NVCC
+TEST_CASE("eval --problem PATH --build-only: the adapter and an honest candidate compile; a signature that "
+          "disagrees fails naming both",
+          "[suite][bridge][nvcc]") {
+  const fs::path cache = socratic::test::fresh_dir("suite_eval_build");
+  const auto ok = tool(build_only(eval_dir() / "rmsnorm_h4096_candidate.cu", cache), cache);
+  INFO(ok.stdout_text << ok.stderr_text);
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.stdout_text, Contains("build: ok"));
+  CHECK_THAT(ok.stdout_text, Contains("banned libraries: none found in the binary"));
+  CHECK_THAT(ok.stdout_text, Contains("nothing was run"));
+  // The adapter, content-addressed in the cache, is what was compiled.
+  bool adapter = false;
+  for (const auto& e : fs::directory_iterator(cache / "adapters"))
+    adapter = adapter || socratic::test::read_text(e.path()).find((cache / "candidates").string()) != std::string::npos;
+  CHECK(adapter);  // it includes the candidate's snapshot, not the file in the source tree
+
+  const auto wrong = tool(build_only(eval_dir() / "rmsnorm_h4096_wrong_signature.cu", cache), cache);
+  INFO(wrong.stdout_text << wrong.stderr_text);
+  CHECK(wrong.exit_code == 1);
+  CHECK_THAT(wrong.stdout_text, Contains("build: FAILED"));
+  CHECK_THAT(wrong.stdout_text, Contains("rmsnorm_h4096_wrong_signature.cu"));  // the candidate's definition
+  CHECK_THAT(wrong.stdout_text, Contains("/adapters/"));                        // the adapter's declaration
+  CHECK_THAT(wrong.stdout_text, Contains("`socratic problem header " + rmsnorm().string() + "` prints"));
+  fs::remove_all(cache);
+}
+#endif
+
+TEST_CASE("eval --problem PATH: unjudgeable problems and unknown workloads are refused with the reason",
+          "[suite][bridge]") {
+  const fs::path cache = socratic::test::fresh_dir("suite_eval_refusals");
+  const fs::path candidate = eval_dir() / "rmsnorm_h4096_candidate.cu";
+  const auto moe = tool({"eval", candidate.string(), "--problem", (tree() / "tests/suite/problems/moe_scatter_add_h2048").string(),
+                         "--build-only", "--arch", "sm_90a", "--cache-dir", cache.string()},
+                        cache);
+  CHECK(moe.exit_code == 2);
+  CHECK_THAT(moe.stderr_text, Contains("cannot be judged on the GPU: workload \"moe-t64-k2\": inputs.hidden_states: "
+                                       "`custom` inputs"));
+  const auto fp4 = tool({"eval", candidate.string(), "-p", (tree() / "tests/suite/problems/nvfp4_quantize_h4096").string(),
+                         "--build-only", "--arch", "sm_90a", "--cache-dir", cache.string()},
+                        cache);
+  CHECK(fp4.exit_code == 2);
+  CHECK_THAT(fp4.stderr_text, Contains("needs fp4 arithmetic"));
+  const auto unknown = tool({"eval", candidate.string(), "-p", rmsnorm().string(), "-s", "rms-b1,rms-b9",
+                             "--build-only", "--arch", "sm_90a", "--cache-dir", cache.string()},
+                            cache);
+  CHECK(unknown.exit_code == 2);
+  CHECK_THAT(unknown.stderr_text, Contains("workload \"rms-b9\": no such workload (the problem has rms-b1, rms-b128, rms-b4096)"));
+  const auto nowhere = tool({"eval", candidate.string(), "-p", "./no_such_problem", "--build-only", "--arch", "sm_90a"}, cache);
+  CHECK(nowhere.exit_code == 2);
+  CHECK_THAT(nowhere.stderr_text, Contains("no such problem file or folder"));
+  fs::remove_all(cache);
+}
+
+TEST_CASE("the evaluator of a suite problem: its workloads as scenarios, the problem's files trusted, the "
+          "eager-PyTorch baseline named as not yet timed",
+          "[suite][bridge]") {
+  const fs::path cache = socratic::test::fresh_dir("suite_eval_config");
+  socratic::CudaEvaluatorConfig config;
+  config.data_dir = tree();
+  config.problem = rmsnorm().string();
+  config.arch = "sm_90a";
+  config.cache_dir = cache;
+  config.allow_unscanned = true;
+  config.reference_python = "/usr/bin/python3";
+  config.only_scenarios = {"rms-b4096", "rms-b1"};
+  {
+    socratic::CudaEvaluator eager(config);
+    CHECK(eager.scenarios().ids() == std::vector<std::string>{"rms-b4096", "rms-b1"});  // the order asked
+    CHECK(eager.config().baseline_kind == socratic::BaselineKind::pytorch_eager);
+    CHECK_THAT(eager.not_runnable_reason(), Contains("eager-PyTorch baseline of " + rmsnorm().string() +
+                                                     " is not yet timed by the judge"));
+    const auto report = eager.evaluate(socratic::Candidate{eval_dir() / "rmsnorm_h4096_candidate.cu"});
+    CHECK_THAT(report.error, Contains("not yet timed"));
+    CHECK(report.problem == "rmsnorm_h4096");
+    CHECK(eager.integrity_manifest().covers(rmsnorm() / "definition.json"));
+    CHECK(eager.integrity_manifest().covers(rmsnorm() / "workload.jsonl"));
+    // The runner reads the resolved workloads, written content-addressed in the cache.
+    const socratic::json set = socratic::json::parse(socratic::test::read_text(eager.resolved_scenarios()));
+    CHECK(set.at("problem") == "suite");
+    CHECK(set.at("scenarios").at(0).at("reference").at("definition") == (rmsnorm() / "definition.json").string());
+  }
+  config.baseline = eval_dir() / "rmsnorm_h4096_baseline.cu";
+  socratic::CudaEvaluator native(config);
+  CHECK(native.not_runnable_reason().empty());
+  CHECK(native.integrity_manifest().covers(eval_dir() / "rmsnorm_h4096_baseline.cu"));
+  fs::remove_all(cache);
+}
+
+TEST_CASE("init --problem PATH: a campaign whose problem is a path, its workloads the scenarios, read back",
+          "[suite][bridge]") {
+  const fs::path dir = socratic::test::fresh_dir("suite_eval_init");
+  const fs::path cache = dir / "cache";
+  const auto init = tool({"init", (dir / "campaign").string(), "--problem", rmsnorm().string()}, cache);
+  INFO(init.stdout_text << init.stderr_text);
+  REQUIRE(init.exit_code == 0);
+  CHECK_THAT(init.stdout_text, Contains("the entry point's skeleton: no baseline yet"));
+  const std::string candidate = socratic::test::read_text(dir / "campaign/workspace/candidate.cu");
+  CHECK_THAT(candidate, Contains("extern \"C\" void rmsnorm_h4096(\n    const __nv_bfloat16* hidden_states,"));
+  CHECK_THAT(candidate, Contains(") {\n  // TODO"));
+
+  const socratic::tool::CampaignFile c = socratic::tool::load_campaign_file(dir / "campaign/campaign.json");
+  CHECK(c.problem == rmsnorm().string());
+  CHECK(socratic::tool::campaign_scenario_ids(c) == std::vector<std::string>{"rms-b1", "rms-b128", "rms-b4096"});
+  // The problem's path is written relative to the campaign file, and read back relative to it.
+  const socratic::json written = socratic::json::parse(socratic::test::read_text(dir / "campaign/campaign.json"));
+  CHECK(written.at("problem").get<std::string>().find('/') != std::string::npos);
+
+  // A campaign file written by hand, the problem a path relative to it.
+  socratic::json hand = written;
+  const fs::path moved = dir / "elsewhere";
+  fs::create_directories(moved);
+  hand["problem"] = fs::relative(rmsnorm(), moved).string();
+  hand["scenarios"] = fs::absolute(c.scenarios).string();
+  hand["workspace"] = (dir / "campaign/workspace").string();
+  hand["state_dir"] = (dir / "campaign/state").string();
+  socratic::test::write_text(moved / "campaign.json", hand.dump(2));
+  const auto again = socratic::tool::load_campaign_file(moved / "campaign.json");
+  CHECK(fs::path(again.problem) == rmsnorm());
+
+  // The same evaluator the campaign makes (campaign_parts.hpp): the problem's path and the selection.
+  socratic::CudaEvaluatorConfig config;
+  config.data_dir = tree();
+  config.problem = again.problem;
+  config.scenarios = again.scenarios;
+  config.arch = "sm_90a";
+  config.cache_dir = cache;
+  config.allow_unscanned = true;
+  config.reference_python = "/usr/bin/python3";
+  const socratic::CudaEvaluator evaluator(config);
+  CHECK(evaluator.scenarios().ids() == std::vector<std::string>{"rms-b1", "rms-b128", "rms-b4096"});
+  fs::remove_all(dir);
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# A suite problem judged where it lies, end to end on a GPU machine (issue 38 item 1): the built
+# tool's `socratic eval --problem PATH` on tests/suite/problems/rmsnorm_h4096 with the honest
+# candidate and the native baseline of tests/suite/eval: the workloads resolved by the host, the
+# suite runner and the candidate's generated adapter built by the judge, the reference in the
+# reference worker. Usage: tests/suite_gpu/eval_check.sh SOCRATIC [PYTHON]
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+socratic=${1:?usage: eval_check.sh PATH/TO/socratic [PYTHON]}
+export SOCRATIC_REFERENCE_PYTHON=${2:-/opt/torch/.venv/bin/python3}
+export SOCRATIC_DATA_DIR="$root"
+out=${OUT:-$(mktemp -d)}
+mkdir -p "$out"
+"$socratic" eval "$root/tests/suite/eval/rmsnorm_h4096_candidate.cu" --problem "$root/tests/suite/problems/rmsnorm_h4096" \
+  --baseline "$root/tests/suite/eval/rmsnorm_h4096_baseline.cu" --cache-dir "$out/cache" -q -o "$out/report.json" \
+  | tee "$out/table.txt"
+"$SOCRATIC_REFERENCE_PYTHON" - "$out/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ids = [s["id"] for s in r["scenarios"]]
+assert ids == ["rms-b1", "rms-b128", "rms-b4096"], ids
+assert all(s["correct"] for s in r["scenarios"]), [s.get("reason") for s in r["scenarios"]]
+print("eval_check: OK (every workload of rmsnorm_h4096 correct and timed against the native baseline)")
+PY

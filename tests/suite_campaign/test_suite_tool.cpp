@@ -215,3 +215,35 @@ TEST_CASE("socratic suite: killed with SIGKILL at random points, resumed, nothin
     CHECK(started == 1);
   }
 }
+
+TEST_CASE("socratic suite: one local pool serves every problem's evaluations", "[suite][tool][exec]") {
+  const fs::path dir = fresh_dir("suite_pool");
+  const fs::path file = write_toy_suite(dir);
+  json suite = json::parse(read_text(file));
+  suite["executor"] = {{"kind", "local"}, {"gpus", "0,1"}, {"build_workers", 0}};  // two fake GPUs
+  suite["budget"] = {{"proposals", 6}};
+  write_text(file, suite.dump(2));
+  const ProcessResult r = socratic_run({"suite", file.string()});
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.exit_code == 1);
+  CHECK(r.stdout_text.find("suite ended: proposals_spent (6 proposals; 2 of 3 goals met)") != std::string::npos);
+  // One pool, one journal: the jobs of all three problems, each finished.
+  const fs::path journal = dir / "state" / "executor" / "journal.jsonl";
+  REQUIRE(fs::exists(journal));
+  std::set<std::string> problems;
+  std::size_t submitted = 0, finished = 0;
+  std::istringstream lines(read_text(journal));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    const json e = json::parse(line);
+    if (e.value("event", "") == "submitted") {
+      ++submitted;
+      problems.insert(fs::path(e["job"]["evaluator"].value("working_dir", "")).filename().string());
+    }
+    finished += e.value("event", "") == "finished";
+  }
+  CHECK(problems == std::set<std::string>{"gain", "easy", "stuck"});
+  CHECK(submitted >= 6);
+  CHECK(finished == submitted);
+  for (const std::string p : {"gain", "easy", "stuck"}) CHECK(!fs::exists(dir / "state" / "problems" / p / "state" / "executor"));
+}

@@ -247,3 +247,47 @@ TEST_CASE("socratic suite: one local pool serves every problem's evaluations", "
   CHECK(finished == submitted);
   for (const std::string p : {"gain", "easy", "stuck"}) CHECK(!fs::exists(dir / "state" / "problems" / p / "state" / "executor"));
 }
+
+TEST_CASE("socratic suite: a problems folder of campaign files, the real CPU softmax problem among them", "[suite][tool]") {
+  const fs::path dir = fresh_dir("suite_dir");
+  // The folder's problem: the CPU softmax campaign `socratic init` makes (its evaluator compiles
+  // and times the candidate against the baseline, and checks it on every scenario).
+  const ProcessResult init =
+      init_cpu_campaign(dir / "more" / "softmax", "none", R"({"every_scenario_speedup_at_least": 1.5})");
+  INFO(init.stdout_text << init.stderr_text);
+  REQUIRE(init.ok());
+  const fs::path file = write_toy_suite(dir);
+  json suite = json::parse(read_text(file));
+  suite["problems"] = json::array({suite["problems"][0]});  // gain, inline; then the folder's
+  suite["problems_dir"] = "more";
+  suite["agents"]["roles"] = json::array({suite["agents"]["roles"][0]});  // one agent: r1
+  suite["policy"] = {{"kind", "fixed"}, {"proposals_per_round", 1}};
+  suite["budget"] = {{"proposals", 4}};
+  write_text(file, suite.dump(2));
+
+  const ProcessResult r = socratic_run({"suite", file.string()});
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.exit_code == 1);
+  CHECK(r.stdout_text.find("suite ended: proposals_spent (4 proposals; 1 of 2 goals met)") != std::string::npos);
+  // r1 was dealt gain, then moved to softmax once gain met its goal.
+  bool moved = false;
+  for (const auto& m : suite_events(dir / "state", "agent_moved"))
+    moved |= m.value("from", "") == "gain" && m.value("to", "") == "softmax" &&
+             m.value("reason", "") == "gain finished (goal met); softmax has the fewest agents";
+  CHECK(moved);
+  // The folder's campaign kept its own layout: its state, its store, r1's workspace beside it.
+  const fs::path softmax = dir / "more" / "softmax";
+  StoreOptions ro;
+  ro.read_only = true;
+  const auto records = CandidateStore::open(softmax / "state" / "store", ro).summaries();
+  REQUIRE(records.size() == 2);
+  CHECK(records[0].verdict == GateOutcome::admitted);  // the baseline's bytes, correct
+  CHECK(records[1].verdict == GateOutcome::failed);    // the recorded version with the tail bug: the real check caught it
+  CHECK(fs::exists(softmax / "agents" / "r1" / "candidate.cpp"));
+  const json rep = json::parse(read_text(dir / "state" / "report" / "suite-report.json"));
+  REQUIRE(rep["problems"].size() == 2);
+  CHECK(rep["problems"][1]["problem"] == "softmax");
+  CHECK(rep["problems"][1]["judged"] == true);
+  CHECK(rep["problems"][1]["scenarios"].size() == 3);
+  CHECK(rep["problems"][1]["goal_met"] == false);
+}

@@ -17,7 +17,7 @@ namespace {
 const std::vector<std::vector<std::string>> all_commands = {
     {"agent"}, {"ask"},  {"bank"},   {"bank", "lint"}, {"bank", "credit"}, {"demo"}, {"detect"},
     {"eval"},  {"evolve"}, {"hook"}, {"hook", "stop"}, {"init"},   {"mcp"}, {"problem"}, {"problem", "list"}, {"problem", "check"},
-    {"problem", "header"}, {"report"},         {"run"},  {"scan"}};
+    {"problem", "header"}, {"report"},         {"run"},  {"scan"}, {"suite"}};
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

@@ -9,6 +9,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -102,6 +104,19 @@ inline std::function<EvalReport(const Candidate&)> goal_guarded(std::function<Ev
 
 }  // namespace detail
 
+/// The executor of these settings, one per run folder in this process: the campaigns of a suite
+/// (socratic suite), whose settings name the suite's one run folder, share it while any holds it.
+inline std::shared_ptr<AnyExecutor> shared_executor(const ExecutorSettings& s, const std::filesystem::path& default_run_dir) {
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<AnyExecutor>> held;
+  const std::string key = s.kind + ":" + (s.run_dir.empty() ? default_run_dir : s.run_dir).lexically_normal().string();
+  std::lock_guard lock(mutex);
+  if (auto e = held[key].lock()) return e;
+  auto e = std::make_shared<AnyExecutor>(make_executor(s, default_run_dir));
+  held[key] = e;
+  return e;
+}
+
 /// The campaign's evaluations as jobs of its executor (the `executor` section): the same
 /// evaluator settings as a job template, submitted and waited for (exec/executor_evaluator.hpp).
 inline std::function<EvalReport(const Candidate&)> executor_fn(const CampaignFile& c, exec::EvaluatorSpec spec,
@@ -110,7 +125,7 @@ inline std::function<EvalReport(const Candidate&)> executor_fn(const CampaignFil
   t.problem = c.problem;
   t.scenarios = c.scenarios;
   t.evaluator = std::move(spec);
-  auto executor = std::make_shared<AnyExecutor>(make_executor(c.executor, c.state_dir / "executor"));
+  auto executor = shared_executor(c.executor, c.state_dir / "executor");
   auto evaluator = std::make_shared<exec::ExecutorEvaluator<AnyExecutor>>(*executor, t, c.executor.cascade);
   description += " through the " + executor->description;
   return [executor, evaluator](const Candidate& cand) { return evaluator->evaluate(cand); };

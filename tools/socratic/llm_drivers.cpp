@@ -43,19 +43,20 @@ AnyAgent make_llm_agent(const CampaignFile& v, const AgentBoundary& boundary, co
 
 }  // namespace
 
-int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
+namespace {
+
+/// The agents of `c`'s section on the campaign's one store; `targets` caps each agent's records
+/// (a suite's round); `quiet` says nothing on stderr but the sandbox warning.
+ParallelResult run_agents_on_store(const CampaignFile& c, const std::string& where, ParallelConfig pc,
+                                   const std::map<std::string, int>* targets, std::shared_ptr<std::mutex> shared_mutex,
+                                   bool quiet) {
   const std::vector<std::string> ids = campaign_scenario_ids(c);
   CampaignEvaluator evaluator = make_evaluator(c, ids);
-  const std::shared_ptr<std::mutex> one_at_a_time = serialise_evaluations(evaluator);
+  const std::shared_ptr<std::mutex> one_at_a_time = serialise_evaluations(evaluator, std::move(shared_mutex));
   ToolQuestionSource questions = make_question_source(c);
   CampaignConfig config = campaign_config(c, ids);
   // Each agent's own budget is its entry's; the campaign's is the file's `budget`.
-  std::vector<std::string> agent_ids;
-  for (const auto& a : c.agents.agents) agent_ids.push_back(a.id);
-  auto progress = std::make_shared<AgentsProgress>(agent_ids);
-  ParallelConfig pc;
   pc.max_proposals = c.agents.max_proposals;
-  pc.on_progress = [progress](const AgentProgress& p) { (*progress)(p); };
   ParallelCampaign campaign(evaluator, campaign_pair_measure(evaluator, one_at_a_time), questions, c.goal,
                             std::move(config), pc);
   const fs::path store_dir = campaign.store().dir();
@@ -70,8 +71,13 @@ int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
     spec.preferred_group = a.question_group;
     spec.budget = a.budget;
     spec.max_proposals = a.max_proposals;
+    if (targets) {
+      auto t = targets->find(a.id);
+      const int cap = t == targets->end() ? 0 : t->second;
+      spec.max_proposals = spec.max_proposals ? std::min(*spec.max_proposals, cap) : cap;
+    }
     const std::string who = where + " (agent " + a.id + ")";
-    if (c.agent.sandbox == "none" && !unsandboxed_said) {
+    if (c.agent.sandbox == "none" && !unsandboxed_said && !quiet) {
       std::cerr << where << ": agent.sandbox is \"none\": the agents run without an OS sandbox and can reach whatever "
                            "you can (the store and the trace included)\n";
       unsandboxed_said = true;
@@ -93,10 +99,29 @@ int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
       campaign.add_agent(std::move(spec), AnyAgent(make_cli_agent(c, a, evaluator)));
     }
   }
-  std::cerr << where << ": " << c.agents.agents.size() << " agents on one store (" << store_dir.string() << "), trace "
-            << c.trace_path().string() << "\n";
-  const ParallelResult r = campaign.run();
-  return print_parallel_result(r, c.trace_path(), store_dir / "store.jsonl");
+  if (!quiet)
+    std::cerr << where << ": " << c.agents.agents.size() << " agents on one store (" << store_dir.string() << "), trace "
+              << c.trace_path().string() << "\n";
+  return campaign.run();
+}
+
+}  // namespace
+
+int run_parallel_campaign(const CampaignFile& c, const std::string& where) {
+  std::vector<std::string> agent_ids;
+  for (const auto& a : c.agents.agents) agent_ids.push_back(a.id);
+  auto progress = std::make_shared<AgentsProgress>(agent_ids);
+  ParallelConfig pc;
+  pc.on_progress = [progress](const AgentProgress& p) { (*progress)(p); };
+  const ParallelResult r = run_agents_on_store(c, where, pc, nullptr, nullptr, false);
+  return print_parallel_result(r, c.trace_path(), c.state_dir / "store" / "store.jsonl");
+}
+
+ParallelResult run_suite_problem_round(const CampaignFile& c, const std::string& where, const SuiteProblemRound& round) {
+  ParallelConfig pc;
+  pc.on_progress = round.on_progress;
+  pc.leave_open_when_agents_done = true;
+  return run_agents_on_store(c, where, pc, &round.targets, round.evaluations, true);
 }
 
 }  // namespace socratic::tool

@@ -118,6 +118,7 @@ struct HeldReplayAgent {
   std::shared_ptr<RecordedCampaign> recording;
   std::shared_ptr<ReplayAgent> agent;
   TurnResult turn(const Message& m, Tools& t) { return agent->turn(m, t); }
+  void on_proposal(int n) { agent->on_proposal(n); }
 };
 inline HeldReplayAgent make_replay_agent(const AgentEntry& a) {
   auto rec = std::make_shared<RecordedCampaign>(load_recorded_campaign(*a.recording));
@@ -152,8 +153,11 @@ inline PairMeasure evaluator_pair_measure(CampaignEvaluator& evaluator) {
 /// Makes the evaluator's calls one at a time whoever calls it (the agents' `evaluate` tools
 /// through the engine, the gate on the coordinator's thread): two timings at once on one machine
 /// would disturb each other.
-inline std::shared_ptr<std::mutex> serialise_evaluations(CampaignEvaluator& evaluator) {
-  auto mutex = std::make_shared<std::mutex>();
+/// `shared`: a mutex to take instead of a new one (a suite's problems, judged in this process,
+/// one at a time between them too).
+inline std::shared_ptr<std::mutex> serialise_evaluations(CampaignEvaluator& evaluator,
+                                                         std::shared_ptr<std::mutex> shared = nullptr) {
+  auto mutex = shared ? std::move(shared) : std::make_shared<std::mutex>();
   evaluator.fn = [inner = std::move(evaluator.fn), mutex](const Candidate& c) {
     std::lock_guard lock(*mutex);
     return inner(c);

@@ -76,6 +76,11 @@ struct ParallelConfig {
   std::uint64_t seed = 0x5eed;       ///< the gate's base seed
   std::function<void(const AgentProgress&)> on_progress;
   StoreOptions store;
+  /// A run whose agents are all done (each agent's proposals or budget spent), with no other
+  /// ending, leaves the campaign open instead of ending it: no `campaign_ended`, so the next run
+  /// resumes it (`campaign_resumed`), as after a kill. A suite campaign runs each problem's
+  /// campaign in rounds this way (suite_campaign/suite_runner.hpp).
+  bool leave_open_when_agents_done = false;
 };
 
 /// @brief How a parallel campaign ended.
@@ -89,6 +94,9 @@ struct ParallelResult {
   std::size_t records = 0;  ///< candidate records in the store
   int gated_now = 0;        ///< proposals gated by this run (not counting resumed ones)
   int drafts = 0;           ///< drafts asked by this run
+  /// The run ended `agents_done` and, as ParallelConfig::leave_open_when_agents_done asked, left
+  /// the campaign open for a later run (no `campaign_ended` written).
+  bool left_open = false;
 };
 
 /// @brief The coordinator. @tparam E the Evaluator that judges an incumbent against the
@@ -138,7 +146,32 @@ class ParallelCampaign {
     // What the question source sees: the campaign's identity and the questions asked, without
     // the evaluations (a copy of those per proposal would grow with the campaign).
     question_state_ = engine_.state();
+    // The incumbent admitted just before a kill cut off its goal check: checked now, once.
+    if (const std::optional<RecordSummary> inc = store_.incumbent()) {
+      bool checked = false;
+      for (const auto& e : question_state_.evaluations)
+        checked = checked || (e.origin == EvaluationOrigin::incumbent_check && e.candidate_hash == inc->hash);
+      if (!checked) {
+        const StoreRecord r = store_.record(inc->id);
+        const Candidate c{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
+        if (goal_holds_on(inc->agent, c)) {
+          out.reason = StopReason::goal_met;
+          out.detail = "incumbent " + inc->id;
+          out.incumbent = inc;
+          out.records = store_.size();
+          engine_.end(out.reason, out.detail);
+          return out;
+        }
+      }
+    }
     question_state_.evaluations.clear();
+    // A resumed agent is asked its last question again, so its next proposal still follows it.
+    for (auto& s : slots_)
+      for (auto it = question_state_.asked.rbegin(); it != question_state_.asked.rend(); ++it)
+        if (it->agent_id == s->spec.id) {
+          s->resumed_question = it->question;
+          break;
+        }
     std::vector<std::thread> threads;
     for (auto& s : slots_) threads.emplace_back([this, slot = s.get(), fresh = opened.fresh] { agent_loop(*slot, fresh); });
     coordinate(out);
@@ -152,6 +185,10 @@ class ParallelCampaign {
     // Proposals still queued when the campaign ended are answered with the ending, not gated.
     out.incumbent = store_.incumbent();
     out.records = store_.size();
+    if (config_.leave_open_when_agents_done && out.reason == StopReason::agents_done && !engine_.cancelled()) {
+      out.left_open = true;
+      return out;
+    }
     engine_.end(out.reason, out.detail);
     return out;
   }
@@ -174,6 +211,7 @@ class ParallelCampaign {
     std::string error;  ///< why its work was cut (empty: it ended normally)
     std::optional<DraftAssignment> draft;  ///< a draft asked of it, for its next turn
     std::optional<Question> last_question;
+    std::optional<Question> resumed_question;  ///< the last question asked of it before this run
     std::string parent;  ///< the record its work started from
     std::int64_t notes_seen = -1;  ///< the last seq of the notes it was shown
     std::condition_variable answer_cv;
@@ -272,7 +310,10 @@ class ParallelCampaign {
     Message m;
     m.resumed = true;
     m.text = engine_.config().task + "\n\nThe campaign resumes. " + describe_view(store_.view());
-    (void)slot;
+    if (slot.resumed_question) {
+      m.question = slot.resumed_question;
+      m.text += "\nThe last question you were asked:\n" + render_question(*slot.resumed_question);
+    }
     return m;
   }
 
@@ -355,13 +396,23 @@ class ParallelCampaign {
     throw error("parallel campaign: no agent \"" + id + "\"");
   }
 
+  /// The goal on `candidate` (the new incumbent) judged against the problem's own baseline by
+  /// the engine's evaluator, recorded as `agent`'s `incumbent_check` and its verdict.
+  bool goal_holds_on(const std::string& agent, const Candidate& candidate) {
+    const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(agent, EvaluationOrigin::incumbent_check, candidate));
+    const Verdict v = Verdict(goal_(check.report));
+    engine_.record_event(agent, TraceEventType::verdict, {{"evaluation_index", check.index}, {"verdict", v}});
+    return v.met;
+  }
+
   // Gates one proposal, appends its record and composes the agent's answer; true when the
   // campaign ends here (the goal holds on the new incumbent).
   bool gate_and_answer(Proposal& p, Slot& slot, Message& answer, ParallelResult& out) {
     const std::string& id = p.agent;
     StoreRecord stored;
+    bool check_goal = false;
     if (auto existing = store_.find_key(p.key)) {
-      stored = store_.record(existing->id);  // gated before a kill: not again
+      stored = store_.record(existing->id);  // gated before a kill: not again (its goal check: run())
     } else {
       const std::optional<RecordSummary> inc = store_.incumbent();
       std::optional<Candidate> inc_candidate;
@@ -397,6 +448,7 @@ class ParallelCampaign {
       r.gate = g.record(config_.gate, inc ? inc->id : std::string());
       stored = store_.append(std::move(r)).record;
       ++out.gated_now;
+      check_goal = stored.gate.verdict == GateOutcome::admitted;
     }
     slot.proposals = count_of(id);
     engine_.record_event(id, TraceEventType::gated, {{"record", stored.id}, {"verdict", std::string(to_string(stored.gate.verdict))},
@@ -404,11 +456,8 @@ class ParallelCampaign {
     progress({id, "gated", stored.id, stored.gate.verdict, stored.gate.reason, {}, slot.proposals, {}});
 
     // The goal, on the new incumbent against the problem's own baseline.
-    if (stored.gate.verdict == GateOutcome::admitted) {
-      const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(id, EvaluationOrigin::incumbent_check, p.prepared.candidate));
-      const Verdict v = Verdict(goal_(check.report));
-      engine_.record_event(id, TraceEventType::verdict, {{"evaluation_index", check.index}, {"verdict", v}});
-      if (v.met) {
+    if (check_goal) {
+      if (goal_holds_on(id, p.prepared.candidate)) {
         out.reason = StopReason::goal_met;
         out.detail = "incumbent " + stored.id;
         answer.text = "The goal holds on " + stored.id + "; the campaign ends.";

@@ -39,6 +39,10 @@ class ReplayAgent {
 
   std::size_t turns_played() const noexcept { return next_; }
 
+  /// @brief In a campaign of several agents each turn ends in one proposal: told that its next is
+  /// proposal `n` (a resumed campaign, a suite's later round), the replay goes on at turn `n`.
+  void on_proposal(int n) { next_ = n < 0 ? 0 : static_cast<std::size_t>(n); }
+
  private:
   bool write(Tools& tools, const std::string& hash) {
     if (!tools.charge("write_file")) return false;

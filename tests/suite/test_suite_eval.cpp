@@ -100,7 +100,7 @@ TEST_CASE("eval --problem PATH: unjudgeable problems and unknown workloads are r
 }
 
 TEST_CASE("the evaluator of a suite problem: its workloads as scenarios, the problem's files trusted, the "
-          "eager-PyTorch baseline named as not yet timed",
+          "eager-PyTorch baseline by default and torch.compile's when asked",
           "[suite][bridge]") {
   const fs::path cache = socratic::test::fresh_dir("suite_eval_config");
   socratic::CudaEvaluatorConfig config;
@@ -115,17 +115,31 @@ TEST_CASE("the evaluator of a suite problem: its workloads as scenarios, the pro
     socratic::CudaEvaluator eager(config);
     CHECK(eager.scenarios().ids() == std::vector<std::string>{"rms-b4096", "rms-b1"});  // the order asked
     CHECK(eager.config().baseline_kind == socratic::BaselineKind::pytorch_eager);
-    CHECK_THAT(eager.not_runnable_reason(), Contains("eager-PyTorch baseline of " + rmsnorm().string() +
-                                                     " is not yet timed by the judge"));
-    const auto report = eager.evaluate(socratic::Candidate{eval_dir() / "rmsnorm_h4096_candidate.cu"});
-    CHECK_THAT(report.error, Contains("not yet timed"));
-    CHECK(report.problem == "rmsnorm_h4096");
+    CHECK(eager.not_runnable_reason().empty());
+    CHECK(eager.problem().name == "rmsnorm_h4096");
     CHECK(eager.integrity_manifest().covers(rmsnorm() / "definition.json"));
     CHECK(eager.integrity_manifest().covers(rmsnorm() / "workload.jsonl"));
     // The runner reads the resolved workloads, written content-addressed in the cache.
     const socratic::json set = socratic::json::parse(socratic::test::read_text(eager.resolved_scenarios()));
     CHECK(set.at("problem") == "suite");
     CHECK(set.at("scenarios").at(0).at("reference").at("definition") == (rmsnorm() / "definition.json").string());
+  }
+  {
+    // `--baseline pytorch_compile`: the word, not a file.
+    socratic::CudaEvaluatorConfig compiled = config;
+    compiled.baseline = "pytorch_compile";
+    socratic::CudaEvaluator evaluator(compiled);
+    CHECK(evaluator.config().baseline_kind == socratic::BaselineKind::pytorch_compile);
+    CHECK_FALSE(evaluator.config().baseline.has_value());
+  }
+  {
+    // A registry problem has no PyTorch reference to time.
+    socratic::CudaEvaluatorConfig native_problem = config;
+    native_problem.problem = "rmsnorm";
+    native_problem.scenarios = tree() / "scenarios" / "rmsnorm.json";
+    native_problem.only_scenarios.clear();
+    native_problem.baseline = "pytorch_eager";
+    CHECK_THROWS_WITH(socratic::CudaEvaluator(native_problem), Contains("needs a suite problem with a PyTorch reference"));
   }
   config.baseline = eval_dir() / "rmsnorm_h4096_baseline.cu";
   socratic::CudaEvaluator native(config);

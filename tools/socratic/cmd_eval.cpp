@@ -94,7 +94,8 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
   request.job.purpose = config.runner.no_timing ? exec::JobPurpose::correctness : exec::JobPurpose::timing;
   exec::CudaEvaluatorSpec& spec = request.job.evaluator.cuda;
   spec.data_dir = config.data_dir;
-  if (config.baseline) spec.baseline = fs::absolute(*config.baseline);
+  if (config.baseline)
+    spec.baseline = pytorch_baseline_named(config.baseline->string()) ? *config.baseline : fs::absolute(*config.baseline);
   spec.arch = config.arch;
   spec.cache_dir = fs::absolute(config.cache_dir.empty() ? default_cache_dir() : config.cache_dir);
   spec.nvcc = config.nvcc.string();
@@ -288,8 +289,9 @@ tool::command_run eval_setup(CLI::App& app) {
                  "(default every workload): workload uuids, comma-separated, or a set of them")
       ->type_name("SET");
   app.add_option("--baseline", o->baseline,
-                 "baseline source instead of the problem's own (a suite problem: a native CUDA source with the "
-                 "typed entry point; default baseline.cu in its folder)")
+                 "baseline source instead of the problem's own; a suite problem: a native CUDA source with the "
+                 "typed entry point (default baseline.cu in its folder), else its PyTorch reference, eager "
+                 "(pytorch_eager, the default) or under torch.compile (pytorch_compile)")
       ->type_name("FILE");
   tool::add_output_option(app, o->output, "write the report as JSON to PATH");
   // --json is a flag (the report on stdout); the old `--json FILE` still writes FILE.

@@ -76,8 +76,9 @@ struct CudaEvaluatorConfig {
   std::vector<std::string> only_scenarios;
   std::optional<std::filesystem::path> baseline;  ///< baseline source instead of the problem's
   /// What the baseline is. A suite problem without a native baseline (`baseline`, or baseline.cu
-  /// beside its definition) would be timed against its PyTorch reference run eagerly: the runner
-  /// does not time that yet, so such an evaluation is refused with the reason (build_only works).
+  /// beside its definition) is timed against its PyTorch reference run eagerly, in the trusted
+  /// reference worker (docs/harness.md, "A PyTorch baseline"); pytorch_compile asks for the
+  /// reference under torch.compile. `baseline` may also name these words (as `--baseline` does).
   BaselineKind baseline_kind = BaselineKind::native_cuda;
   /// The Python with PyTorch that runs the reference worker (and the KernelBench describer) of a
   /// suite problem. Empty: $SOCRATIC_REFERENCE_PYTHON, else python3 on PATH.
@@ -187,10 +188,26 @@ class CudaEvaluator {
           kept.push_back(std::move(sc));
       scenarios_.scenarios = std::move(kept);
     }
-    if (config_.baseline) baseline_source_ = fs::absolute(*config_.baseline).lexically_normal();
-    else if (!suite_) baseline_source_ = problem_.baseline_path();
-    else if (suite_->baseline) baseline_source_ = *suite_->baseline;
-    else config_.baseline_kind = BaselineKind::pytorch_eager;
+    if (config_.baseline)
+      if (const auto word = pytorch_baseline_named(config_.baseline->string())) {
+        config_.baseline_kind = *word;
+        config_.baseline.reset();
+      }
+    if (config_.baseline_kind != BaselineKind::native_cuda && !suite_)
+      throw input_error(config_.problem, {},
+                        "a PyTorch baseline (" + std::string(runner_baseline_word(config_.baseline_kind)) +
+                            ") needs a suite problem with a PyTorch reference; this problem's baseline is a CUDA source");
+    if (config_.baseline_kind != BaselineKind::native_cuda) {
+      // The problem's PyTorch reference, as asked.
+    } else if (config_.baseline) {
+      baseline_source_ = fs::absolute(*config_.baseline).lexically_normal();
+    } else if (!suite_) {
+      baseline_source_ = problem_.baseline_path();
+    } else if (suite_->baseline) {
+      baseline_source_ = *suite_->baseline;
+    } else {
+      config_.baseline_kind = BaselineKind::pytorch_eager;
+    }
     if (config_.baseline_kind == BaselineKind::native_cuda) {
       if (!fs::is_regular_file(baseline_source_))
         throw input_error(baseline_source_.string(), {}, "baseline source does not exist");
@@ -249,16 +266,11 @@ class CudaEvaluator {
     return finish(p);
   }
 
-  /// @brief Why `evaluate` cannot judge on the GPU what build_only can build (a suite problem
-  /// without a native baseline, a KernelBench file), or empty.
+  /// @brief Why `evaluate` cannot judge on the GPU what build_only can build (a KernelBench
+  /// file, whose reference the suite runner cannot load yet), or empty.
   std::string not_runnable_reason() const {
     if (!suite_) return {};
     if (!suite_refusal_.empty()) return suite_refusal_;
-    if (config_.baseline_kind == BaselineKind::pytorch_eager)
-      return "the eager-PyTorch baseline of " + suite_->path.string() +
-             " is not yet timed by the judge: give a native CUDA baseline with the typed entry point "
-             "(--baseline FILE, or baseline.cu in the problem folder; `socratic problem header " +
-             suite_->path.string() + "` prints its signature)";
     return {};
   }
 
@@ -410,7 +422,10 @@ class CudaEvaluator {
       // 4. The runner, on every scenario.
       RunnerJob job;
       job.runner = runner_binary_;
-      job.baseline = baseline_binary_;
+      // A PyTorch baseline is the runner's word for it: the reference worker times it.
+      job.baseline = config_.baseline_kind == BaselineKind::native_cuda
+                         ? baseline_binary_
+                         : std::filesystem::path(std::string(runner_baseline_word(config_.baseline_kind)));
       job.candidate = p.binary;
       job.scenarios = resolved_scenarios_;
       job.expected = report.expected;

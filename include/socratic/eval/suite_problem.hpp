@@ -36,8 +36,27 @@ constexpr std::string_view problem_path_format_name(ProblemPathFormat f) {
 }
 
 /// @brief What the judge's baseline is: a native CUDA source with the typed entry point, or the
-/// problem's PyTorch reference run eagerly (timed by the runner: not yet, see docs/problems.md).
-enum class BaselineKind { native_cuda, pytorch_eager };
+/// problem's PyTorch reference, eager or under torch.compile, timed by the runner in the reference
+/// worker (docs/harness.md, "A PyTorch baseline").
+enum class BaselineKind { native_cuda, pytorch_eager, pytorch_compile };
+
+/// @brief The runner's word for a PyTorch baseline (its --baseline), empty for a native one.
+constexpr std::string_view runner_baseline_word(BaselineKind k) {
+  switch (k) {
+    case BaselineKind::pytorch_eager: return "pytorch_eager";
+    case BaselineKind::pytorch_compile: return "pytorch_compile";
+    case BaselineKind::native_cuda: return "";
+  }
+  return "";
+}
+
+/// @brief The baseline a `--baseline` value names: the words pytorch_eager and pytorch_compile,
+/// or nothing (a source file).
+inline std::optional<BaselineKind> pytorch_baseline_named(std::string_view word) {
+  if (word == "pytorch_eager") return BaselineKind::pytorch_eager;
+  if (word == "pytorch_compile") return BaselineKind::pytorch_compile;
+  return std::nullopt;
+}
 
 /// @brief The format of the problem at `path`; throws input_error saying what was expected.
 inline ProblemPathFormat problem_path_format(const std::filesystem::path& path) {

@@ -7,6 +7,8 @@ inputs)` calls it, or its compiled form, the way the suite calls it.
 
 import json
 import os
+import sys
+import types
 
 import torch
 
@@ -85,7 +87,11 @@ class SolReference:
                 sources.append((path, f.read()))
         if isinstance(code, str) and code.strip():
             sources.append(("definition.reference", code))
-        namespace = {"__name__": "socratic_reference"}
+        # A module registered under its name, not a bare dict: torch.compile (Dynamo) imports the
+        # module a function's globals name, and a dict of globals has no module to import.
+        module = types.ModuleType("socratic_reference")
+        sys.modules["socratic_reference"] = module
+        namespace = module.__dict__
         for origin, source in sources:
             namespace["__file__"] = origin
             try:

@@ -4,13 +4,10 @@
 // their generators, the scalars, the axes, the tolerance and where the PyTorch reference is.
 // Inputs are generated on the GPU by the judge; the reference runs in the trusted reference
 // worker on the judge's buffers (reference_client.hpp); the candidate is called through the
-<<<<<<< HEAD
-// adapter the host compiles beside it (adapter.hpp, suite_call.h). The reference can also be the
-// scenario's baseline (PytorchBaseline below: eager, or under torch.compile), timed by the judge in
-// its interleaved protocol beside the judge's null implementation (socratic_suite_null_entry).
-=======
-// adapter the host generates and compiles beside it (include/socratic/suite/suite_adapter.hpp, suite_call.h).
->>>>>>> i38d
+// adapter the host generates and compiles beside it (include/socratic/suite/suite_adapter.hpp,
+// suite_call.h). The reference can also be the scenario's baseline (PytorchBaseline below: eager,
+// or under torch.compile), timed by the judge in its interleaved protocol beside the judge's null
+// implementation (socratic_suite_null_entry).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>

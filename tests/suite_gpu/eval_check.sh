@@ -3,7 +3,9 @@
 # tool's `socratic eval --problem PATH` on tests/suite/problems/rmsnorm_h4096 with the honest
 # candidate and the native baseline of tests/suite/eval: the workloads resolved by the host, the
 # suite runner and the candidate's generated adapter built by the judge, the reference in the
-# reference worker. Usage: tests/suite_gpu/eval_check.sh SOCRATIC [PYTHON]
+# reference worker; then the same against the suite's own baseline, the reference in eager
+# PyTorch (no --baseline), timed by the judge in the reference worker.
+# Usage: tests/suite_gpu/eval_check.sh SOCRATIC [PYTHON]
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 socratic=${1:?usage: eval_check.sh PATH/TO/socratic [PYTHON]}
@@ -21,4 +23,18 @@ ids = [s["id"] for s in r["scenarios"]]
 assert ids == ["rms-b1", "rms-b128", "rms-b4096"], ids
 assert all(s["correct"] for s in r["scenarios"]), [s.get("reason") for s in r["scenarios"]]
 print("eval_check: OK (every workload of rmsnorm_h4096 correct and timed against the native baseline)")
+PY
+"$socratic" eval "$root/tests/suite/eval/rmsnorm_h4096_candidate.cu" --problem "$root/tests/suite/problems/rmsnorm_h4096" \
+  --cache-dir "$out/cache" -q -o "$out/report_eager.json" | tee "$out/table_eager.txt"
+"$SOCRATIC_REFERENCE_PYTHON" - "$out/report_eager.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert not r.get("error"), r.get("error")
+for s in r["scenarios"]:
+    assert s["correct"], (s["id"], s.get("reason"))
+    assert s.get("samples", 0) > 0 and s.get("baseline_ms", 0) > 0, (s["id"], "not timed")
+    assert "clock_mismatch" not in s.get("flags", []), (s["id"], s.get("flags"))
+    print(f"eval_check: {s['id']}: eager PyTorch {s['baseline_ms']:.4f} ms, candidate {s['candidate_ms']:.4f} ms, "
+          f"speedup {s.get('speedup')}, flags {s.get('flags')}")
+print("eval_check: OK (every workload correct and timed against the eager-PyTorch baseline)")
 PY

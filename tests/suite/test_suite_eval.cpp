@@ -116,7 +116,8 @@ TEST_CASE("the evaluator of a suite problem: its workloads as scenarios, the pro
     CHECK(eager.scenarios().ids() == std::vector<std::string>{"rms-b4096", "rms-b1"});  // the order asked
     CHECK(eager.config().baseline_kind == socratic::BaselineKind::pytorch_eager);
     CHECK(eager.not_runnable_reason().empty());
-    CHECK(eager.problem().name == "rmsnorm_h4096");
+    REQUIRE(eager.suite_problem().has_value());
+    CHECK(eager.suite_problem()->description.name == "rmsnorm_h4096");
     CHECK(eager.integrity_manifest().covers(rmsnorm() / "definition.json"));
     CHECK(eager.integrity_manifest().covers(rmsnorm() / "workload.jsonl"));
     // The runner reads the resolved workloads, written content-addressed in the cache.

@@ -121,7 +121,8 @@ TEST_CASE("Slurm: a failing job, a cancelled job, a refused job and a vanished j
   }
   SECTION("a running job is cancelled") {
     SlurmExecutor x(slurm_config(dir / "shared-cancel"));
-    const std::string id = x.submit(cpu_job(candidate(dir, "c0", {"sleep=120", "canned"}), log, false));
+    // sleep-cut: an evaluator that ends when the cancellation's signal reaches its child first.
+    const std::string id = x.submit(cpu_job(candidate(dir, "c0", {"sleep-cut=120", "canned"}), log, false));
     REQUIRE(eventually([&] { return count_lines(read_log(log), "START", "c0") == 1; }, std::chrono::seconds(60)));
     CHECK(x.cancel(id));
     const JobStatus s = wait_done(x, id, std::chrono::seconds(60));
@@ -129,6 +130,24 @@ TEST_CASE("Slurm: a failing job, a cancelled job, a refused job and a vanished j
     CHECK_THAT(s.detail, Catch::Contains("CANCELLED") && Catch::Contains("cancelled by this executor"));
     CHECK_FALSE(x.cancel(id));
     CHECK(count_lines(read_log(log), "END", "c0") == 0);
+  }
+  SECTION("a job whose worker writes a result while it is being cancelled ends cancelled") {
+    // scancel signals the job's processes in turn: a worker (or one whose evaluator's child was
+    // signalled first) may write a result for the cut evaluation before it goes.
+    SlurmConfig c = slurm_config(dir / "shared-cancel-race");
+    c.worker = {"/bin/bash", (fixtures() / "publish_on_term_worker.sh").string()};
+    SlurmExecutor x(c);
+    const std::string id = x.submit(cpu_job(candidate(dir, "r0", {"canned"}), log, false));
+    REQUIRE(eventually([&] { return x.poll(id).state == JobState::running; }, std::chrono::seconds(60)));
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // the worker's trap is set
+    CHECK(x.cancel(id));
+    const JobStatus s = wait_done(x, id, std::chrono::seconds(60));
+    CHECK(s.state == JobState::cancelled);
+    CHECK_THAT(s.detail, Catch::Contains("cancelled by this executor") && Catch::Contains("is not taken"));
+    // The result file says so too (a restarted executor reads it back).
+    const auto report = x.collect(id);
+    REQUIRE(report);
+    CHECK_THAT(report->error, Catch::Contains("cancelled"));
   }
   SECTION("a job the cluster refuses fails with sbatch's words") {
     SlurmConfig c = slurm_config(dir / "shared-refused");

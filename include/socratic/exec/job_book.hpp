@@ -106,9 +106,13 @@ class JobBook {
 
   /// @brief Ends the job with `r` unless a result was published already (first writer wins:
   /// then that one stands), and journals the ending. The caller wakes its waiters.
-  void finish(Entry& e, JobResult r) {
+  /// `over_published`: `r` replaces a published result (a job cancelled while its worker wrote
+  /// one: what an evaluation cut by the cancellation made is not a verdict).
+  void finish(Entry& e, JobResult r, bool over_published = false) {
     try {
-      if (!publish_result(results_dir(), r))
+      if (over_published)
+        write_file_atomically(result_path(results_dir(), e.job.id), json(r).dump(1) + "\n");
+      else if (!publish_result(results_dir(), r))
         if (auto existing = read_result(results_dir(), e.job)) r = *existing;
     } catch (const std::exception& ex) {
       r.message += std::string(" (the result could not be written: ") + ex.what() + ")";

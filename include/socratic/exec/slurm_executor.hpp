@@ -235,9 +235,27 @@ class SlurmExecutor {
     return r;
   }
 
-  void finish_locked(Entry& e, JobResult r) {
-    book_->finish(e, std::move(r));
+  void finish_locked(Entry& e, JobResult r, bool over_published = false) {
+    book_->finish(e, std::move(r), over_published);
     cv_.notify_all();
+  }
+
+  /// Ends `e`, which has a published result. When this executor cancelled it and Slurm says
+  /// CANCELLED, the job was still running when the cancellation came: scancel signals the job's
+  /// processes in turn, and a worker whose evaluator's child was signalled first can publish what
+  /// it made of the cut evaluation before its own signal arrives. That is not a verdict: the job
+  /// ends cancelled, as asked. Otherwise the published result stands.
+  void finish_published_locked(Entry& e, JobResult published, const std::string& slurm_state) {
+    if (e.cancel && slurm::meaning_of(slurm_state).state == JobState::cancelled) {
+      finish_locked(e,
+                    synthesized(e, JobState::cancelled,
+                                "Slurm job " + e.slurm_id + " was cancelled (" + slurm_state +
+                                    "); cancelled by this executor; the result its worker wrote while the job was "
+                                    "being cancelled is not taken"),
+                    true);
+      return;
+    }
+    finish_locked(e, std::move(published));
   }
 
   void wake_poller() {
@@ -520,7 +538,7 @@ class SlurmExecutor {
       return changed;
     }
     if (auto published = book_->published(e)) {
-      finish_locked(e, *published);
+      finish_published_locked(e, *published, q.state);
       return true;
     }
     if (m.state == JobState::completed) {
@@ -579,13 +597,16 @@ class SlurmExecutor {
       std::lock_guard lock(mutex_);
       for (auto& [id, e] : book_->entries()) {
         if (is_terminal(e.state) || e.slurm_id.empty()) continue;
-        // A published result is final (first writer wins): no need to wait for Slurm's word.
+        // A published result is final (first writer wins): no need to wait for Slurm's word,
+        // unless this executor cancelled the job (finish_published_locked).
+        auto it = by_id.find(e.slurm_id);
         if (auto published = book_->published(e)) {
-          finish_locked(e, *published);
+          if (e.cancel && it != by_id.end() && !is_terminal(slurm::meaning_of(it->second.state).state))
+            continue;  // being cancelled: Slurm's word decides at the next poll
+          finish_published_locked(e, *published, it != by_id.end() ? it->second.state : std::string());
           changed = true;
           continue;
         }
-        auto it = by_id.find(e.slurm_id);
         if (it != by_id.end()) {
           changed |= apply_locked(e, it->second);
           continue;

@@ -130,7 +130,9 @@ class SuiteProblem final : public Problem {
     }
     const bool want = compile.value_or(loaded_ == w_.reference.definition ? loaded_compiled_ : false);
     if (loaded_ != w_.reference.definition || want != loaded_compiled_) {
-      nlohmann::json load = {{"op", "load"}, {"definition", w_.reference.definition}, {"device", "cuda"}};
+      // A KernelBench file's Model is built by the worker as KernelBench builds it (seeded).
+      const char* key = w_.reference.kind == "kernelbench" ? "kernelbench" : "definition";
+      nlohmann::json load = {{"op", "load"}, {key, w_.reference.definition}, {"device", "cuda"}};
       if (want) load["compile"] = true;
       reference_.request(load);
       loaded_ = w_.reference.definition;

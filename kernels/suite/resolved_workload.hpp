@@ -63,7 +63,10 @@ struct Axis {
 struct Reference {
   std::string python;      ///< the interpreter that runs the worker (PyTorch)
   std::string worker;      ///< kernels/harness/python/reference_worker.py
-  std::string definition;  ///< the definition.json the worker loads
+  std::string definition;  ///< the definition.json (or, kind kernelbench, the .py file) the worker loads
+  /// What `definition` is: "sol" (a SOL-ExecBench / FlashInfer-Bench definition.json) or
+  /// "kernelbench" (a KernelBench problem file, its Model built as KernelBench builds it).
+  std::string kind = "sol";
   /// The scenario's baseline: "native" (the runner's --baseline), "pytorch_eager" or
   /// "pytorch_compile" (this reference, timed by the judge); empty: the runner's option decides.
   std::string baseline;
@@ -252,10 +255,15 @@ inline ResolvedWorkload parse_resolved_workload(const nlohmann::json& p) {
     }
   }
   const auto& r = member(p, "parameters", "reference");
-  only_keys(r, "reference", {"python", "worker", "definition", "baseline"});
+  only_keys(r, "reference", {"python", "worker", "definition", "kind", "baseline"});
   w.reference.python = string_member(r, "reference", "python");
   w.reference.worker = string_member(r, "reference", "worker");
   w.reference.definition = string_member(r, "reference", "definition");
+  if (r.contains("kind")) {
+    w.reference.kind = string_member(r, "reference", "kind");
+    if (w.reference.kind != "sol" && w.reference.kind != "kernelbench")
+      fail("reference.kind", "expected sol or kernelbench, got \"" + w.reference.kind + "\"");
+  }
   if (r.contains("baseline")) {
     w.reference.baseline = string_member(r, "reference", "baseline");
     if (w.reference.baseline != "native" && w.reference.baseline != "pytorch_eager" &&

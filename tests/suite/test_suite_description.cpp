@@ -7,6 +7,7 @@
 
 #include "socratic/suite/axis_expression.hpp"
 #include "socratic/suite/concrete_workload.hpp"
+#include "socratic/suite/judgeable.hpp"
 #include "socratic/suite/sol_loader.hpp"
 
 namespace {
@@ -235,4 +236,21 @@ TEST_CASE("definition errors: cycles, clashes, custom inputs without an entry po
                     Contains("line 4 (workload \"u\"): correctness.required_matched_ratio: the value 1.5 is not in [0, 1]"));
   const auto trace = ordered_json::parse(R"({"definition": "d", "workload": {"uuid": "t", "axes": {"a": 2, "b": 3}, "inputs": {}}, "solution": null})");
   CHECK(parse_workload(trace, p, "w.jsonl", "line 1").uuid == "t");  // a FlashInfer trace line
+}
+
+TEST_CASE("a KernelBench Model with learned parameters is not judgeable, and says which", "[suite]") {
+  const ordered_json described = ordered_json::parse(R"({
+    "definition": {"name": "gelu_linear", "axes": {"n": {"type": "const", "value": 8}},
+                   "inputs": {"x": {"shape": ["n"], "dtype": "float32"}},
+                   "outputs": {"output": {"shape": ["n"], "dtype": "float32"}}, "reference": "f.py"},
+    "workloads": [{"uuid": "w", "axes": {}, "inputs": {"x": {"type": "random"}}}],
+    "kernelbench": {"learned_parameters": ["linear.weight [8, 8]", "linear.bias [8]"]}})");
+  const ProblemDescription p = describe_problem(described, "f.py", ProblemOrigin::kernelbench);
+  REQUIRE(p.learned_parameters.size() == 2);
+  const auto why = not_judgeable_reason(p);
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("2 learned parameter(s) (linear.weight [8, 8], linear.bias [8])"));
+  ordered_json bare = described;
+  bare["kernelbench"]["learned_parameters"] = ordered_json::array();
+  CHECK_FALSE(not_judgeable_reason(describe_problem(bare, "f.py", ProblemOrigin::kernelbench)));
 }

@@ -4,7 +4,9 @@
 # candidate and the native baseline of tests/suite/eval: the workloads resolved by the host, the
 # suite runner and the candidate's generated adapter built by the judge, the reference in the
 # reference worker; then the same against the suite's own baseline, the reference in eager
-# PyTorch (no --baseline), timed by the judge in the reference worker.
+# PyTorch (no --baseline), timed by the judge in the reference worker; then a KernelBench file
+# (tests/suite/problems/kernelbench/1_scaled_row_sum.py) with its honest CUDA candidate against its
+# Model in eager PyTorch.
 # Usage: tests/suite_gpu/eval_check.sh SOCRATIC [PYTHON]
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,4 +39,19 @@ for s in r["scenarios"]:
     print(f"eval_check: {s['id']}: eager PyTorch {s['baseline_ms']:.4f} ms, candidate {s['candidate_ms']:.4f} ms, "
           f"speedup {s.get('speedup')}, flags {s.get('flags')}")
 print("eval_check: OK (every workload correct and timed against the eager-PyTorch baseline)")
+PY
+"$socratic" eval "$root/tests/suite_gpu/scaled_row_sum_kernelbench.cu" \
+  --problem "$root/tests/suite/problems/kernelbench/1_scaled_row_sum.py" \
+  --cache-dir "$out/cache" -q -o "$out/report_kernelbench.json" | tee "$out/table_kernelbench.txt"
+"$SOCRATIC_REFERENCE_PYTHON" - "$out/report_kernelbench.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert not r.get("error"), r.get("error")
+assert len(r["scenarios"]) == 1, [s["id"] for s in r["scenarios"]]
+for s in r["scenarios"]:
+    assert s["correct"], (s["id"], s.get("reason"))
+    assert s.get("samples", 0) > 0 and s.get("baseline_ms", 0) > 0, (s["id"], "not timed")
+    print(f"eval_check: KernelBench {s['id']}: eager Model {s['baseline_ms']:.4f} ms, candidate "
+          f"{s['candidate_ms']:.4f} ms, speedup {s.get('speedup')}, flags {s.get('flags')}")
+print("eval_check: OK (a KernelBench file judged against its Model in eager PyTorch)")
 PY

@@ -44,6 +44,7 @@ class DescribesProblems(unittest.TestCase):
         self.assertEqual(list(definition["inputs"]), ["A", "B"])  # forward's parameter order
         self.assertEqual(definition["inputs"]["A"], {"shape": ["M", "K"], "dtype": "float32"})
         self.assertEqual(definition["inputs"]["B"], {"shape": ["K", "N"], "dtype": "float32"})
+        self.assertEqual(d["kernelbench"]["learned_parameters"], [])  # nothing the entry point lacks
         self.assertEqual(definition["outputs"], {"output": {"shape": ["M", "N"], "dtype": "float32"}})
         [workload] = d["workloads"]
         self.assertEqual(workload["axes"], {})
@@ -76,6 +77,13 @@ class DescribesProblems(unittest.TestCase):
         self.assertEqual(d["definition"]["axes"]["dim"]["value"], 32768)
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         self.assertLess(peak_kib, 2 * 1024 * 1024, "the describer allocated the problem's tensors")
+
+    def test_learned_parameters_are_named_with_their_shapes(self):
+        d = describe(os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))
+        params = d["kernelbench"]["learned_parameters"]
+        self.assertTrue(params, "a conv with batch norm has weights")
+        self.assertTrue(all(" [" in p for p in params), params)
+        self.assertTrue(any(p.startswith("conv.weight [") or ".weight [" in p for p in params), params)
 
     def test_conv_init_inputs_and_a_generic_axis(self):
         d = describe(os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))

@@ -221,9 +221,6 @@ int run_eval(const EvalCommandOptions& o) {
                       missing_gpu + ")");
   const bool scanned = !o.no_scan;
   CudaEvaluator evaluator(std::move(config));  // checks the problem, the scenarios and the target first
-  // A suite problem without a native baseline builds (--build-only) but cannot be timed yet.
-  if (const std::string why = evaluator.not_runnable_reason(); !o.build_only && !why.empty())
-    throw socratic::error("cannot judge on the GPU: " + why + ". `--build-only` builds and scans the candidate");
   if (!o.build_only && !missing_gpu.empty())
     throw socratic::error("no GPU to run the candidate on: " + missing_gpu +
                           ". The evaluator builds the harness (about a minute) only to run it on a GPU; run "

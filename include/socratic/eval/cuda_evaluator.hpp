@@ -253,25 +253,9 @@ class CudaEvaluator {
 
   /// @brief Judges `candidate` on every scenario. See the class comment for what it throws.
   EvalReport evaluate(const Candidate& candidate) {
-    if (const std::string why = not_runnable_reason(); !why.empty()) {
-      // Said before a minute of building: nothing could be timed.
-      Prepared p;
-      p.began = clock::now();
-      describe_report(p.report, candidate);
-      p.report.error = why;
-      return finish(p);
-    }
     Prepared p = prepare(candidate, true);
     if (!p.final) run_prepared(p);
     return finish(p);
-  }
-
-  /// @brief Why `evaluate` cannot judge on the GPU what build_only can build (a KernelBench
-  /// file, whose reference the suite runner cannot load yet), or empty.
-  std::string not_runnable_reason() const {
-    if (!suite_) return {};
-    if (!suite_refusal_.empty()) return suite_refusal_;
-    return {};
   }
 
   /// @brief Everything `evaluate` does before the GPU: the integrity check, the build (cached,
@@ -588,11 +572,6 @@ class CudaEvaluator {
     suite_ = load_suite_problem(config_.problem, config_.data_dir, config_.reference_python);
     if (auto why = suite::not_judgeable_reason(suite_->description))
       throw input_error(suite_->path.string(), {}, "cannot be judged on the GPU: " + *why);
-    if (suite_->format == ProblemPathFormat::kernelbench_file)
-      suite_refusal_ = "KernelBench files are described and built here, but socratic-runner-suite loads its "
-                       "reference as a SOL definition: judging " + suite_->path.string() +
-                       " on the GPU waits for the runner to load KernelBench's Model (the reference worker's "
-                       "`kernelbench` load)";
     // The suite runner's problem (kernels/suite/problem.json): not registered, and with no
     // baseline of its own (each suite problem brings one).
     const fs::path suite_file = kernels / "suite" / "problem.json";
@@ -630,7 +609,6 @@ class CudaEvaluator {
 
   CudaEvaluatorConfig config_;
   std::optional<SuiteProblem> suite_;
-  std::string suite_refusal_;  ///< why evaluate cannot run this suite problem on the GPU
   ProblemSpec problem_;
   ScenarioSet scenarios_;
   std::filesystem::path baseline_source_;

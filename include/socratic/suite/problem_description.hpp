@@ -116,6 +116,9 @@ struct ProblemDescription {
   std::vector<std::string> constraints;  ///< relations between axes (`"H_qo == H_kv * H_r"`)
   std::string custom_inputs_entrypoint;  ///< the reference's function that makes `custom` inputs
   std::optional<std::string> flops;  ///< FLOPs per call as an expression over the axes, when given
+  /// KernelBench: the Model's learned parameters (`name [shape]`), which a C entry point is not
+  /// given (the reference builds them from its seed).
+  std::vector<std::string> learned_parameters;
   std::vector<Workload> workloads;
 
   CorrectnessRule rule() const { return origin_rule(origin); }

@@ -274,6 +274,8 @@ inline json resolved_workload(const ProblemDescription& p, const Workload& w, co
   out["axes"] = std::move(axes);
   out["tolerance"] = json{{"rule", std::string(resolved_rule_name(p.rule()))}};
   out["reference"] = json{{"python", reference.python}, {"worker", reference.worker}, {"definition", reference.definition}};
+  // A KernelBench file: the worker builds its Model (the reference's `kind`).
+  if (p.origin == ProblemOrigin::kernelbench) out["reference"]["kind"] = "kernelbench";
   if (c.flops) out["flops"] = static_cast<double>(*c.flops);
   out["min_bytes"] = static_cast<double>(c.bytes);
   out["regimes"] = regimes;

@@ -348,7 +348,12 @@ inline ProblemDescription describe_problem(const ordered_json& described, const 
       !described.at("workloads").is_array())
     throw input_error(source, {}, "expected {\"definition\": {...}, \"workloads\": [...]}");
   std::vector<ordered_json> workloads(described.at("workloads").begin(), described.at("workloads").end());
-  return describe_problem(described.at("definition"), workloads, source, origin);
+  ProblemDescription p = describe_problem(described.at("definition"), workloads, source, origin);
+  if (described.contains("kernelbench") && described.at("kernelbench").is_object() &&
+      described.at("kernelbench").contains("learned_parameters"))
+    for (const auto& param : described.at("kernelbench").at("learned_parameters"))
+      if (param.is_string()) p.learned_parameters.push_back(param.get<std::string>());
+  return p;
 }
 
 /// @brief Whether `dir` holds a problem in SOL-ExecBench's format (a `definition.json`).

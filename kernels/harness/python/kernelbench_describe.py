@@ -153,6 +153,8 @@ def describe(path):
         "rtol": tolerance,
         "tolerance_by_precision": TOLERANCE_BY_DTYPE,
     }
+    # What a C entry point is not given: the Model's learned parameters, built from the seed.
+    kernelbench["learned_parameters"] = [f"{n} {list(t.shape)}" for n, t in model.named_parameters()]
     if outputs_unknown is not None:
         kernelbench["outputs_unknown"] = outputs_unknown
     return {"definition": definition, "workloads": [workload], "kernelbench": kernelbench}

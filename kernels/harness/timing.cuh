@@ -140,9 +140,9 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
     throw std::runtime_error("the timing plan needs the judge's null implementation and its worker was not started");
   ScenarioBuffers& first = *placements.front();
   TimedCall t;
-  // Held (launch_hold.cuh) unless the options or the plan say otherwise (a PyTorch baseline
-  // cannot be held), or a hold expired in the warm-up (an entry point that waits for its own
-  // stream): then every side is timed unheld alike.
+  // Held (launch_hold.cuh) unless the options say otherwise, or a hold expired in the warm-up
+  // (an entry point that waits for its own stream): then every side is timed unheld alike. A
+  // PyTorch baseline is never held (the plan's baseline_held); the native sides are.
   bool held = ctx.plan.held;
   if (!ctx.plan.note.empty()) ctx.emit.log("scenario \"" + r.id + "\": " + ctx.plan.note);
   // Every side is stopped (SIGSTOP) through the timed phase and each runs only for its own
@@ -180,7 +180,8 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
     } count{in_calls_s, began};
     Implementation& timed = *sides.at(static_cast<std::size_t>(side));
     timed.resume();
-    const bool ok = timed_call(ctx, r, timed, placement_of(side, buffers), held, when, t);
+    const bool side_held = held && (side != Side::baseline || ctx.plan.baseline_held);
+    const bool ok = timed_call(ctx, r, timed, placement_of(side, buffers), side_held, when, t);
     timed.stop();
     return ok;
   };
@@ -266,7 +267,9 @@ inline void measure(RunnerContext& ctx, const std::vector<ScenarioBuffers*>& pla
   ctx.emit.log("scenario \"" + r.id + "\": " + std::to_string(ev_c.size()) +
                " timed samples, each output compared with the baseline's; " +
                std::to_string(full_checks) + " also against the reference" +
-               (held ? "; calls timed behind the hold" : "; calls timed unheld") +
+               (!held ? "; calls timed unheld"
+                : ctx.plan.baseline_held ? "; calls timed behind the hold"
+                                         : "; the candidate's calls timed behind the hold, the baseline's unheld") +
                "; baseline " + baseline_kind_name(ctx.baseline_kind) +
                (calibrated ? ", the judge's null implementation timed beside them" : "") + "; " +
                num(in_calls_s) + " s in the timed calls' round trips, " +

@@ -51,17 +51,20 @@ TEST_CASE("--baseline takes a shared object or a PyTorch baseline's name", "[har
   CHECK_THROWS_WITH(parse_runner_words(words("native")), Contains("--baseline") && Contains("not a shared object"));
 }
 
-TEST_CASE("a PyTorch baseline is timed unheld beside the judge's null implementation", "[harness][sides]") {
+TEST_CASE("a PyTorch baseline is timed unheld, the candidate and the judge's null implementation held",
+          "[harness][sides]") {
   const TimingPlan native = timing_plan(true, BaselineKind::native);
   CHECK(native.held);
+  CHECK(native.baseline_held);
   CHECK_FALSE(native.calibration);
   CHECK(native.note.empty());
   CHECK_FALSE(timing_plan(false, BaselineKind::native).held);
   for (BaselineKind k : {BaselineKind::pytorch_eager, BaselineKind::pytorch_compile}) {
     const TimingPlan p = timing_plan(true, k);
-    CHECK_FALSE(p.held);
+    CHECK(p.held);  // the candidate and the null implementation (D152: a side stream passed unheld)
+    CHECK_FALSE(p.baseline_held);
     CHECK(p.calibration);
-    CHECK_THAT(p.note, Contains("cannot take the launch hold") && Contains("unheld"));
+    CHECK_THAT(p.note, Contains("cannot take the launch hold") && Contains("stay behind the hold"));
     const TimingPlan unheld = timing_plan(false, k);
     CHECK(unheld.calibration);
     CHECK(unheld.note.empty());  // nothing departs from the options

@@ -3,7 +3,10 @@
 # cheat of tests/suite_gpu/attacks/ judged by the built tool's `socratic eval --problem
 # tests/suite/problems/rmsnorm_h4096` against the suite's own baseline (the reference in eager
 # PyTorch), and the honest candidate of tests/suite/eval as the control. Fails when a cheat has
-# every workload correct or the control does not.
+# every workload correct or the control does not; a side stream (side_stream.cu) is held to the
+# native corpus's contract (tests/adversarial/expected.json): caught on the largest workload
+# (incorrect, or its speedup refused: side_stream, clock_mismatch, below_roofline), where the
+# hidden work is long enough to show; on 4 us calls it is not (docs/benchmarks.md, D153).
 # Usage: tests/suite_gpu/attack_check.sh SOCRATIC [PYTHON]
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,6 +32,15 @@ if r.get("error"):
     print(f"  {name}: error: {r['error'][:200]}")
 if expect == "clean" and not correct:
     print(f"attack_check: FAIL: the honest control {name} was not judged correct"); sys.exit(1)
+if expect == "largest" and scenarios:
+    big = scenarios[-1]  # rms-b4096, the set's largest
+    refused = {"side_stream", "clock_mismatch", "below_roofline"} & set(big.get("flags", []))
+    if big.get("correct") and not refused:
+        print(f"attack_check: FAIL: {name} passed its largest workload {big['id']} with its speedup counted"); sys.exit(1)
+    print(f"attack_check: {name}: caught on its largest workload {big['id']} "
+          f"({'incorrect' if not big.get('correct') else 'speedup refused: ' + ','.join(sorted(refused))}); "
+          f"the smaller ones: {[(s['id'], round(s.get('speedup') or 0, 2)) for s in scenarios[:-1]]}")
+    sys.exit(0)
 if expect == "caught" and correct:
     print(f"attack_check: FAIL: {name} passed with every workload correct"); sys.exit(1)
 print(f"attack_check: {name}: {'clean' if correct else 'caught'} (expected {expect})")
@@ -36,7 +48,8 @@ PY
 }
 judge honest_control "$root/tests/suite/eval/rmsnorm_h4096_candidate.cu" clean
 for attack in "$root"/tests/suite_gpu/attacks/*.cu; do
-  judge "$(basename "$attack" .cu)" "$attack" caught
+  name=$(basename "$attack" .cu)
+  if [ "$name" = side_stream ]; then judge "$name" "$attack" largest; else judge "$name" "$attack" caught; fi
 done
 [ $status -eq 0 ] && echo "attack_check: OK (every cheat caught against the eager-PyTorch baseline, the control clean)"
 exit $status

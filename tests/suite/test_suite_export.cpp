@@ -215,7 +215,7 @@ print(json.dumps({"definition": {"name": "1_scaled_row_sum",
 
   const auto sol = run({SOCRATIC_TOOL_PATH, "problem", "export", (suite_dir() / "problems" / "rmsnorm_h4096").string(),
                         "--candidate", (suite_dir() / "eval" / "rmsnorm_h4096_candidate.cu").string(), "-o",
-                        (dir / "out").string() + "/"},
+                        (dir / "out").string() + "/", "--target-hardware", "B200", "--target-hardware", "LOCAL"},
                        env);
   INFO(sol.stdout_text << sol.stderr_text);
   CHECK(sol.exit_code == 0);
@@ -223,6 +223,8 @@ print(json.dumps({"definition": {"name": "1_scaled_row_sum",
   const auto j = socratic::json::parse(socratic::test::read_text(dir / "out" / "solution.json"));
   CHECK(j.at("definition") == "rmsnorm_h4096");
   CHECK(j.at("spec").at("entry_point") == "binding.cpp::run");
+  CHECK(j.at("spec").at("target_hardware") == socratic::json::array({"B200", "LOCAL"}));
+  CHECK(j.at("sources").at(0).at("path") == "rmsnorm_h4096_candidate.cu");
 
   const std::string kernel = "#include <cstdint>\n#include <cuda_runtime.h>\n"
                              "extern \"C\" void _1_scaled_row_sum(const float* x, float* output, cudaStream_t s) {}\n";

@@ -246,6 +246,7 @@ int problem_header(const std::string& given) {
 
 struct ProblemExportOptions {
   std::string path, candidate, out, name, author = "socratic";
+  std::vector<std::string> target_hardware;
 };
 
 int problem_export(const ProblemExportOptions& o) {
@@ -272,6 +273,7 @@ int problem_export(const ProblemExportOptions& o) {
     SolutionJsonOptions s;
     s.name = o.name;
     s.author = o.author;
+    if (!o.target_hardware.empty()) s.target_hardware = o.target_hardware;
     text = solution_json(*f.description, candidate, s).dump(2) + "\n";
   }
   if (out.has_parent_path()) fs::create_directories(out.parent_path());
@@ -327,6 +329,9 @@ command_run problem_setup(CLI::App& app) {
   export_app->add_option("-o,--output", export_options->out, "the file (or folder) to write")->type_name("OUT")->required();
   export_app->add_option("--name", export_options->name, "the solution's name (default DEFINITION_socratic)")->type_name("NAME");
   export_app->add_option("--author", export_options->author, "the solution's author (default socratic)")->type_name("NAME");
+  export_app->add_option("--target-hardware", export_options->target_hardware,
+                         "solution.json's target_hardware, repeatable (default LOCAL; SOL-ExecBench also takes B200)")
+      ->type_name("NAME");
   return [=] {
     if (list_app->parsed()) return problem_list(*list_options);
     if (export_app->parsed()) return problem_export(*export_options);

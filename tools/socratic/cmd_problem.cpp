@@ -3,11 +3,15 @@
 // socratic problem check PATH: a dry run: parses, makes every workload concrete (axes, shapes,
 //   bytes, FLOPs), prints the entry point's header; exit 0 when judgeable.
 // socratic problem header PATH: the entry point's C header.
+// socratic problem export PATH --candidate FILE.cu -o OUT: the candidate in the suite's own
+//   solution format (a SOL-ExecBench solution.json with a torch binding, a KernelBench ModelNew
+//   file), for the suite's own harness.
 // None of them needs a GPU or allocates a tensor.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -22,6 +26,7 @@
 #include "socratic/suite/entry_point_header.hpp"
 #include "socratic/suite/judgeable.hpp"
 #include "socratic/suite/sol_loader.hpp"
+#include "socratic/suite/solution_export.hpp"
 
 namespace {
 
@@ -239,6 +244,47 @@ int problem_header(const std::string& given) {
   return exit_ok;
 }
 
+struct ProblemExportOptions {
+  std::string path, candidate, out, name, author = "socratic";
+  std::vector<std::string> target_hardware;
+};
+
+int problem_export(const ProblemExportOptions& o) {
+  const FoundProblem f = examine_one(o.path);
+  if (!f.description) {
+    std::cerr << "socratic problem export: " << (f.error.empty() ? f.not_judgeable : f.error) << "\n";
+    return f.error.empty() ? exit_findings : exit_error;
+  }
+  std::ifstream in(o.candidate, std::ios::binary);
+  if (!fs::is_regular_file(o.candidate) || !in)
+    throw usage_error("problem export: the candidate \"" + o.candidate + "\" cannot be read");
+  ExportCandidate candidate;
+  candidate.source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  candidate.file_name = fs::path(o.candidate).filename().string();
+  if (fs::path(candidate.file_name).extension() != ".cu") candidate.file_name = "kernel.cu";
+  const bool kernelbench = f.format == ProblemFormat::kernelbench_file;
+  fs::path out = o.out;
+  if (fs::is_directory(out) || (!o.out.empty() && o.out.back() == '/'))
+    out /= kernelbench ? f.path.stem().string() + "_model_new.py" : std::string("solution.json");
+  std::string text;
+  if (kernelbench) {
+    text = kernelbench_model_new(*f.description, candidate);
+  } else {
+    SolutionJsonOptions s;
+    s.name = o.name;
+    s.author = o.author;
+    if (!o.target_hardware.empty()) s.target_hardware = o.target_hardware;
+    text = solution_json(*f.description, candidate, s).dump(2) + "\n";
+  }
+  if (out.has_parent_path()) fs::create_directories(out.parent_path());
+  write_file_atomically(out, text);
+  std::cout << "wrote " << out.string() << " ("
+            << (kernelbench ? "KernelBench ModelNew file" : "SOL-ExecBench solution.json, cuda_cpp with a torch binding")
+            << ")\n";
+  if (!f.not_judgeable.empty()) std::cout << "note: socratic cannot judge this problem: " << f.not_judgeable << "\n";
+  return exit_ok;
+}
+
 command_run problem_setup(CLI::App& app) {
   app.require_subcommand(1);
   auto list_options = std::make_shared<ProblemListOptions>();
@@ -265,8 +311,30 @@ command_run problem_setup(CLI::App& app) {
       "extern \"C\", destination-passing: inputs (tensors const, Python scalars by value), outputs,\n"
       "the var axes as int64_t, then a cudaStream_t; each parameter's shape and dtype in a comment.\n");
   header_app->add_option("PATH", *header_path, "a problem folder or a KernelBench file")->type_name("")->required();
+
+  auto export_options = std::make_shared<ProblemExportOptions>();
+  CLI::App* export_app = app.add_subcommand("export", "write a candidate in the suite's own solution format");
+  export_app->footer(
+      "SOL-ExecBench / FlashInfer-Bench folder: OUT is a solution.json (language cuda_cpp, the\n"
+      "candidate's source and a generated torch binding binding.cpp::run: inputs then outputs as\n"
+      "torch tensors, destination-passing, calling the entry point on the current CUDA stream).\n"
+      "KernelBench file: OUT is a Python file defining ModelNew, which compiles the candidate with\n"
+      "torch.utils.cpp_extension.load_inline and calls it from forward. OUT a folder: solution.json\n"
+      "or NAME_model_new.py inside it. No GPU. Exit 0, 1 when the problem cannot be described,\n"
+      "2 when malformed or the candidate cannot be read.\n");
+  export_app->add_option("PATH", export_options->path, "a problem folder or a KernelBench file")->type_name("")->required();
+  export_app->add_option("--candidate", export_options->candidate, "the CUDA C++ candidate defining the entry point")
+      ->type_name("FILE.cu")
+      ->required();
+  export_app->add_option("-o,--output", export_options->out, "the file (or folder) to write")->type_name("OUT")->required();
+  export_app->add_option("--name", export_options->name, "the solution's name (default DEFINITION_socratic)")->type_name("NAME");
+  export_app->add_option("--author", export_options->author, "the solution's author (default socratic)")->type_name("NAME");
+  export_app->add_option("--target-hardware", export_options->target_hardware,
+                         "solution.json's target_hardware, repeatable (default LOCAL; SOL-ExecBench also takes B200)")
+      ->type_name("NAME");
   return [=] {
     if (list_app->parsed()) return problem_list(*list_options);
+    if (export_app->parsed()) return problem_export(*export_options);
     if (check_app->parsed()) return problem_check(*check_path);
     return problem_header(*header_path);
   };

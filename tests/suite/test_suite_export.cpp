@@ -124,15 +124,17 @@ TEST_CASE("export: the torch binding takes every input then every output, in the
   CHECK(c_stream != std::string::npos);
 }
 
-TEST_CASE("export: the torch binding compiles against torch's headers (g++ -fsyntax-only)", "[suite]") {
+// The two cases below need what Debian 12's packages do not give (torch's C++ headers; a
+// SOL-ExecBench checkout and pydantic): hidden, run by name where those exist, e.g.
+// `TORCH_INCLUDE=... SOL_EXECBENCH_SRC=... suite_export_tests "[external]"`; run without them they fail
+// saying what is missing, never pass.
+TEST_CASE("export: the torch binding compiles against torch's headers (g++ -fsyntax-only)", "[.][external]") {
   const fs::path torch = torch_include_dir(), cuda = cuda_include_dir();
-  if (torch.empty() || cuda.empty()) {
-    WARN("SKIPPED: the binding was not compiled: "
+  if (torch.empty() || cuda.empty())
+    FAIL("the binding cannot be compiled here: "
          << (torch.empty() ? "torch's C++ headers (torch/extension.h, ATen/cuda/CUDAContext.h) are not on this "
                              "machine (set TORCH_INCLUDE to their folder)"
                            : "CUDA's headers (cuda_runtime.h) are not on this machine"));
-    return;
-  }
   const ProblemDescription p = load_problem_folder(suite_dir() / "problems" / "rmsnorm_h4096");
   const fs::path dir = socratic::test::fresh_dir("suite_export_binding");
   socratic::test::write_text(dir / "binding.cpp", torch_binding_source(p));
@@ -151,15 +153,14 @@ TEST_CASE("export: the torch binding compiles against torch's headers (g++ -fsyn
   fs::remove_all(dir);
 }
 
-TEST_CASE("export: solution.json passes SOL-ExecBench's own Solution model when its sources are given", "[suite]") {
+TEST_CASE("export: solution.json passes SOL-ExecBench's own Solution model when its sources are given",
+          "[.][external]") {
   // SOL_EXECBENCH_SRC: the `src` folder of an NVIDIA/SOL-ExecBench checkout (kept out of this
   // repository); its data models need only pydantic, not torch.
   const char* src = std::getenv("SOL_EXECBENCH_SRC");
-  if (!src || !fs::is_regular_file(fs::path(src) / "sol_execbench" / "core" / "data" / "solution.py")) {
-    WARN("SKIPPED: solution.json was not validated by SOL-ExecBench's Solution model: set SOL_EXECBENCH_SRC to "
+  if (!src || !fs::is_regular_file(fs::path(src) / "sol_execbench" / "core" / "data" / "solution.py"))
+    FAIL("solution.json cannot be validated by SOL-ExecBench's Solution model here: set SOL_EXECBENCH_SRC to "
          "the src folder of a SOL-ExecBench checkout");
-    return;
-  }
   const ProblemDescription p = load_problem_folder(suite_dir() / "problems" / "rmsnorm_h4096");
   const fs::path dir = socratic::test::fresh_dir("suite_export_validate");
   socratic::test::write_text(dir / "solution.json", solution_json(p, rmsnorm_candidate()).dump(2));
@@ -177,10 +178,8 @@ print("valid", s.name, s.spec.entry_point)
 )");
   const auto r = run({"python3", (dir / "validate.py").string(), src, (dir / "solution.json").string()});
   INFO(r.stdout_text << r.stderr_text);
-  if (r.stderr_text.find("No module named 'pydantic'") != std::string::npos) {
-    WARN("SKIPPED: SOL-ExecBench's Solution model needs pydantic, which python3 here lacks");
-    return;
-  }
+  if (r.stderr_text.find("No module named 'pydantic'") != std::string::npos)
+    FAIL("SOL-ExecBench's Solution model needs pydantic, which python3 here lacks");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.stdout_text, Contains("valid rmsnorm_h4096_socratic binding.cpp::run"));
   fs::remove_all(dir);

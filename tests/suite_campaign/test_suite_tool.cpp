@@ -164,7 +164,9 @@ TEST_CASE("socratic suite: killed with SIGKILL at random points, resumed, nothin
   const fs::path file = write_toy_suite(dir);
   const fs::path log = dir / "runs.log";
   std::mt19937 rng(2026);
-  std::uniform_int_distribution<int> delay_ms(150, 900);
+  // The uninterrupted run takes about 2.7 s: kills every 100-600 ms land in every phase of it, and
+  // at least three of them before it ends whenever it takes more than 1.8 s (three of the longest).
+  std::uniform_int_distribution<int> delay_ms(100, 600);
   int kills = 0, runs = 0;
   for (; runs < 60; ++runs) {
     const pid_t pid = start_suite(file, log);

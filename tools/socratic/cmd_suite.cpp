@@ -191,10 +191,11 @@ int suite_command(const std::string& file, const std::string& output, bool repor
   const SuiteResult r = runner.run();
   int met = 0, records = 0;
   for (const auto& st : r.standings) met += st.goal_met ? 1 : 0, records += st.records;
-  std::cout << "suite ended: " << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << "; " << met
+  std::cout << (r.paused ? "suite paused: " : "suite ended: ") << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << "; " << met
             << " of " << r.standings.size() << " problems met their goal; " << records << " proposals in the stores; "
             << r.rounds << " rounds (" << r.rounds_now << " in this run)" << (r.already_ended ? "; it had ended before" : "")
             << "\n";
+  if (r.paused) std::cout << "not the suite's end: resume with the same command once the inbox is filled\n";
   for (const auto& st : r.standings)
     std::cout << "  " << st.name << ": " << (st.goal_met ? "goal met" : st.finished && st.end_reason ? std::string(to_string(*st.end_reason)) : "open")
               << ", " << st.records << " proposals, best "
@@ -212,7 +213,7 @@ command_run suite_setup(CLI::App& app) {
   app.footer(
       "Runs a campaign over a suite of problems (docs/suite-campaign.md): the suite file lists the\n"
       "problems (campaign files, inline campaign fields over `defaults`, or a `problems_dir`), the\n"
-      "shared agents (an `agents` section: llm, claude-code, codex, replay), the policy (`fixed` or\n"
+      "shared agents (an `agents` section: llm, claude-code, codex, replay, inbox), the policy (`fixed` or\n"
       "`planner`, which moves agents to the problems furthest from their goal and away from plateaus,\n"
       "each move logged with its reason in STATE/suite_trace.jsonl), the budgets per problem and for\n"
       "the suite, and one executor for all. Each problem keeps its own campaign state, trace and store;\n"

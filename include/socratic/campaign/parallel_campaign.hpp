@@ -267,12 +267,16 @@ class ParallelCampaign {
           std::lock_guard lock(queue_mutex_);
           if (stopping_) break;
         }
+        slot.agent.on_proposal(slot.proposals);
+        // An asynchronous agent (InboxAgent) is given its next message even when this run takes
+        // no more turns of it (a suite's round spent its share): the answer with the gate's
+        // verdict is written out now, not lost to a later run's resume message.
+        const std::optional<std::string> w = slot.agent.waiting_for(m);
         if (slot.spec.max_proposals && slot.proposals >= *slot.spec.max_proposals) break;
         if (proposals_spent() || engine_.exhausted(id) || engine_.cancelled()) break;
-        slot.agent.on_proposal(slot.proposals);
-        // An asynchronous agent without its answer yet pauses before the turn begins: no turn,
-        // no proposal, no error counted.
-        if (std::optional<std::string> w = slot.agent.waiting_for(m)) {
+        // Without its answer yet it pauses before the turn begins: no turn, no proposal, no
+        // error counted.
+        if (w) {
           {
             std::lock_guard lock(queue_mutex_);
             slot.waiting = *w;

@@ -376,6 +376,10 @@ TEST_CASE("socratic suite: inbox agents pause the suite, resume when their inbox
   CHECK(out0["workspace"] == (state / "problems" / "gain" / "agents" / "m1").string());
   CHECK(!out0["message"]["text"].get<std::string>().empty());
   CHECK(!out0.contains("gate"));
+  // The report says the pause (not an ending).
+  const json rep = json::parse(read_text(state / "report" / "suite-report.json"));
+  CHECK(rep["end_reason"] == "");
+  CHECK(rep["paused"].get<std::string>().find("waiting_for_agent (gain: m1 waits for inbox/turn-0/READY") == 0);
   CHECK(fs::exists(m2 / "outbox" / "turn-0.json"));
   // Not ended, not failed: no ending saved, no problem ended, no turn begun, no agent error.
   CHECK(suite_events(state, "suite_paused").size() == 1);

@@ -119,8 +119,13 @@ fs::path write_suite_reports(const SuiteFile& s, const fs::path& out) {
     m.rounds = st.round;
     if (st.ended) m.end_reason = std::string(to_string(*st.ended)), m.end_detail = st.end_detail;
   }
-  for (const auto& e : read_suite_trace(s.state_dir))
+  for (const auto& e : read_suite_trace(s.state_dir)) {
     if (e.value("type", "") == "agent_moved") m.moves.push_back(e);
+    // The last run paused when the last round's end is followed by its pause.
+    if (e.value("type", "") == "round_planned") m.paused.clear();
+    if (e.value("type", "") == "suite_paused" && m.end_reason.empty())
+      m.paused = e.value("reason", "") + " (" + e.value("detail", "") + ")";
+  }
   for (const auto& p : s.problems) {
     const ProblemStanding standing = suite_standing_of(p);
     std::string link;
@@ -220,7 +225,8 @@ command_run suite_setup(CLI::App& app) {
       "killed at any point, the suite resumes when run again and counts nothing twice. One progress\n"
       "line per problem; the last lines say why the suite ended. The suite report (suite-report.html,\n"
       ".json, .md) and each problem's own report go to STATE/report/ (or -o DIR).\n"
-      "Exit: 0 when every problem's goal holds, 1 when the suite ended otherwise, 2 on an error.\n");
+      "Exit: 0 when every problem's goal holds, 1 when the suite ended otherwise or paused (an inbox\n"
+      "agent waits for its answer: run it again once its inbox is filled), 2 on an error.\n");
   app.add_option("SUITE", *file, "the suite file")->type_name("")->required();
   app.add_option("-o,--output", *output, "the report's folder (default: STATE/report)")->type_name("DIR");
   app.add_flag("--report", *report_only, "write the report only (the suite as it stands), run nothing");

@@ -104,6 +104,7 @@ class InboxAgent {
            {"candidate", o_.candidate_name},
            {"answer_in", "inbox/turn-" + std::to_string(next_) + "/"},
            {"message", m}};
+    j["message"].erase("turn");  // the engine's count of turns, not yet given before the turn: N is the turn
     // The gate's verdict on the last proposal, as a parallel campaign's answer begins with it
     // ("Your proposal c3 was refused: ..."): structured for the outside agent.
     const std::string lead = "Your proposal ";

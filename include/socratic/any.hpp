@@ -35,19 +35,23 @@ namespace socratic {
 
 /// @brief Any Agent, owned. An agent with `void on_proposal(int n)` is told the number of its
 /// next proposal before each turn by a parallel campaign (its records in the store so far,
-/// resumed ones included).
+/// resumed ones included). An agent with `std::optional<std::string> waiting_for(const Message&)`
+/// (InboxAgent) is asked it before each turn: a value says what it waits for, and a parallel
+/// campaign pauses it without beginning the turn.
 class AnyAgent {
  public:
   template <Agent A>
   explicit AnyAgent(A agent) : self_(std::make_shared<Model<A>>(std::move(agent))) {}
   TurnResult turn(const Message& m, Tools& t) { return self_->turn(m, t); }
   void on_proposal(int n) { self_->on_proposal(n); }
+  std::optional<std::string> waiting_for(const Message& m) { return self_->waiting_for(m); }
 
  private:
   struct Concept {
     virtual ~Concept() = default;
     virtual TurnResult turn(const Message&, Tools&) = 0;
     virtual void on_proposal(int) = 0;
+    virtual std::optional<std::string> waiting_for(const Message&) = 0;
   };
   template <class A>
   struct Model final : Concept {
@@ -55,6 +59,12 @@ class AnyAgent {
     TurnResult turn(const Message& m, Tools& t) override { return agent.turn(m, t); }
     void on_proposal(int n) override {
       if constexpr (requires { agent.on_proposal(n); }) agent.on_proposal(n);
+    }
+    std::optional<std::string> waiting_for(const Message& m) override {
+      if constexpr (requires { { agent.waiting_for(m) } -> std::convertible_to<std::optional<std::string>>; })
+        return agent.waiting_for(m);
+      else
+        return std::nullopt;
     }
     A agent;
   };

@@ -28,7 +28,7 @@ TEST_CASE("every trace event type, stop reason, origin and hook verdict reads ba
   CHECK(names.size() == all_trace_event_types.size());  // no two types share a name
   for (HookVerdict v : all_hook_verdicts) CHECK(json(v).get<HookVerdict>() == v);
   for (StopReason r : {StopReason::goal_met, StopReason::turn_budget, StopReason::agent_error, StopReason::cancelled,
-                       StopReason::proposals_spent, StopReason::agents_done})
+                       StopReason::proposals_spent, StopReason::agents_done, StopReason::waiting_for_agent})
     CHECK(json(r).get<StopReason>() == r);
   for (EvaluationOrigin o : {EvaluationOrigin::agent, EvaluationOrigin::stop_check, EvaluationOrigin::gate,
                              EvaluationOrigin::incumbent_check})

@@ -301,3 +301,151 @@ TEST_CASE("socratic suite: a problems folder of campaign files, the real CPU sof
   CHECK(rep["problems"][1]["scenarios"].size() == 3);
   CHECK(rep["problems"][1]["goal_met"] == false);
 }
+
+namespace {
+
+/// A suite of two toy problems (`gain`, `stuck`) and two inbox agents whose mailboxes are under
+/// `DIR/mail`: `m1` assigned to gain, `m2` to stuck, one proposal each per round; each agent has 2
+/// turns per problem, so a pause that counted a turn would spend them before gain's goal.
+fs::path write_inbox_suite(const fs::path& dir) {
+  const fs::path rec = source_dir() / "demo" / "softmax-cpu";
+  json problems = json::array();
+  for (const std::string name : {"gain", "stuck"}) {
+    fs::create_directories(dir / ("ws-" + name));
+    fs::copy_file(rec / "baseline.cpp", dir / ("ws-" + name) / "candidate.cpp", fs::copy_options::overwrite_existing);
+    problems.push_back({{"name", name},
+                        {"workspace", "ws-" + name},
+                        {"evaluator",
+                         {{"kind", "command"},
+                          {"command", {"bash", (toy() / "evaluate.sh").string(), "{candidate}", "{scenarios}",
+                                       (toy() / ("table-" + name + ".txt")).string()}}}}});
+  }
+  const json suite{{"schema_version", 1},
+                   {"state_dir", "state"},
+                   {"defaults",
+                    {{"problem", "toy_cpu"},
+                     {"scenarios", (toy() / "scenarios.json").string()},
+                     {"candidate", "candidate.cpp"},
+                     {"questions", {{"kinds", {"cpu"}}}}}},
+                   {"agent", {{"sandbox", "none"}}},
+                   {"problems", problems},
+                   {"agents",
+                    {{"kind", "inbox"},
+                     {"budget", {{"turns", 2}}},
+                     {"roles", {{{"id", "m1"}, {"inbox", "mail/m1"}}, {{"id", "m2"}, {"folder", "mail/m2"}}}}}},
+                   {"policy", {{"kind", "fixed"}, {"assign", {{"m1", "gain"}, {"m2", "stuck"}}}, {"proposals_per_round", 1}}},
+                   {"budget", {{"proposals", 10}}}};
+  write_text(dir / "suite.json", suite.dump(2));
+  return dir / "suite.json";
+}
+
+/// Answers turn `n` of `mailbox` with the recorded version `hash` (the first 8 hex digits);
+/// `ready`: its READY marker written last, as an outside agent must.
+void answer_turn(const fs::path& mailbox, int n, const std::string& hash, bool ready, const std::string& message = {}) {
+  const fs::path rec = source_dir() / "demo" / "softmax-cpu" / "candidates";
+  const fs::path turn = mailbox / "inbox" / ("turn-" + std::to_string(n));
+  fs::create_directories(turn);
+  for (const auto& e : fs::directory_iterator(rec))
+    if (e.path().filename().string().rfind(hash, 0) == 0) fs::copy_file(e.path(), turn / "candidate.cpp", fs::copy_options::overwrite_existing);
+  REQUIRE(fs::exists(turn / "candidate.cpp"));
+  if (!message.empty()) write_text(turn / "message.md", message);
+  if (ready) write_text(turn / "READY", "");
+}
+
+int count_events(const fs::path& trace, const std::string& type) {
+  int n = 0;
+  for (const auto& e : read_trace(trace).events) n += e.value("type", "") == type;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("socratic suite: inbox agents pause the suite, resume when their inbox is filled", "[suite][tool][inbox]") {
+  const fs::path dir = fresh_dir("suite_inbox");
+  const fs::path file = write_inbox_suite(dir);
+  const fs::path state = dir / "state", m1 = dir / "mail" / "m1" / "gain", m2 = dir / "mail" / "m2" / "stuck";
+  const auto trace_of = [&](const std::string& p) { return state / "problems" / p / "state" / "trace.jsonl"; };
+
+  // First run: nothing in the inboxes. The suite pauses, each agent's turn 0 written to its outbox.
+  const ProcessResult first = socratic_run({"suite", file.string()});
+  INFO(first.stdout_text << first.stderr_text);
+  CHECK(first.exit_code == 1);
+  CHECK(first.stdout_text.find("suite paused: waiting_for_agent (gain: m1 waits for inbox/turn-0/READY in " + m1.string() +
+                               " (written: outbox/turn-0.json)") != std::string::npos);
+  CHECK(first.stdout_text.find("stuck: m2 waits for inbox/turn-0/READY") != std::string::npos);
+  CHECK(first.stdout_text.find("resume with the same command") != std::string::npos);
+  CHECK(first.stdout_text.find("  gain: open, 0 proposals") != std::string::npos);
+  REQUIRE(fs::exists(m1 / "outbox" / "turn-0.json"));
+  const json out0 = json::parse(read_text(m1 / "outbox" / "turn-0.json"));
+  CHECK(out0["agent"] == "m1");
+  CHECK(out0["problem"] == "gain");
+  CHECK(out0["turn"] == 0);
+  CHECK(out0["candidate"] == "candidate.cpp");
+  CHECK(out0["workspace"] == (state / "problems" / "gain" / "agents" / "m1").string());
+  CHECK(!out0["message"]["text"].get<std::string>().empty());
+  CHECK(!out0.contains("gate"));
+  // The report says the pause (not an ending).
+  const json rep = json::parse(read_text(state / "report" / "suite-report.json"));
+  CHECK(rep["end_reason"] == "");
+  CHECK(rep["paused"].get<std::string>().find("waiting_for_agent (gain: m1 waits for inbox/turn-0/READY") == 0);
+  CHECK(fs::exists(m2 / "outbox" / "turn-0.json"));
+  // Not ended, not failed: no ending saved, no problem ended, no turn begun, no agent error.
+  CHECK(suite_events(state, "suite_paused").size() == 1);
+  CHECK(suite_events(state, "suite_ended").empty());
+  CHECK(suite_events(state, "problem_ended").empty());
+  CHECK(!json::parse(read_text(state / "suite.json"))["ended"].is_string());
+  for (const std::string p : {"gain", "stuck"}) {
+    CHECK(count_events(trace_of(p), "turn_started") == 0);
+    CHECK(count_events(trace_of(p), "campaign_ended") == 0);
+    CHECK(read_text(trace_of(p)).find("waiting_for_agent") != std::string::npos);
+  }
+
+  // m1 answers turn 0 (the recorded baseline version: admitted, the goal not met); m2 writes its
+  // candidate but not READY (a half-written answer): not taken.
+  answer_turn(m1, 0, "ab90c471", true, "turn 0: the baseline, as a start");
+  answer_turn(m2, 0, "ab90c471", false);
+  const ProcessResult second = socratic_run({"suite", file.string()});
+  INFO(second.stdout_text << second.stderr_text);
+  CHECK(second.exit_code == 1);
+  CHECK(second.stdout_text.find("suite paused: waiting_for_agent") != std::string::npos);
+  CHECK(second.stdout_text.find("m1 waits for inbox/turn-1/READY") != std::string::npos);
+  CHECK(second.stdout_text.find("m2 waits for inbox/turn-0/READY") != std::string::npos);
+  CHECK(store_keys(state, "gain").size() == 1);
+  CHECK(store_keys(state, "stuck").empty());
+  CHECK(count_events(trace_of("gain"), "turn_started") == 1);
+  CHECK(count_events(trace_of("stuck"), "turn_started") == 0);
+  CHECK(read_text(state / "problems" / "gain" / "agents" / "m1" / "candidate.cpp") ==
+        read_text(m1 / "inbox" / "turn-0" / "candidate.cpp"));
+  REQUIRE(fs::exists(m1 / "outbox" / "turn-1.json"));
+  const json out1 = json::parse(read_text(m1 / "outbox" / "turn-1.json"));
+  CHECK(out1["turn"] == 1);
+  CHECK(out1["gate"]["record"] == "c0");
+  CHECK(out1["gate"]["verdict"] == "admitted");
+  CHECK(out1["message"]["text"].get<std::string>().find("Your proposal c0 was admitted") == 0);
+  if (out1["message"].contains("question") && !out1["message"]["question"].is_null()) {
+    CHECK(!out1["message"]["question"]["id"].get<std::string>().empty());
+    CHECK(out1["message"]["text"].get<std::string>().find(out1["message"]["question"]["text"].get<std::string>()) !=
+          std::string::npos);
+  }
+  // Its final message is the trace's turn end.
+  CHECK(read_text(trace_of("gain")).find("turn 0: the baseline, as a start") != std::string::npos);
+
+  // Both answer: m1's turn 1 (1.25x: gain's goal), m2's turn 0 made READY. Each agent has 2
+  // turns on a problem: the pauses took none.
+  answer_turn(m1, 1, "0135c9ab", true);
+  write_text(m2 / "inbox" / "turn-0" / "READY", "");
+  const ProcessResult third = socratic_run({"suite", file.string()});
+  INFO(third.stdout_text << third.stderr_text);
+  CHECK(third.stdout_text.find("  gain: goal met, 2 proposals, best c1 1.250x") != std::string::npos);
+  CHECK(third.stdout_text.find("suite paused: waiting_for_agent") != std::string::npos);
+  const auto gain_keys = store_keys(state, "gain");
+  CHECK(gain_keys.size() == 2);
+  CHECK(std::set<std::string>(gain_keys.begin(), gain_keys.end()).size() == 2);
+  CHECK(count_events(trace_of("gain"), "turn_started") == 2);
+  CHECK(store_keys(state, "stuck").size() == 1);
+  CHECK(fs::exists(m2 / "outbox" / "turn-1.json"));
+  // Gain met its goal: m1 moves to stuck, where its own mailbox starts at turn 0.
+  CHECK(fs::exists(dir / "mail" / "m1" / "stuck" / "outbox" / "turn-0.json"));
+  CHECK(suite_events(state, "problem_ended").size() == 1);
+  CHECK(suite_events(state, "suite_ended").empty());
+}

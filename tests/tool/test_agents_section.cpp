@@ -117,6 +117,17 @@ TEST_CASE("agents section: count, kinds, roles and budgets, each agent its own w
     REQUIRE(c.agents.agents.size() == 1);
     CHECK(c.agents.agents[0].recording == dir / "rec");
   }
+  SECTION("an inbox agent's mailbox: its role's inbox (or folder), else mailboxes/ID; read back") {
+    const tool::CampaignFile c = tool::load_campaign_file(campaign_with_agents(
+        dir, json::parse(R"({"kind": "inbox", "roles": [{"id": "a", "inbox": "mail/a"}, {"id": "b", "folder": "/abs/b"}, {"id": "c"}]})")));
+    REQUIRE(c.agents.agents.size() == 3);
+    CHECK(c.agents.agents[0].inbox == dir / "mail" / "a");
+    CHECK(c.agents.agents[1].inbox == fs::path("/abs/b"));
+    CHECK(c.agents.agents[2].inbox == dir / "mailboxes" / "c");
+    const json back = tool::agents_section_json(c.agents, dir);
+    CHECK(back["roles"][0]["inbox"] == "mail/a");
+    CHECK(back["roles"][0]["kind"] == "inbox");
+  }
 }
 
 TEST_CASE("agents section: bad input is refused with the field named", "[tool][campaign-file][agents]") {
@@ -133,7 +144,7 @@ TEST_CASE("agents section: bad input is refused with the field named", "[tool][c
   expect(R"({"count": 65})", "agents field \"count\"", "at most 64");
   expect(R"({"count": "two"})", "count", "");
   expect(R"({"count": 2, "kinds": ["llm"]})", "kinds", "");
-  expect(R"({"kind": "gpt"})", "agents field \"kind\"", "\"gpt\" is not llm, claude-code, codex or replay");
+  expect(R"({"kind": "gpt"})", "agents field \"kind\"", "\"gpt\" is not llm, claude-code, codex, replay or inbox");
   expect(R"({"count": 1, "roles": [{}, {}]})", "agents field \"roles\"", "2 roles for 1 agents");
   expect(R"({"roles": {"id": "a"}})", "agents field \"roles\"", "expected an array");
   expect(R"({"roles": ["memory"]})", "agents.roles[0]", "expected an object");
@@ -146,6 +157,11 @@ TEST_CASE("agents section: bad input is refused with the field named", "[tool][c
   expect(R"({"roles": [{"kind": "replay"}]})", "agents.roles[0] field \"recording\"", "needs the recorded campaign");
   expect(R"({"kind": "replay", "count": 1})", "agents field \"roles\"", "without a role entry");
   expect(R"({"roles": [{"recording": "rec"}]})", "agents.roles[0] field \"recording\"", "only a replay agent");
+  expect(R"({"roles": [{"inbox": "mail"}]})", "agents.roles[0] field \"inbox\"", "only an inbox agent");
+  expect(R"({"roles": [{"kind": "inbox", "inbox": "a", "folder": "b"}]})", "agents.roles[0] field \"folder\"",
+         "both name the mailbox");
+  expect(R"({"roles": [{"kind": "inbox", "folder": "state/mail"}]})", "agents.roles[0] field \"folder\"",
+         "lies in the state folder");
   expect(R"({"max_proposals": 0})", "agents field \"max_proposals\"", "at least 1");
   expect(R"({"roles": [{"max_proposals": -2}]})", "agents.roles[0] field \"max_proposals\"", "at least 1");
   expect(R"({"budget": {"turns": "many"}})", "agents field \"budget\"", "");

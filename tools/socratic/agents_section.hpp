@@ -18,7 +18,7 @@
 namespace socratic::tool {
 
 /// The kinds of agent a campaign file can name.
-inline constexpr const char* agent_kind_names = "llm, claude-code, codex or replay";
+inline constexpr const char* agent_kind_names = "llm, claude-code, codex, replay or inbox";
 
 /// One agent of a parallel campaign.
 struct AgentEntry {
@@ -33,6 +33,10 @@ struct AgentEntry {
   std::string model;             ///< overrides agent.model for this one
   std::optional<std::filesystem::path> program;    ///< claude-code, codex: the CLI's executable
   std::optional<std::filesystem::path> recording;  ///< replay: the recorded campaign's folder
+  /// inbox: the mailbox folder (InboxAgent, agents/inbox_agent.hpp); a suite gives each problem
+  /// its own `MAILBOX/PROBLEM`
+  std::optional<std::filesystem::path> inbox;
+  std::string inbox_problem;  ///< inbox: the problem's name its outbox files say (a suite's name)
   std::filesystem::path workspace;  ///< `<folder>/<id>`, absolute
 };
 
@@ -58,7 +62,7 @@ inline Budget parse_budget(const json& j, const std::string& where) {
 }
 
 inline bool valid_agent_kind(const std::string& k) {
-  return k == "llm" || k == "claude-code" || k == "codex" || k == "replay";
+  return k == "llm" || k == "claude-code" || k == "codex" || k == "replay" || k == "inbox";
 }
 
 inline bool valid_agent_id(const std::string& id) {
@@ -124,7 +128,8 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
       const json& r = roles[static_cast<std::size_t>(i)];
       const std::string where = "agents.roles[" + std::to_string(i) + "]";
       if (!r.is_object()) throw input_error({}, where, "expected an object");
-      reject_unknown(r, where, {"id", "kind", "role", "question_group", "budget", "max_proposals", "model", "program", "recording"});
+      reject_unknown(r, where, {"id", "kind", "role", "question_group", "budget", "max_proposals", "model", "program", "recording",
+                         "inbox", "folder"});
       a.id = optional_field<std::string>(r, "id", a.id, where);
       a.kind = optional_field<std::string>(r, "kind", kind, where);
       if (!detail::valid_agent_kind(a.kind))
@@ -147,6 +152,18 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
         fs::path pp(*p);
         a.recording = (pp.is_absolute() ? pp : base / pp).lexically_normal();
       }
+      if (r.contains("inbox") && r.contains("folder"))
+        throw input_error({}, where + " field \"folder\"", "\"inbox\" and \"folder\" both name the mailbox: give one");
+      for (const char* k : {"inbox", "folder"})
+        if (auto p = optional_value<std::string>(r, k, where)) {
+          if (a.kind != "inbox")
+            throw input_error({}, where + " field \"" + k + "\"", "only an inbox agent has a mailbox folder");
+          fs::path pp(*p);
+          a.inbox = (pp.is_absolute() ? pp : base / pp).lexically_normal();
+          if (inside(*a.inbox, state_dir) || *a.inbox == state_dir.lexically_normal())
+            throw input_error({}, where + " field \"" + k + "\"",
+                              "\"" + a.inbox->string() + "\" lies in the state folder: the outside agent must not reach the store");
+        }
       if (!detail::valid_agent_id(a.id))
         throw input_error({}, where + " field \"id\"",
                           "\"" + a.id + "\" is not a usable id (letters, digits, '-', '_', '.'; at most 64)");
@@ -159,6 +176,8 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
                         "agent " + std::to_string(i + 1) +
                             " is a replay agent without a role entry naming its \"recording\"");
     }
+    // An inbox agent without a folder: `mailboxes/ID` beside the campaign (or suite) file.
+    if (a.kind == "inbox" && !a.inbox) a.inbox = (base / "mailboxes" / a.id).lexically_normal();
     if (!a.budget) a.budget = s.budget;
     if (!ids.insert(a.id).second)
       throw input_error({}, "agents.roles[" + std::to_string(i) + "] field \"id\"", "\"" + a.id + "\" is used twice");
@@ -191,6 +210,7 @@ inline json agents_section_json(const AgentsSettings& s, const std::filesystem::
     if (!a.model.empty()) r["model"] = a.model;
     if (a.program) r["program"] = a.program->has_parent_path() ? path(*a.program) : a.program->string();
     if (a.recording) r["recording"] = path(*a.recording);
+    if (a.inbox) r["inbox"] = path(*a.inbox);
     roles.push_back(std::move(r));
   }
   out["roles"] = std::move(roles);

@@ -45,7 +45,7 @@ command_run run_setup(CLI::App& app) {
       "the backend's usual variable (never from the campaign file). Killed, it resumes from its trace\n"
       "when run again; Ctrl-C says what was kept and the command that resumes (the cut turn does not\n"
       "count against the turn budget). With an `agents` section (docs/parallel.md) it runs that many\n"
-      "agents at once (llm, claude-code, codex, replay), each in its own workspace and sandbox, on one\n"
+      "agents at once (llm, claude-code, codex, replay, inbox), each in its own workspace and sandbox, on one\n"
       "candidate store: a coordinator gates every proposal against the incumbent and appends it; one\n"
       "progress line per agent; the last line says why the campaign ended.\n"
       "Exit: 0 when the goal holds, 1 when the campaign ended otherwise, 2 on an error.\n");

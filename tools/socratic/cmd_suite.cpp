@@ -119,8 +119,13 @@ fs::path write_suite_reports(const SuiteFile& s, const fs::path& out) {
     m.rounds = st.round;
     if (st.ended) m.end_reason = std::string(to_string(*st.ended)), m.end_detail = st.end_detail;
   }
-  for (const auto& e : read_suite_trace(s.state_dir))
+  for (const auto& e : read_suite_trace(s.state_dir)) {
     if (e.value("type", "") == "agent_moved") m.moves.push_back(e);
+    // The last run paused when the last round's end is followed by its pause.
+    if (e.value("type", "") == "round_planned") m.paused.clear();
+    if (e.value("type", "") == "suite_paused" && m.end_reason.empty())
+      m.paused = e.value("reason", "") + " (" + e.value("detail", "") + ")";
+  }
   for (const auto& p : s.problems) {
     const ProblemStanding standing = suite_standing_of(p);
     std::string link;
@@ -191,10 +196,11 @@ int suite_command(const std::string& file, const std::string& output, bool repor
   const SuiteResult r = runner.run();
   int met = 0, records = 0;
   for (const auto& st : r.standings) met += st.goal_met ? 1 : 0, records += st.records;
-  std::cout << "suite ended: " << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << "; " << met
+  std::cout << (r.paused ? "suite paused: " : "suite ended: ") << to_string(r.reason) << (r.detail.empty() ? "" : " (" + r.detail + ")") << "; " << met
             << " of " << r.standings.size() << " problems met their goal; " << records << " proposals in the stores; "
             << r.rounds << " rounds (" << r.rounds_now << " in this run)" << (r.already_ended ? "; it had ended before" : "")
             << "\n";
+  if (r.paused) std::cout << "not the suite's end: resume with the same command once the inbox is filled\n";
   for (const auto& st : r.standings)
     std::cout << "  " << st.name << ": " << (st.goal_met ? "goal met" : st.finished && st.end_reason ? std::string(to_string(*st.end_reason)) : "open")
               << ", " << st.records << " proposals, best "
@@ -212,14 +218,15 @@ command_run suite_setup(CLI::App& app) {
   app.footer(
       "Runs a campaign over a suite of problems (docs/suite-campaign.md): the suite file lists the\n"
       "problems (campaign files, inline campaign fields over `defaults`, or a `problems_dir`), the\n"
-      "shared agents (an `agents` section: llm, claude-code, codex, replay), the policy (`fixed` or\n"
+      "shared agents (an `agents` section: llm, claude-code, codex, replay, inbox), the policy (`fixed` or\n"
       "`planner`, which moves agents to the problems furthest from their goal and away from plateaus,\n"
       "each move logged with its reason in STATE/suite_trace.jsonl), the budgets per problem and for\n"
       "the suite, and one executor for all. Each problem keeps its own campaign state, trace and store;\n"
       "killed at any point, the suite resumes when run again and counts nothing twice. One progress\n"
       "line per problem; the last lines say why the suite ended. The suite report (suite-report.html,\n"
       ".json, .md) and each problem's own report go to STATE/report/ (or -o DIR).\n"
-      "Exit: 0 when every problem's goal holds, 1 when the suite ended otherwise, 2 on an error.\n");
+      "Exit: 0 when every problem's goal holds, 1 when the suite ended otherwise or paused (an inbox\n"
+      "agent waits for its answer: run it again once its inbox is filled), 2 on an error.\n");
   app.add_option("SUITE", *file, "the suite file")->type_name("")->required();
   app.add_option("-o,--output", *output, "the report's folder (default: STATE/report)")->type_name("DIR");
   app.add_flag("--report", *report_only, "write the report only (the suite as it stands), run nothing");

@@ -95,6 +95,10 @@ ParallelResult run_agents_on_store(const CampaignFile& c, const std::string& whe
       campaign.add_agent(std::move(spec), std::move(agent));
     } else if (a.kind == "replay") {
       campaign.add_agent(std::move(spec), AnyAgent(make_replay_agent(a)));
+    } else if (a.kind == "inbox") {
+      InboxOptions box{*a.inbox, a.id, a.inbox_problem.empty() ? c.problem : a.inbox_problem, a.workspace,
+                       spec.candidate.source.filename().string()};
+      campaign.add_agent(std::move(spec), AnyAgent(InboxAgent(std::move(box))));
     } else {
       campaign.add_agent(std::move(spec), AnyAgent(make_cli_agent(c, a, evaluator)));
     }

@@ -24,6 +24,7 @@
 #include "socratic/campaign/parallel_campaign.hpp"
 #include "socratic/replay/recorded_campaign.hpp"
 #include "socratic/replay/replay_agent.hpp"
+#include "socratic/agents/inbox_agent.hpp"
 #include "socratic/store/cuda_gate.hpp"
 
 namespace socratic::tool {
@@ -234,6 +235,8 @@ inline int print_parallel_result(const ParallelResult& r, const fs::path& trace,
             << " candidates in the store, " << r.gated_now << " gated in this run, " << r.drafts << " drafts asked\n";
   if (r.incumbent) std::cout << "incumbent: " << r.incumbent->id << " by " << r.incumbent->agent << "\n";
   else std::cout << "incumbent: none (no candidate was admitted)\n";
+  if (r.reason == StopReason::waiting_for_agent)
+    std::cout << "campaign paused: " << r.detail << "; resume with the same command once the inbox is filled\n";
   if (r.reason == StopReason::agent_error || r.reason == StopReason::evaluator_error)
     std::cout << "not the campaign's end: fix the fault (the key, the server, the CLI) and run again; it continues "
                  "with its history and its store\n";

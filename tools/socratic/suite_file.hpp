@@ -214,6 +214,9 @@ inline CampaignFile round_view(const SuiteProblemEntry& p, const AgentsSettings&
     if (std::find(assigned.begin(), assigned.end(), a.id) != assigned.end()) {
       AgentEntry e = a;
       e.workspace = c.agents.folder / a.id;
+      // One mailbox per problem: proposals, and so turns, are numbered per problem's store.
+      if (e.inbox) e.inbox = *e.inbox / p.name;
+      e.inbox_problem = p.name;
       c.agents.agents.push_back(std::move(e));
     }
   return c;

@@ -85,7 +85,8 @@ struct ParallelConfig {
 
 /// @brief How a parallel campaign ended.
 struct ParallelResult {
-  /// `goal_met`, `proposals_spent`, `agents_done`, a budget, `cancelled`, or `agent_error` when
+  /// `goal_met`, `proposals_spent`, `agents_done`, a budget, `cancelled`, `waiting_for_agent`
+  /// (paused, left open: an asynchronous agent has no answer yet for its next turn), or `agent_error` when
   /// an agent's work was cut by an error (a model call that failed after its retries, a CLI that
   /// could not start): like the engine's, that ending continues when run again.
   StopReason reason = StopReason::agents_done;
@@ -185,6 +186,17 @@ class ParallelCampaign {
     // Proposals still queued when the campaign ended are answered with the ending, not gated.
     out.incumbent = store_.incumbent();
     out.records = store_.size();
+    // Paused: an agent waits for an answer it has not got (InboxAgent); the campaign stays open,
+    // as after a kill, and resumes when run again. Each waiting agent is named in the trace.
+    if (out.reason == StopReason::waiting_for_agent && !engine_.cancelled()) {
+      for (const auto& s : slots_)
+        if (!s->waiting.empty())
+          engine_.record_event(s->spec.id, TraceEventType::agent_event,
+                               {{"event", std::string(to_string(StopReason::waiting_for_agent))}, {"proposals", s->proposals},
+                                {"detail", s->waiting}});
+      out.left_open = true;
+      return out;
+    }
     if (config_.leave_open_when_agents_done && out.reason == StopReason::agents_done && !engine_.cancelled()) {
       out.left_open = true;
       return out;
@@ -209,6 +221,7 @@ class ParallelCampaign {
     std::optional<Message> answer;  ///< the coordinator's answer to its last proposal
     bool done = false;
     std::string error;  ///< why its work was cut (empty: it ended normally)
+    std::string waiting;  ///< what it waits for (an asynchronous agent paused before its turn)
     std::optional<DraftAssignment> draft;  ///< a draft asked of it, for its next turn
     std::optional<Question> last_question;
     std::optional<Question> resumed_question;  ///< the last question asked of it before this run
@@ -254,9 +267,23 @@ class ParallelCampaign {
           std::lock_guard lock(queue_mutex_);
           if (stopping_) break;
         }
+        slot.agent.on_proposal(slot.proposals);
+        // An asynchronous agent (InboxAgent) is given its next message even when this run takes
+        // no more turns of it (a suite's round spent its share): the answer with the gate's
+        // verdict is written out now, not lost to a later run's resume message.
+        const std::optional<std::string> w = slot.agent.waiting_for(m);
         if (slot.spec.max_proposals && slot.proposals >= *slot.spec.max_proposals) break;
         if (proposals_spent() || engine_.exhausted(id) || engine_.cancelled()) break;
-        slot.agent.on_proposal(slot.proposals);
+        // Without its answer yet it pauses before the turn begins: no turn, no proposal, no
+        // error counted.
+        if (w) {
+          {
+            std::lock_guard lock(queue_mutex_);
+            slot.waiting = *w;
+          }
+          progress({id, "done", {}, {}, {}, {}, slot.proposals, "waiting for " + *w});
+          break;
+        }
         engine_.begin_turn(id, m);
         progress({id, "turn_started", {}, {}, {}, {}, slot.proposals, {}});
         Tools tools = engine_.tools(id);
@@ -351,9 +378,15 @@ class ParallelCampaign {
             std::string failed;
             for (const auto& s : slots_)
               if (!s->error.empty()) failed += (failed.empty() ? "" : "; ") + s->spec.id + ": " + s->error;
+            std::string waiting;
+            for (const auto& s : slots_)
+              if (!s->waiting.empty()) waiting += (waiting.empty() ? "" : "; ") + s->spec.id + " waits for " + s->waiting;
             if (!failed.empty()) {
               out.reason = StopReason::agent_error;
-              out.detail = failed;
+              out.detail = failed + (waiting.empty() ? "" : "; " + waiting);
+            } else if (!waiting.empty()) {
+              out.reason = StopReason::waiting_for_agent;
+              out.detail = waiting;
             }
           }
           return;

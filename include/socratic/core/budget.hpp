@@ -48,6 +48,9 @@ enum class StopReason {
   cancelled,
   proposals_spent,  ///< a campaign of several agents: the store holds its cap of gated proposals
   agents_done,      ///< a campaign of several agents: every agent's budget or proposals are spent
+  /// a campaign of several agents paused: an asynchronous agent (InboxAgent) has no answer yet
+  /// for its next turn; left open, it resumes when run again
+  waiting_for_agent,
 };
 
 constexpr std::string_view to_string(StopReason r) noexcept {
@@ -64,6 +67,7 @@ constexpr std::string_view to_string(StopReason r) noexcept {
     case StopReason::cancelled: return "cancelled";
     case StopReason::proposals_spent: return "proposals_spent";
     case StopReason::agents_done: return "agents_done";
+    case StopReason::waiting_for_agent: return "waiting_for_agent";
   }
   return "unknown";
 }

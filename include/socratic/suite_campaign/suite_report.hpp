@@ -67,6 +67,8 @@ struct SuiteRow {
 struct SuiteReportModel {
   std::string title = "Socratic suite";
   std::string end_reason, end_detail;  ///< empty: the suite has not ended
+  /// not ended, its last run paused: `waiting_for_agent (DETAIL)`, who waits for what (empty: no pause)
+  std::string paused;
   int rounds = 0;
   std::vector<SuiteRow> rows;
   std::vector<json> moves;  ///< the suite trace's `agent_moved` events
@@ -153,6 +155,7 @@ inline json suite_report_json(const SuiteReportModel& m) {
   j["title"] = m.title;
   j["end_reason"] = m.end_reason;
   j["end_detail"] = m.end_detail;
+  j["paused"] = m.paused;
   j["rounds"] = m.rounds;
   j["fast_p"] = json::object();
   for (const auto& [p, v] : m.fast_p) j["fast_p"][p] = number_or_null(v);
@@ -192,7 +195,7 @@ inline std::string suite_report_markdown(const SuiteReportModel& m) {
   int met = 0;
   for (const auto& r : m.rows) met += r.goal_met ? 1 : 0;
   md += "- problems: " + std::to_string(m.rows.size()) + ", goal met on " + std::to_string(met) + "\n";
-  md += "- ended: " + (m.end_reason.empty() ? std::string("not yet") : m.end_reason + (m.end_detail.empty() ? "" : " (" + m.end_detail + ")")) +
+  md += "- ended: " + (m.end_reason.empty() ? std::string(m.paused.empty() ? "not yet" : "not yet, paused: " + m.paused) : m.end_reason + (m.end_detail.empty() ? "" : " (" + m.end_detail + ")")) +
         " after " + std::to_string(m.rounds) + " rounds\n";
   md += "- fast_p: ";
   for (const auto& [p, v] : m.fast_p) md += "p=" + p + " " + percent(v) + (p == "2.0" ? "" : ", ");
@@ -372,7 +375,7 @@ inline std::string suite_report_html(const SuiteReportModel& m) {
   h += "<h1>" + escape(m.title) + "</h1>\n";
   h += "<p class=\"outcome\" id=\"outcome\">" + std::to_string(m.rows.size()) + " problems, goal met on <span class=\"" +
        (met == static_cast<int>(m.rows.size()) ? "met" : "unmet") + "\">" + std::to_string(met) + "</span>; " +
-       (m.end_reason.empty() ? std::string("the suite has not ended")
+       (m.end_reason.empty() ? std::string("the suite has not ended") + (m.paused.empty() ? "" : ", paused: " + escape(m.paused))
                              : "ended: " + escape(m.end_reason) + (m.end_detail.empty() ? "" : " (" + escape(m.end_detail) + ")")) +
        " after " + std::to_string(m.rounds) + " rounds.</p>\n<p class=\"note\" id=\"fast-p\">fast_p (correct and a geomean "
        "speedup above p): ";

@@ -45,6 +45,9 @@ enum class SuiteEndReason {
   cost_budget,
   wall_time_budget,
   no_progress,  ///< a whole round added no record to any store: every assigned agent is done or failing
+  /// paused, not ended: a round added no record and an asynchronous agent (InboxAgent) waits for
+  /// its answer; the suite resumes when run again (suite.json keeps no ending)
+  waiting_for_agent,
 };
 
 constexpr std::string_view to_string(SuiteEndReason r) noexcept {
@@ -57,6 +60,7 @@ constexpr std::string_view to_string(SuiteEndReason r) noexcept {
     case SuiteEndReason::cost_budget: return "cost_budget";
     case SuiteEndReason::wall_time_budget: return "wall_time_budget";
     case SuiteEndReason::no_progress: return "no_progress";
+    case SuiteEndReason::waiting_for_agent: return "waiting_for_agent";
   }
   return "unknown";
 }
@@ -64,7 +68,7 @@ constexpr std::string_view to_string(SuiteEndReason r) noexcept {
 inline SuiteEndReason parse_suite_end_reason(const std::string& s, const std::string& where) {
   for (auto r : {SuiteEndReason::goal_met, SuiteEndReason::problems_done, SuiteEndReason::proposals_spent,
                  SuiteEndReason::turn_budget, SuiteEndReason::token_budget, SuiteEndReason::cost_budget,
-                 SuiteEndReason::wall_time_budget, SuiteEndReason::no_progress})
+                 SuiteEndReason::wall_time_budget, SuiteEndReason::no_progress, SuiteEndReason::waiting_for_agent})
     if (to_string(r) == s) return r;
   throw input_error({}, where, "\"" + s + "\" is not a suite ending");
 }
@@ -122,6 +126,8 @@ struct SuiteResult {
   int rounds_now = 0;    ///< rounds run by this run
   std::vector<ProblemStanding> standings;
   bool already_ended = false;  ///< the suite had ended before this run; nothing ran
+  /// `waiting_for_agent`: this run paused, the suite has not ended (run it again to resume)
+  bool paused = false;
 };
 
 /// @brief The suite's own state (`STATE/suite.json`).
@@ -289,9 +295,11 @@ class SuiteRunner {
       }
       ++out.rounds_now;
       st = standings();
-      std::string errors;
+      std::string errors, waiting;
       for (std::size_t i = 0; i < work.size(); ++i) {
         const SuiteRoundOutcome& o = outcomes[i];
+        if (o.reason == StopReason::waiting_for_agent)
+          waiting += (waiting.empty() ? "" : "; ") + work[i].problem + ": " + o.detail;
         if (!o.error.empty()) errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + o.error;
         else if (o.reason == StopReason::agent_error || o.reason == StopReason::evaluator_error)
           errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + std::string(to_string(*o.reason)) +
@@ -309,6 +317,18 @@ class SuiteRunner {
       state.elapsed_s = elapsed();
       save(state);
       if (on_progress_) on_progress_("round_ended", state, st);
+      if (!progressed && !waiting.empty() && !ending(st, elapsed())) {
+        // Paused: nothing more happens until an outside agent answers. No ending is saved, so
+        // the same command resumes; the round is over, the next run plans a new one.
+        trace.write({{"type", "suite_paused"}, {"round", state.round},
+                     {"reason", std::string(to_string(SuiteEndReason::waiting_for_agent))}, {"detail", waiting}});
+        out.reason = SuiteEndReason::waiting_for_agent;
+        out.detail = waiting;
+        out.rounds = state.round;
+        out.standings = std::move(st);
+        out.paused = true;
+        return out;
+      }
       if (!progressed && !ending(st, elapsed())) {
         finish(state, trace,
                {SuiteEndReason::no_progress, "round " + std::to_string(state.round) +

@@ -12,7 +12,7 @@ SOCRATIC_DECL std::optional<StopReason> parse_stop_reason(std::string_view s) no
                  StopReason::evaluation_budget, StopReason::token_budget,
                  StopReason::wall_time_budget, StopReason::cost_budget, StopReason::agent_error,
                  StopReason::evaluator_error, StopReason::cancelled,
-                 StopReason::proposals_spent, StopReason::agents_done})
+                 StopReason::proposals_spent, StopReason::agents_done, StopReason::waiting_for_agent})
     if (to_string(r) == s) return r;
   return std::nullopt;
 }
@@ -27,7 +27,7 @@ SOCRATIC_DECL void from_json(const json& j, StopReason& r) {
                       "unknown stop reason \"" + j.get<std::string>() +
                           "\" (goal_met, turn_budget, tool_call_budget, evaluation_budget, token_budget, "
                           "wall_time_budget, cost_budget, agent_error, evaluator_error, cancelled, proposals_spent, "
-                          "agents_done)");
+                          "agents_done, waiting_for_agent)");
   r = *parsed;
 }
 

@@ -449,3 +449,64 @@ TEST_CASE("socratic suite: inbox agents pause the suite, resume when their inbox
   CHECK(suite_events(state, "problem_ended").size() == 1);
   CHECK(suite_events(state, "suite_ended").empty());
 }
+
+TEST_CASE("socratic suite: a setup no problem can run on is the person's to fix, and ends nothing", "[suite][tool]") {
+  const fs::path dir = fresh_dir("suite_setup_fault");
+  const fs::path file = write_toy_suite(dir);
+  const std::string good = read_text(file);
+  // Every problem judged by the CUDA evaluator, which has no problem "toy_cpu": no campaign can
+  // start. The suite says so, names the cause, and saves no ending.
+  json bad = json::parse(good);
+  for (auto& p : bad["problems"]) p["evaluator"] = {{"kind", "cuda"}, {"arch", "sm_bogus"}};
+  write_text(file, bad.dump(2));
+  const ProcessResult first = socratic_run({"suite", file.string()});
+  INFO(first.stdout_text + first.stderr_text);
+  CHECK(first.exit_code == 2);
+  CHECK(first.stderr_text.find("no problem of the suite could run") != std::string::npos);
+  CHECK(first.stderr_text.find("unknown problem \"toy_cpu\"") != std::string::npos);
+  CHECK(first.stderr_text.find("nothing was ended: fix it and run the same command again") != std::string::npos);
+  const fs::path state = dir / "state";
+  CHECK(suite_events(state, "suite_ended").empty());
+  CHECK(suite_events(state, "suite_stopped").size() == 1);
+  // Fixed, the same command goes on to the suite's own end.
+  write_text(file, good);
+  const ProcessResult second = socratic_run({"suite", file.string()});
+  INFO(second.stdout_text + second.stderr_text);
+  CHECK(second.stderr_text.find("it had ended before") == std::string::npos);
+  const auto ended = suite_events(state, "suite_ended");
+  REQUIRE(ended.size() == 1);
+  CHECK(ended[0].value("reason", "") == "proposals_spent");
+}
+
+TEST_CASE("socratic suite: a suite problem's folder inline: its workloads, the entry point's skeleton, the task", "[suite][tool][inbox]") {
+  // No GPU needed: the inbox agent pauses before any evaluation, so the suite stops at the first
+  // message, which is what an outside agent starts from.
+  const fs::path dir = fresh_dir("suite_problem_path");
+  const fs::path problem = source_dir() / "tests" / "suite" / "problems" / "rmsnorm_h4096";
+  const json suite{{"schema_version", 1},
+                   {"state_dir", "state"},
+                   {"defaults", {{"candidate", "candidate.cu"}, {"evaluator", {{"kind", "cuda"}, {"arch", "sm_90a"}}}}},
+                   {"problems", json::array({{{"name", "norm"}, {"problem", fs::relative(problem, dir).string()},
+                                              {"workspace", "ws"}}})},
+                   {"agents", {{"kind", "inbox"}, {"roles", json::array({{{"id", "a1"}}})}}},
+                   {"policy", {{"kind", "fixed"}, {"proposals_per_round", 1}}}};
+  write_text(dir / "suite.json", suite.dump(2));
+  const ProcessResult r = socratic_run({"suite", (dir / "suite.json").string()});
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 1);
+  CHECK(r.stdout_text.find("suite paused: waiting_for_agent") != std::string::npos);
+  // The workspace got the entry point's skeleton; the campaign every workload of the problem.
+  CHECK(read_text(dir / "ws" / "candidate.cu").find("extern \"C\" void rmsnorm_h4096(") != std::string::npos);
+  const json campaign = json::parse(read_text(dir / "state" / "problems" / "norm" / "campaign.json"));
+  CHECK(campaign["problem"] == problem.lexically_normal().string());
+  const json set = json::parse(read_text(campaign["scenarios"].get<std::string>()));
+  std::vector<std::string> ids;
+  for (const auto& s : set["scenarios"]) ids.push_back(s["id"]);
+  CHECK(ids == std::vector<std::string>{"rms-b1", "rms-b128", "rms-b4096"});
+  // The first message: the task names the entry point and the baseline; the start question.
+  const json out = json::parse(read_text(dir / "mailboxes" / "a1" / "norm" / "outbox" / "turn-0.json"));
+  const std::string text = out["message"]["text"];
+  CHECK(text.find("entry point rmsnorm_h4096") != std::string::npos);
+  CHECK(text.find("eager PyTorch") != std::string::npos);
+  CHECK(out["message"]["question"]["trigger"] == "start");
+}

@@ -17,6 +17,7 @@
 #include "agents_section.hpp"
 #include "campaign_file.hpp"
 #include "executor_settings.hpp"
+#include "problems.hpp"
 #include "socratic/core/files.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/suite_campaign/suite_runner.hpp"
@@ -48,6 +49,43 @@ namespace detail {
 
 inline bool valid_problem_name(const std::string& id) { return valid_agent_id(id); }
 
+/// A problem taken where it lies (a SOL-ExecBench / FlashInfer-Bench folder, a KernelBench file),
+/// as `socratic init --problem PATH` takes it: without "scenarios", every workload (a selection
+/// file in the problem's suite folder); a workspace without the candidate gets the entry point's
+/// skeleton (or the problem's native baseline), so the agents start from what init would give.
+inline void default_suite_problem_fields(json& c, const std::filesystem::path& folder, const std::string& where) {
+  namespace fs = std::filesystem;
+  if (!c.contains("problem") || !c["problem"].is_string()) return;
+  const std::string problem = c["problem"].get<std::string>();
+  if (!is_problem_path(problem) || !is_suite_problem(problem)) return;
+  if (c.contains("evaluator") && c["evaluator"].is_object() && c["evaluator"].value("kind", "cuda") != "cuda") return;
+  const SuiteProblem sp = load_suite(problem);
+  if (auto why = suite::not_judgeable_reason(sp.description))
+    throw input_error(sp.path.string(), where, "cannot be judged on the GPU: " + *why);
+  if (!c.contains("scenarios")) {
+    std::vector<std::string> ids;
+    for (const auto& w : sp.description.workloads) ids.push_back(w.uuid);
+    fs::create_directories(folder);
+    c["scenarios"] = suite_selection_file(problem, ids, folder).string();
+  }
+  if (!c.contains("task")) {
+    const std::string name = sp.description.name;
+    c["task"] = "Make the candidate " + c.value("candidate", std::string("candidate.cu")) + " of problem " + name +
+                " faster than its baseline (" +
+                (sp.baseline ? sp.baseline->filename().string() : std::string("the problem's reference in eager PyTorch")) +
+                ") on every workload, correct on each by the suite's tolerance. It defines the entry point " +
+                suite::entry_point_name(sp.description) + " that `socratic problem header " + problem +
+                "` prints. Every proposal is judged on every workload.";
+  }
+  if (c["workspace"].is_string()) {
+    const fs::path candidate = fs::path(c["workspace"].get<std::string>()) / c.value("candidate", std::string("candidate.cu"));
+    if (!fs::exists(candidate)) {
+      fs::create_directories(candidate.parent_path());
+      write_file_atomically(candidate, sp.baseline ? read_text(*sp.baseline) : suite::entry_point_skeleton(sp.description));
+    }
+  }
+}
+
 /// Makes the path fields of inline campaign fields absolute against the suite file's folder.
 inline void absolutise_campaign_fields(json& c, const std::filesystem::path& base) {
   namespace fs = std::filesystem;
@@ -56,6 +94,10 @@ inline void absolutise_campaign_fields(json& c, const std::filesystem::path& bas
   };
   for (const char* k : {"scenarios", "workspace", "state_dir"})
     if (c.contains(k)) abs(c[k]);
+  // A problem's path beside the suite file (a registry name stays a name).
+  if (c.contains("problem") && c["problem"].is_string() && !c["problem"].get<std::string>().empty() &&
+      fs::exists(base / c["problem"].get<std::string>()))
+    abs(c["problem"]);
   if (c.contains("evaluator") && c["evaluator"].is_object()) {
     json& e = c["evaluator"];
     if (e.contains("baseline")) abs(e["baseline"]);
@@ -162,6 +204,7 @@ inline SuiteFile load_suite_file(const std::filesystem::path& path) {
         const fs::path folder = s.state_dir / "problems" / e.name;
         if (!c.contains("state_dir")) c["state_dir"] = (folder / "state").string();
         if (!c.contains("workspace")) throw input_error({}, where, "an inline problem needs its \"workspace\" (the candidate's folder)");
+        detail::default_suite_problem_fields(c, folder, where);
         if (!c.contains("goal")) c["goal"] = goals::default_goal_spec();
         if (!c.contains("task"))
           c["task"] = "Make the candidate of problem " + e.name + " (" + c.value("candidate", std::string("the candidate")) +

@@ -16,6 +16,7 @@
 /// trace and store (a proposal already stored is not gated again), so nothing is counted twice,
 /// and a round's plan is logged once (its `round_planned` line is looked for before it is written).
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -328,6 +329,15 @@ class SuiteRunner {
         out.standings = std::move(st);
         out.paused = true;
         return out;
+      }
+      if (!progressed && !work.empty() &&
+          std::all_of(outcomes.begin(), outcomes.end(), [](const SuiteRoundOutcome& o) { return !o.error.empty(); })) {
+        // No problem's campaign could run at all (a campaign file, an evaluator's settings, a
+        // machine without what the judge needs): the setup's fault, not the agents'. Nothing is
+        // ended, so the same command goes on once it is fixed.
+        trace.write({{"type", "suite_stopped"}, {"round", state.round}, {"detail", errors}});
+        throw std::runtime_error("no problem of the suite could run (" + errors +
+                                 "); nothing was ended: fix it and run the same command again");
       }
       if (!progressed && !ending(st, elapsed())) {
         finish(state, trace,

@@ -6,6 +6,7 @@
 #include "catch.hpp"
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -246,6 +247,17 @@ TEST_CASE("init --problem PATH: a campaign whose problem is a path, its workload
   socratic::test::write_text(moved / "campaign.json", hand.dump(2));
   const auto again = socratic::tool::load_campaign_file(moved / "campaign.json");
   CHECK(fs::path(again.problem) == rmsnorm());
+
+  // The campaign's library policy override (issue 38 item 4): read, and refused naming file and field.
+  hand["evaluator"]["settings"]["libraries"] = socratic::json{{"ban", {"cutlass"}}};
+  socratic::test::write_text(moved / "libraries.json", hand.dump(2));
+  const auto overridden = socratic::tool::load_campaign_file(moved / "libraries.json");
+  CHECK(overridden.evaluator.libraries.ban == std::set<socratic::LibraryFamily>{socratic::LibraryFamily::cutlass});
+  hand["evaluator"]["settings"]["libraries"] = socratic::json{{"allow", {"cublas", "cufft"}}};
+  socratic::test::write_text(moved / "bad_libraries.json", hand.dump(2));
+  CHECK_THROWS_WITH(socratic::tool::load_campaign_file(moved / "bad_libraries.json"),
+                    Contains((moved / "bad_libraries.json").string() + ": evaluator field \"settings.libraries\".allow[1]: "
+                             "\"cufft\" is not a library family; valid names: cublas, cudnn, cutlass, or all"));
 
   // The same evaluator the campaign makes (campaign_parts.hpp): the problem's path and the selection.
   socratic::CudaEvaluatorConfig config;

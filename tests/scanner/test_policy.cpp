@@ -3,6 +3,7 @@
 
 #include "fixtures.hpp"
 #include "socratic/scan/ban_policy.hpp"
+#include "socratic/scan/library_policy.hpp"
 #include "socratic/scan/detail/symbol_names.hpp"
 
 using namespace socratic;
@@ -115,4 +116,71 @@ TEST_CASE("policy errors name the file, the library entry and the field", "[scan
                     Contains("field \"files\"") && Contains("array of strings"));
   CHECK_THROWS_WITH(load_ban_policy(fx::scratch_dir() / "missing.json"),
                     Contains("missing.json") && Contains("cannot open"));
+}
+
+// ---- The library policy per problem (issue 38 item 4): which families a candidate may use.
+
+TEST_CASE("library policy: Socratic problems ban cuBLAS, cuDNN and CUTLASS; the suites' problems allow them",
+          "[scanner][library_policy]") {
+  const LibraryPolicy native = default_library_policy(ProblemOrigin::socratic);
+  CHECK(native.allowed.empty());
+  CHECK(native.banned_names() == std::vector<std::string>{"cublas", "cudnn", "cutlass"});
+  CHECK(native.describe() == "allowed: none; banned: cublas, cudnn, cutlass (the default for a Socratic problem)");
+  for (auto origin : {ProblemOrigin::sol_execbench, ProblemOrigin::kernelbench}) {
+    const LibraryPolicy suite = default_library_policy(origin);
+    CHECK(suite.allowed_names() == std::vector<std::string>{"cublas", "cudnn", "cutlass"});
+    CHECK(suite.allows_library("cublaslt"));  // the scanner's names map onto the families
+    CHECK(suite.allows_library("cute"));
+    CHECK_FALSE(suite.allows_library("cufft"));  // outside the closed set: never allowed
+  }
+  CHECK(default_library_policy(ProblemOrigin::kernelbench).describe() ==
+        "allowed: cublas, cudnn, cutlass; banned: none (the default for a KernelBench problem)");
+
+  // Overrides: allow, then ban; `all`; the source named.
+  LibraryPolicyOverride o;
+  o.allow = parse_library_family_list("cublas, CUDNN", {}, "--allow-libraries");
+  o.source = "--allow-libraries cublas,cudnn";
+  const LibraryPolicy allowed = resolve_library_policy(ProblemOrigin::socratic, o);
+  CHECK(allowed.allowed_names() == std::vector<std::string>{"cublas", "cudnn"});
+  CHECK(allowed.source == "--allow-libraries cublas,cudnn, over the default for a Socratic problem");
+  LibraryPolicyOverride none;
+  none.ban = parse_library_family_list("all", {}, "--ban-libraries");
+  CHECK(resolve_library_policy(ProblemOrigin::sol_execbench, none).allowed.empty());
+  LibraryPolicyOverride both;
+  both.allow = {LibraryFamily::cutlass};
+  both.ban = parse_library_family_list("cute", {}, "--ban-libraries");  // cute is CUTLASS: ban wins
+  CHECK_FALSE(resolve_library_policy(ProblemOrigin::socratic, both).allows(LibraryFamily::cutlass));
+  CHECK(resolve_library_policy(ProblemOrigin::kernelbench, {}) == default_library_policy(ProblemOrigin::kernelbench));
+
+  CHECK(library_family_of_file("libcublasLt.so.13") == LibraryFamily::cublas);
+  CHECK(library_family_of_file("libcudnn_engines_precompiled.so.9") == LibraryFamily::cudnn);
+  CHECK_FALSE(library_family_of_file("libcudart.so.13").has_value());
+}
+
+TEST_CASE("library policy overrides: errors name the file and the field and list the valid names",
+          "[scanner][library_policy]") {
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_WITH(parse_library_family_list("cublas,cufft", {}, "--allow-libraries"),
+                    "--allow-libraries[1]: \"cufft\" is not a library family; valid names: cublas, cudnn, cutlass, "
+                    "or all (cublaslt counts as cublas, cute as cutlass)");
+  CHECK_THROWS_WITH(parse_library_family_list("cublas,,cudnn", {}, "--ban-libraries"),
+                    Contains("--ban-libraries: an empty library name in \"cublas,,cudnn\"; valid names: cublas"));
+  CHECK_THROWS_WITH(parse_library_family_list("", {}, "--ban-libraries"), Contains("an empty library name"));
+
+  const json good = json::parse(R"({"allow": ["cublas"], "ban": "cutlass,cudnn"})");
+  const LibraryPolicyOverride o = library_policy_override_from_json(good, "c.json", "evaluator field \"settings.libraries\"");
+  CHECK(o.allow == std::set<LibraryFamily>{LibraryFamily::cublas});
+  CHECK(o.ban == std::set<LibraryFamily>{LibraryFamily::cudnn, LibraryFamily::cutlass});
+  CHECK(library_policy_override_json(o) == json::parse(R"({"allow": ["cublas"], "ban": ["cudnn", "cutlass"]})"));
+
+  CHECK_THROWS_WITH(library_policy_override_from_json(json::parse(R"({"allow": ["cublas", "mkl"]})"), "c.json",
+                                                      "evaluator field \"settings.libraries\""),
+                    "c.json: evaluator field \"settings.libraries\".allow[1]: \"mkl\" is not a library family; valid "
+                    "names: cublas, cudnn, cutlass, or all (cublaslt counts as cublas, cute as cutlass)");
+  CHECK_THROWS_WITH(library_policy_override_from_json(json::parse(R"({"alow": ["cublas"]})"), "c.json", "libraries"),
+                    "c.json: libraries: unknown field \"alow\" (known: allow, ban)");
+  CHECK_THROWS_WITH(library_policy_override_from_json(json::parse(R"({"ban": 3})"), "c.json", "libraries"),
+                    Contains("c.json: libraries.ban: expected a list of library names; valid names: cublas"));
+  CHECK_THROWS_WITH(library_policy_override_from_json(json::parse(R"(["cublas"])"), "c.json", "libraries"),
+                    Contains("c.json: libraries: expected an object"));
 }

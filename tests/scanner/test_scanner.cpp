@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "fixtures.hpp"
+#include "socratic/scan/library_policy.hpp"
 #include "socratic/scan/scanner.hpp"
 
 using namespace socratic;
@@ -269,6 +270,34 @@ TEST_CASE("scanner: a statically linked API symbol is found; a local look-alike 
   CHECK(count_evidence(findings, "cublas",
                        {"global function cublasSgemm_v2 is defined in the binary"}) == 1);
   for (const auto& f : findings) CHECK(f.evidence.find("cudnnLocalHelper") == std::string::npos);
+}
+
+TEST_CASE("scanner verdict under a library policy: an allowed library's findings are reported as allowed",
+          "[scanner][library_policy]") {
+  // cuBLASLt imported, CUTLASS and CuTe names in host and device code: still found, then filed.
+  std::vector<BannedFinding> findings = scan_binary(fx::binary("cublaslt"));
+  for (auto& f : scan_binary(fx::binary("namespaces"))) findings.push_back(f);
+  REQUIRE(libraries(findings) == std::set<std::string>{"cublaslt", "cutlass", "cute"});
+
+  // A suite problem's default: nothing banned, every finding listed as allowed.
+  std::vector<BannedFinding> banned = findings;
+  std::vector<BannedFinding> allowed = take_allowed_findings(banned, default_library_policy(ProblemOrigin::sol_execbench));
+  CHECK(banned.empty());
+  CHECK(allowed == findings);
+
+  // A Socratic problem's default: every finding a violation, none allowed.
+  banned = findings;
+  CHECK(take_allowed_findings(banned, default_library_policy(ProblemOrigin::socratic)).empty());
+  CHECK(banned == findings);
+
+  // A suite problem with CUTLASS banned (a campaign's override): cuBLASLt allowed, CUTLASS and CuTe banned.
+  LibraryPolicyOverride no_cutlass;
+  no_cutlass.ban = {LibraryFamily::cutlass};
+  banned = findings;
+  allowed = take_allowed_findings(banned, resolve_library_policy(ProblemOrigin::kernelbench, no_cutlass));
+  CHECK(libraries(allowed) == std::set<std::string>{"cublaslt"});
+  CHECK(libraries(banned) == std::set<std::string>{"cutlass", "cute"});
+  CHECK(count_evidence(allowed, "cublaslt", {"DT_NEEDED libcublasLt.so.13"}) == 1);
 }
 
 TEST_CASE("scanner: the policy decides what is banned", "[scanner][policy]") {

@@ -6,6 +6,7 @@
 #include "catch.hpp"
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,74 @@ TEST_CASE("eval --problem PATH --build-only: the adapter and an honest candidate
   fs::remove_all(cache);
 }
 #endif
+
+#ifdef SOCRATIC_SUITE_NVCC
+TEST_CASE("eval --problem PATH --build-only: a candidate calling cuBLAS/cuBLASLt links under a suite problem's "
+          "default policy and is banned when the policy bans them (issue 38 item 4)",
+          "[suite][bridge][nvcc]") {
+  const fs::path cache = socratic::test::fresh_dir("suite_eval_libraries");
+  const fs::path candidate = eval_dir() / "rmsnorm_h4096_cublas.cu";
+  const auto ok = tool(build_only(candidate, cache), cache);
+  INFO(ok.stdout_text << ok.stderr_text);
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.stdout_text, Contains("build: ok"));
+  CHECK_THAT(ok.stdout_text, Contains("libraries: allowed: cublas, cudnn, cutlass; banned: none (the default for a "
+                                      "SOL-ExecBench/FlashInfer-Bench problem)"));
+  CHECK_THAT(ok.stdout_text, Contains("banned libraries: none found in the binary"));
+  // Linked, not left undefined: the judge's build gave it the libraries (and --as-needed kept them).
+  CHECK_THAT(ok.stdout_text, Contains("allowed: cublas (DT_NEEDED libcublas.so"));
+  CHECK_THAT(ok.stdout_text, Contains("allowed: cublaslt (DT_NEEDED libcublasLt.so"));
+
+  // The same bytes, libraries banned (a Socratic problem's default): refused, and not linked.
+  std::vector<std::string> args = build_only(candidate, cache);
+  args.insert(args.end(), {"--ban-libraries", "all", "--json"});
+  const auto banned = tool(args, cache);
+  INFO(banned.stdout_text << banned.stderr_text);
+  CHECK(banned.exit_code == 1);
+  CHECK_THAT(banned.stderr_text, Contains("libraries: allowed: none; banned: cublas, cudnn, cutlass (--ban-libraries all, "
+                                          "over the default for a SOL-ExecBench/FlashInfer-Bench problem)"));
+  CHECK_THAT(banned.stderr_text, Contains("BANNED: cublas (.dynsym: imported symbol cublasCreate_v2"));
+  CHECK_THAT(banned.stderr_text, Contains("BANNED: cublaslt (.dynsym: imported symbol cublasLtCreate"));
+  CHECK_THAT(banned.stderr_text, !Contains("DT_NEEDED libcublas"));
+  const socratic::json report = socratic::json::parse(banned.stdout_text);
+  CHECK(report.value("allowed_libraries", socratic::json::array()).empty());
+  CHECK(report["banned"].size() >= 2);
+
+  const auto bad = tool({"eval", candidate.string(), "-p", rmsnorm().string(), "--build-only", "--arch", "sm_90a",
+                         "--allow-libraries", "cublas,mkl"},
+                        cache);
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.stderr_text, Contains("--allow-libraries[1]: \"mkl\" is not a library family; valid names: cublas, "
+                                       "cudnn, cutlass, or all"));
+  fs::remove_all(cache);
+}
+#endif
+
+TEST_CASE("the evaluator's library policy follows the problem's origin; a campaign's override changes it",
+          "[suite][bridge]") {
+  const fs::path cache = socratic::test::fresh_dir("suite_eval_policy");
+  socratic::CudaEvaluatorConfig config;
+  config.data_dir = tree();
+  config.arch = "sm_90a";
+  config.cache_dir = cache;
+  config.allow_unscanned = true;
+  config.reference_python = "/usr/bin/python3";
+  config.problem = rmsnorm().string();
+  CHECK(socratic::CudaEvaluator(config).library_policy() ==
+        socratic::default_library_policy(socratic::ProblemOrigin::sol_execbench));
+  config.problem = (tree() / "tests/suite/problems/swiglu_mlp_h2048_i5632").string();
+  config.libraries.ban = {socratic::LibraryFamily::cudnn};
+  config.libraries.source = "the campaign file's evaluator.settings.libraries";
+  CHECK(socratic::CudaEvaluator(config).library_policy().allowed_names() == std::vector<std::string>{"cublas", "cutlass"});
+  // A Socratic problem (the registry's rmsnorm): everything banned, as the study had it.
+  socratic::CudaEvaluatorConfig native = config;
+  native.problem = "rmsnorm";
+  native.scenarios = tree() / "scenarios" / "rmsnorm.json";
+  native.libraries = {};
+  CHECK(socratic::CudaEvaluator(native).library_policy() ==
+        socratic::default_library_policy(socratic::ProblemOrigin::socratic));
+  fs::remove_all(cache);
+}
 
 TEST_CASE("eval --problem PATH: unjudgeable problems and unknown workloads are refused with the reason",
           "[suite][bridge]") {
@@ -178,6 +247,17 @@ TEST_CASE("init --problem PATH: a campaign whose problem is a path, its workload
   socratic::test::write_text(moved / "campaign.json", hand.dump(2));
   const auto again = socratic::tool::load_campaign_file(moved / "campaign.json");
   CHECK(fs::path(again.problem) == rmsnorm());
+
+  // The campaign's library policy override (issue 38 item 4): read, and refused naming file and field.
+  hand["evaluator"]["settings"]["libraries"] = socratic::json{{"ban", {"cutlass"}}};
+  socratic::test::write_text(moved / "libraries.json", hand.dump(2));
+  const auto overridden = socratic::tool::load_campaign_file(moved / "libraries.json");
+  CHECK(overridden.evaluator.libraries.ban == std::set<socratic::LibraryFamily>{socratic::LibraryFamily::cutlass});
+  hand["evaluator"]["settings"]["libraries"] = socratic::json{{"allow", {"cublas", "cufft"}}};
+  socratic::test::write_text(moved / "bad_libraries.json", hand.dump(2));
+  CHECK_THROWS_WITH(socratic::tool::load_campaign_file(moved / "bad_libraries.json"),
+                    Contains((moved / "bad_libraries.json").string() + ": evaluator field \"settings.libraries\".allow[1]: "
+                             "\"cufft\" is not a library family; valid names: cublas, cudnn, cutlass, or all"));
 
   // The same evaluator the campaign makes (campaign_parts.hpp): the problem's path and the selection.
   socratic::CudaEvaluatorConfig config;

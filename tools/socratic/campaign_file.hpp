@@ -20,6 +20,7 @@
 #include "socratic/eval/problem_registry.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/process/environment.hpp"
+#include "socratic/scan/library_policy.hpp"
 
 namespace socratic::tool {
 
@@ -33,6 +34,9 @@ struct EvaluatorSettings {
   /// against (a candidate byte-identical to it is reported `identical_to_baseline`)
   std::optional<std::filesystem::path> baseline;
   json extra = json::object();        ///< kind cuda: passed through to the CUDA evaluator's settings
+  /// kind cuda: `settings.libraries`, changes to the problem's default library policy
+  /// (`{"allow": ["cublas"], "ban": ["all"]}`; docs/scanner.md, "Allowed libraries")
+  LibraryPolicyOverride libraries;
 };
 
 /// Where questions come from.
@@ -189,6 +193,11 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     c.evaluator.arch = optional_value<std::string>(e, "arch", "evaluator");
     if (auto b = optional_value<std::string>(e, "baseline", "evaluator")) c.evaluator.baseline = detail::resolve(base, *b);
     c.evaluator.extra = optional_field<json>(e, "settings", json::object(), "evaluator");
+    if (c.evaluator.extra.is_object() && c.evaluator.extra.contains("libraries")) {
+      c.evaluator.libraries =
+          library_policy_override_from_json(c.evaluator.extra["libraries"], {}, "evaluator field \"settings.libraries\"");
+      c.evaluator.libraries.source = "the campaign file's evaluator.settings.libraries";
+    }
     if (c.evaluator.kind == "command") {
       c.evaluator.command = required<std::vector<std::string>>(e, "command", "evaluator");
       if (c.evaluator.command.empty()) throw input_error({}, "evaluator field \"command\"", "is empty");

@@ -187,6 +187,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
   if (c.evaluator.extra.contains("k")) config.k = c.evaluator.extra["k"].get<double>();
   if (c.evaluator.extra.contains("nvcc_flags"))
     config.nvcc_flags = c.evaluator.extra["nvcc_flags"].get<std::vector<std::string>>();
+  config.libraries = c.evaluator.libraries;
   config.ban_scan = default_ban_scan();
   if (std::filesystem::exists(manifest)) config.integrity_manifest = manifest;
   auto evaluator = std::make_shared<CudaEvaluator>(std::move(config));
@@ -219,6 +220,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
     spec.cuda.cache_dir = v.cache_dir;
     spec.cuda.nvcc = v.nvcc.string();
     spec.cuda.nvcc_flags = v.nvcc_flags;
+    spec.cuda.libraries = v.libraries;
     spec.cuda.k = v.k;
     spec.cuda.timeout_s = c.evaluator.timeout_s;
     spec.cuda.manifest = manifest;

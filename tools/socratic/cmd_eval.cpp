@@ -46,6 +46,7 @@ struct EvalCommandOptions {
   CLI::Option* json_option = nullptr;
   std::vector<std::string> nvcc_flags;
   std::string k, seed, watchdog, timeout;
+  std::string allow_libraries, ban_libraries;
   bool compact = false, no_timing = false, no_scan = false, quiet = false, build_only = false;
   // Through an executor (docs/executor.md).
   std::string executor, run_dir, gpus, build_workers, lease_dir, cascade;
@@ -59,12 +60,14 @@ std::string format_build_only(const EvalReport& r, bool scanned) {
   out += std::string("build: ") + (r.built ? "ok" : "FAILED") + (r.timings.build_cached ? " (cached)" : "") + "\n";
   if (!r.built && !r.build_log.empty()) out += r.build_log + (r.build_log.back() == '\n' ? "" : "\n");
   if (!r.error.empty()) out += "error: " + r.error + "\n";
+  if (!r.library_policy.empty()) out += "libraries: " + r.library_policy + "\n";
   if (r.built) {
     if (!scanned)
       out += "banned libraries: not checked (--no-scan)\n";
     else if (r.banned.empty())
       out += "banned libraries: none found in the binary\n";
     for (const auto& b : r.banned) out += "BANNED: " + b.library + " (" + b.evidence + ")\n";
+    for (const auto& a : r.allowed_libraries) out += "allowed: " + a.library + " (" + a.evidence + ")\n";
   }
   out += "nothing was run: --build-only builds and scans the candidate; no scenario was judged on a GPU\n";
   return out;
@@ -105,6 +108,7 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
   spec.timeout_s = std::chrono::duration<double>(config.runner_limits.timeout).count();
   if (config.integrity_manifest) spec.manifest = fs::absolute(*config.integrity_manifest);
   spec.scan = !config.allow_unscanned;
+  spec.libraries = config.libraries;
 
   tool::ExecutorSettings& x = request.executor;
   x.kind = o.executor;
@@ -189,6 +193,18 @@ int run_eval(const EvalCommandOptions& o) {
         std::chrono::milliseconds(static_cast<long long>(tool::parse_number("--timeout", o.timeout) * 1000));
   if (!o.manifest.empty()) config.integrity_manifest = fs::path(o.manifest);
 
+  if (!o.allow_libraries.empty() || !o.ban_libraries.empty()) {
+    std::string source;
+    if (!o.allow_libraries.empty()) {
+      config.libraries.allow = parse_library_family_list(o.allow_libraries, {}, "--allow-libraries");
+      source = "--allow-libraries " + o.allow_libraries;
+    }
+    if (!o.ban_libraries.empty()) {
+      config.libraries.ban = parse_library_family_list(o.ban_libraries, {}, "--ban-libraries");
+      source += (source.empty() ? "" : " ") + std::string("--ban-libraries ") + o.ban_libraries;
+    }
+    config.libraries.source = source;
+  }
   if (o.no_scan) {
     config.allow_unscanned = true;
     std::cerr << "socratic eval: warning: --no-scan: banned libraries are not checked\n";
@@ -310,6 +326,13 @@ tool::command_run eval_setup(CLI::App& app) {
   app.add_option("--timeout", o->timeout, "overall runner time limit (default 1800)")->type_name("SECONDS");
   app.add_option("--manifest", o->manifest, "integrity manifest recorded at campaign start (default: record now)")
       ->type_name("FILE");
+  app.add_option("--allow-libraries", o->allow_libraries,
+                 "allow these vendor libraries besides the problem's default (cublas, cudnn, cutlass, all; "
+                 "default: a suite problem allows all three, a Socratic problem none)")
+      ->type_name("LIST");
+  app.add_option("--ban-libraries", o->ban_libraries,
+                 "ban these vendor libraries (cublas, cudnn, cutlass, all); applied after --allow-libraries")
+      ->type_name("LIST");
   app.add_flag("--no-scan", o->no_scan, "skip the banned-library scan (not recommended)");
   app.add_flag("--build-only", o->build_only,
                "build and scan the candidate, run nothing: no GPU needed (give --arch without one)");

@@ -106,6 +106,7 @@ PairMeasure mcp_pair_measure(const CampaignFile& c, std::string& unavailable) {
     if (c.evaluator.extra.contains("k")) config.k = c.evaluator.extra["k"].get<double>();
     if (c.evaluator.extra.contains("nvcc_flags"))
       config.nvcc_flags = c.evaluator.extra["nvcc_flags"].get<std::vector<std::string>>();
+    config.libraries = c.evaluator.libraries;
     config.ban_scan = default_ban_scan();
     config.runner.seed = request.seed;
     return CudaEvaluator(std::move(config)).evaluate(cand);

@@ -107,6 +107,12 @@ struct EvalReport {
   std::vector<std::string> expected;     ///< scenario ids asked for
   std::vector<ScenarioResult> scenarios; ///< results, in order of `expected`
   std::vector<BannedFinding> banned;
+  /// What the scanner found of a library the problem allows (docs/scanner.md, "Allowed
+  /// libraries"): reported, never a violation.
+  std::vector<BannedFinding> allowed_libraries;
+  /// The library policy that applied, one line: `allowed: cublas, cudnn, cutlass; banned: none
+  /// (the default for a KernelBench problem)`. Empty when the evaluator applied none.
+  std::string library_policy;
   EvalTimings timings;
   /// The candidate's bytes are the baseline's (the evaluator knows its baseline): whatever the
   /// timings say, such a candidate is not faster, and no goal of being faster holds on it.

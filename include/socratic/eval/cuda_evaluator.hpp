@@ -25,12 +25,14 @@
 #include "socratic/core/files.hpp"
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/eval/integrity.hpp"
+#include "socratic/eval/library_link.hpp"
 #include "socratic/eval/nvcc_build.hpp"
 #include "socratic/eval/problem_registry.hpp"
 #include "socratic/eval/report_table.hpp"
 #include "socratic/eval/roofline.hpp"
 #include "socratic/eval/runner_client.hpp"
 #include "socratic/eval/suite_problem.hpp"
+#include "socratic/scan/library_policy.hpp"
 #include "socratic/suite/judgeable.hpp"
 #include "socratic/suite/resolved_workload_writer.hpp"
 #include "socratic/suite/suite_adapter.hpp"
@@ -101,6 +103,11 @@ struct CudaEvaluatorConfig {
   /// Evaluate without a banned-library scan: an explicit opt-out for problems without bans
   /// (reports then carry no findings; the `socratic eval` tool warns).
   bool allow_unscanned = false;
+  /// Changes to the problem's default library policy (scan/library_policy.hpp: Socratic's own
+  /// problems ban cuBLAS, cuDNN and CUTLASS, the suites' problems allow them): the scanner's
+  /// findings of an allowed family are reported as `allowed_libraries`, not `banned`, and the
+  /// candidate is linked with the allowed libraries.
+  LibraryPolicyOverride libraries;
   /// A manifest recorded at campaign start (save_integrity_manifest); empty: record one now.
   std::optional<std::filesystem::path> integrity_manifest;
   std::function<void(const RunnerProgress&)> on_progress;  ///< scenario begin/end, for progress lines
@@ -217,6 +224,14 @@ class CudaEvaluator {
     if (!fs::is_regular_file(kernels / "harness" / "runner.cu"))
       throw input_error((kernels / "harness" / "runner.cu").string(), {}, "the runner's source does not exist");
 
+    {
+      ProblemOrigin origin = ProblemOrigin::socratic;
+      if (suite_)
+        origin = suite_->format == ProblemPathFormat::kernelbench_file ? ProblemOrigin::kernelbench
+                                                                       : ProblemOrigin::sol_execbench;
+      library_policy_ = resolve_library_policy(origin, config_.libraries);
+    }
+
     target_ = config_.arch.empty() ? detect_gpu_target(config_.nvidia_smi) : parse_gpu_target(config_.arch);
 
     // What the evaluation trusts: the harness, the problem, the registry, the scenarios (a suite
@@ -250,6 +265,9 @@ class CudaEvaluator {
     nvcc.target = target_;
     builder_.emplace(std::move(nvcc));
   }
+
+  /// @brief The library policy that applies: the problem origin's default, as overridden.
+  const LibraryPolicy& library_policy() const noexcept { return library_policy_; }
 
   /// @brief Judges `candidate` on every scenario. See the class comment for what it throws.
   EvalReport evaluate(const Candidate& candidate) {
@@ -291,6 +309,20 @@ class CudaEvaluator {
     report.candidate = candidate;
     report.arch = target_.base_sm();
     report.expected = scenarios_.ids();
+    report.library_policy = library_policy_.describe();
+    if (library_link_)
+      for (const auto& note : library_link_->notes) report.library_policy += "; " + note;
+  }
+
+  /// The link flags of the allowed libraries, found once (the toolkit's folders, then the system's).
+  const LibraryLink& library_link() {
+    if (!library_link_) library_link_ = library_link_flags(library_policy_, builder_->toolkit_root());
+    return *library_link_;
+  }
+
+  /// Moves the findings of an allowed family from `report.banned` to `report.allowed_libraries`.
+  void file_allowed_findings(EvalReport& report) const {
+    for (auto& f : take_allowed_findings(report.banned, library_policy_)) report.allowed_libraries.push_back(std::move(f));
   }
 
   /// A suite problem's translation unit for `source` (the candidate's snapshot or the baseline):
@@ -362,6 +394,7 @@ class CudaEvaluator {
       request.include_dirs = {problem_.folder, snapshot.parent_path(), original.parent_path()};
       request.hashed_inputs = {problem_.args_header_path()};
       request.flags = config_.nvcc_flags;
+      request.link_flags = library_link().flags;
       request.output_name = "candidate.so";
       request.timeout = config_.candidate_build_timeout;
       BuildResult built = builder_->build(request);
@@ -385,6 +418,7 @@ class CudaEvaluator {
           report.banned = config_.ban_scan.binary(built.output);
           for (auto& f : report.banned)
             if (f.file.empty()) f.file = built.output.string();
+          file_allowed_findings(report);
         } catch (const std::exception& e) {
           report.error = std::string("banned-library scan failed: ") + e.what();
           return p;
@@ -439,6 +473,7 @@ class CudaEvaluator {
             if (f.file.empty()) f.file = "process";
             report.banned.push_back(std::move(f));
           }
+          file_allowed_findings(report);
         } catch (const std::exception& e) {
           problems.push_back(std::string("run-time library check failed: ") + e.what());
         }
@@ -497,6 +532,7 @@ class CudaEvaluator {
     if (suite_) baseline.include_dirs.push_back(baseline_source_.parent_path());
     baseline.hashed_inputs = {problem_.args_header_path()};
     baseline.flags = config_.baseline_nvcc_flags;
+    baseline.link_flags = library_link().flags;
     baseline.output_name = "baseline.so";
     baseline.timeout = config_.harness_build_timeout;
     const BuildResult b = builder_->build(baseline);
@@ -526,6 +562,11 @@ class CudaEvaluator {
       auto it = key.empty() ? mapped_scans_.end() : mapped_scans_.find(key);
       if (it == mapped_scans_.end()) {
         auto findings = config_.ban_scan.mapped({path});
+        // An allowed library's own file: whatever it holds (cuBLASLt's CUTLASS kernels) is that
+        // library's, and allowed with it.
+        const auto family = library_family_of_file(std::filesystem::path(path).filename().string());
+        if (family && library_policy_.allows(*family))
+          for (auto& f : findings) f.library = std::string(to_string(*family));
         if (key.empty()) {
           out.insert(out.end(), findings.begin(), findings.end());
           continue;
@@ -619,6 +660,8 @@ class CudaEvaluator {
   std::map<std::string, std::string> artifacts_;  ///< built files we trust: path -> SHA-256
   std::map<std::string, std::vector<BannedFinding>> mapped_scans_;  ///< file identity -> findings
   std::optional<NvccBuilder> builder_;
+  LibraryPolicy library_policy_;
+  std::optional<LibraryLink> library_link_;
   std::filesystem::path runner_binary_, baseline_binary_;
 };
 

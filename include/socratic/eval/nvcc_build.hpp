@@ -189,6 +189,13 @@ class NvccBuilder {
     return version_;
   }
 
+  /// @brief The CUDA toolkit's root folder (the real nvcc's grandparent, when it holds
+  /// include/cuda_runtime.h); empty when nvcc is not a real toolkit's. Runs `nvcc --version` once.
+  const std::filesystem::path& toolkit_root() {
+    (void)compiler_version();
+    return toolkit_root_;
+  }
+
   /// @brief Builds (or finds in the cache) what `request` describes. Throws error only when the
   /// compiler cannot run or the cache folder cannot be written: never for the sources' faults.
   BuildResult build(const BuildRequest& request) {

@@ -143,6 +143,9 @@ inline std::string format_report_table(const EvalReport& report) {
   }
   for (const auto& b : report.banned)
     out += "banned: " + b.library + " in " + (b.file.empty() ? std::string("?") : b.file) + ": " + b.evidence + "\n";
+  for (const auto& a : report.allowed_libraries)
+    out += "allowed: " + a.library + " in " + (a.file.empty() ? std::string("?") : a.file) + ": " + a.evidence + "\n";
+  if (!report.library_policy.empty()) out += "libraries: " + report.library_policy + "\n";
   if (!report.error.empty()) out += "error: " + report.error + "\n";
   const auto& t = report.timings;
   out += "time: build " + fmt("%.2f", t.build_s) + " s, check " + fmt("%.2f", t.check_s) + " s, timing " +
@@ -191,6 +194,14 @@ inline std::string format_report_compact(const EvalReport& report, std::size_t m
     out += "\n";
   }
   for (const auto& b : report.banned) out += "BANNED " + b.library + ": " + b.evidence + "\n";
+  if (!report.allowed_libraries.empty()) {  // one line: which allowed libraries the candidate uses
+    std::vector<std::string> used;
+    for (const auto& a : report.allowed_libraries)
+      if (std::find(used.begin(), used.end(), a.library) == used.end()) used.push_back(a.library);
+    out += "uses allowed libraries:";
+    for (const auto& u : used) out += " " + u;
+    out += "\n";
+  }
   if (!report.error.empty()) out += "error: " + report.error + "\n";
   return out;
 }

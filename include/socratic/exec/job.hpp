@@ -19,6 +19,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/core/detail/sha256.hpp"
+#include "socratic/scan/library_policy.hpp"
 
 namespace socratic::exec {
 
@@ -66,6 +67,8 @@ struct CudaEvaluatorSpec {
   /// A suite problem's reference worker's Python (with PyTorch); empty: the worker's own default
   /// ($SOCRATIC_REFERENCE_PYTHON, else python3 on PATH).
   std::string reference_python;
+  /// Changes to the problem's default library policy (scan/library_policy.hpp), with their source.
+  LibraryPolicyOverride libraries;
   friend bool operator==(const CudaEvaluatorSpec&, const CudaEvaluatorSpec&) = default;
 };
 
@@ -273,6 +276,10 @@ inline void to_json(json& j, const EvaluatorSpec& e) {
            {"manifest", c.manifest ? json(c.manifest->string()) : json(nullptr)},
            {"scan", c.scan}};
   if (!c.reference_python.empty()) j["reference_python"] = c.reference_python;
+  if (!c.libraries.empty()) {
+    j["libraries"] = library_policy_override_json(c.libraries);
+    j["libraries_source"] = c.libraries.source;
+  }
 }
 
 inline void from_json(const json& j, EvaluatorSpec& e) {
@@ -300,7 +307,8 @@ inline void from_json(const json& j, EvaluatorSpec& e) {
   detail::reject_unknown_fields(j, where, {"kind", "data_dir", "baseline", "arch", "cache_dir", "nvcc", "nvcc_flags",
                                            "baseline_nvcc_flags", "k", "min_samples", "max_samples",
                                            "max_ms_per_scenario", "target_noise", "runner_args", "watchdog_s",
-                                           "timeout_s", "build_timeout_s", "manifest", "scan", "reference_python"});
+                                           "timeout_s", "build_timeout_s", "manifest", "scan", "reference_python",
+                                           "libraries", "libraries_source"});
   auto& c = e.cuda;
   c.data_dir = required<std::string>(j, "data_dir", where);
   if (auto b = optional_value<std::string>(j, "baseline", where)) c.baseline = *b;
@@ -321,6 +329,10 @@ inline void from_json(const json& j, EvaluatorSpec& e) {
   if (auto m = optional_value<std::string>(j, "manifest", where)) c.manifest = *m;
   c.scan = optional_field<bool>(j, "scan", true, where);
   c.reference_python = optional_field<std::string>(j, "reference_python", "", where);
+  if (j.contains("libraries")) {
+    c.libraries = library_policy_override_from_json(j["libraries"], {}, std::string(where) + " field \"libraries\"");
+    c.libraries.source = optional_field<std::string>(j, "libraries_source", c.libraries.source, where);
+  }
 }
 
 /// @brief True for ids that are safe as file names and Slurm job names.

@@ -122,6 +122,7 @@ inline CudaEvaluatorConfig cuda_config_for(const EvalJob& job) {
   c.nvcc_flags = s.nvcc_flags;
   c.baseline_nvcc_flags = s.baseline_nvcc_flags;
   c.reference_python = s.reference_python;
+  c.libraries = s.libraries;
   c.k = s.k;
   c.runner.seed = job.seed;
   c.runner.no_timing = job.purpose == JobPurpose::correctness;

@@ -124,6 +124,8 @@ SOCRATIC_DECL void to_json(json& j, const EvalReport& r) {
            // Derived, written for readers in other languages; recomputed on read.
            {"all_correct", r.all_correct()},
            {"geomean_speedup", r.geomean_speedup()}};
+  if (!r.allowed_libraries.empty()) j["allowed_libraries"] = r.allowed_libraries;
+  if (!r.library_policy.empty()) j["library_policy"] = r.library_policy;
   if (!r.judge_modified.empty()) j["judge_modified"] = r.judge_modified;
   if (r.fault != EvalFault::none) j["fault"] = to_string(r.fault);
 }
@@ -141,6 +143,8 @@ SOCRATIC_DECL void from_json(const json& j, EvalReport& r) {
   r.expected = required<std::vector<std::string>>(j, "expected", "report");
   r.scenarios = optional_field<std::vector<ScenarioResult>>(j, "scenarios", {});
   r.banned = optional_field<std::vector<BannedFinding>>(j, "banned", {});
+  r.allowed_libraries = optional_field<std::vector<BannedFinding>>(j, "allowed_libraries", {});
+  r.library_policy = optional_field<std::string>(j, "library_policy", "", "report");
   r.timings = optional_field<EvalTimings>(j, "timings", {});
   r.identical_to_baseline = optional_field<bool>(j, "identical_to_baseline", false, "report");
   r.judge_modified = optional_field<std::vector<std::string>>(j, "judge_modified", {});

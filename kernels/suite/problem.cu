@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "implementation.cuh"
+#include "input_conventions.hpp"
 #include "problem.cuh"
 #include "random.cuh"
 #include "reference_client.hpp"
@@ -40,8 +41,9 @@ using suite::InitKind;
 /// What one generator kernel needs (by value: a handful of numbers).
 struct InitParams {
   InitKind kind;
-  float a, b;  // randn: mean, std; uniform/randint: low, high; full: value
+  float a, b;  // randn: mean, std; uniform/randint/cumsum_uniform: low, high; full: value
   float scale;
+  std::int64_t rows, columns;  // the last two dimensions (causal_mask; columns: the per-row kinds)
 };
 
 __device__ inline void store_float(void* p, Dtype d, std::size_t i, float v) {
@@ -78,8 +80,49 @@ __global__ void generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, s
       case InitKind::ones: v = 1; break;
       case InitKind::zeros: v = 0; break;
       case InitKind::full: v = q.a; break;
+      case InitKind::cos_normal: v = suite::cos_of_clamped_normal(standard_normal(seed, i)); break;
+      case InitKind::sin_normal: v = suite::sin_of_clamped_normal(standard_normal(seed, i)); break;
+      case InitKind::positive_normal: v = suite::positive_statistic(standard_normal(seed, i)); break;
+      case InitKind::causal_mask:
+        if (d == Dtype::fp64 && suite::causal_masked(i, q.rows, q.columns)) {  // below float's range
+          static_cast<double*>(p)[i] = suite::causal_mask_masked_double;
+          continue;
+        }
+        v = suite::causal_mask_value(i, q.rows, q.columns, d);
+        break;
+      case InitKind::cumsum_uniform:
+      case InitKind::softmax_normal: break;  // row_generate_kernel
     }
     store_float(p, d, i, v);
+  }
+}
+
+// The per-row conventions (cumsum of uniform values, softmax of normal logits): one thread a row
+// of the last dimension, its draws the same pure functions of (seed, flat index) as above.
+struct UniformDraw {
+  std::uint64_t seed;
+  __device__ float operator()(std::uint64_t k) const { return uniform_open01(hash2(seed, k)); }
+};
+struct NormalDraw {
+  std::uint64_t seed;
+  __device__ float operator()(std::uint64_t k) const { return standard_normal(seed, k); }
+};
+struct StoreDraw {
+  void* p;
+  Dtype d;
+  __device__ void operator()(std::uint64_t k, float v) const { store_float(p, d, k, v); }
+};
+
+__global__ void row_generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, std::uint64_t seed) {
+  const std::size_t columns = static_cast<std::size_t>(q.columns);
+  const std::size_t rows = columns ? n / columns : 0;
+  for (std::size_t r = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; r < rows;
+       r += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t first = r * columns;
+    if (q.kind == InitKind::cumsum_uniform)
+      suite::cumsum_of_uniform_row(first, q.columns, q.a, q.b, UniformDraw{seed}, StoreDraw{p, d});
+    else
+      suite::softmax_of_normal_row(first, q.columns, NormalDraw{seed}, StoreDraw{p, d});
   }
 }
 
@@ -186,17 +229,23 @@ class SuiteProblem final : public Problem {
       const auto& a = w_.inputs[i];
       if (a.scalar) continue;
       const auto& in = a.init;
-      InitParams q{in.kind, 0, 0, in.scaled ? scale : 1.0f};
+      InitParams q{in.kind, 0, 0, in.scaled ? scale : 1.0f, 1, 1};
       if (in.kind == InitKind::randn) q.a = static_cast<float>(in.mean), q.b = static_cast<float>(in.std);
-      if (in.kind == InitKind::uniform || in.kind == InitKind::randint)
+      if (in.kind == InitKind::uniform || in.kind == InitKind::randint || in.kind == InitKind::cumsum_uniform)
         q.a = static_cast<float>(in.low), q.b = static_cast<float>(in.high);
       if (in.kind == InitKind::full) q.a = static_cast<float>(in.value);
-      generate_kernel<<<grid_for(a.elements), 256, 0, stream>>>(inputs.at(k++), a.elements, a.dtype, q,
-                                                                 mix64(seed ^ (0x5017Eull + i)));
+      if (!a.shape.empty()) q.columns = a.shape.back();
+      if (a.shape.size() >= 2) q.rows = a.shape[a.shape.size() - 2];
+      const std::uint64_t input_seed = mix64(seed ^ (0x5017Eull + i));
+      if (suite::init_is_per_row(in.kind)) {
+        const std::size_t rows = q.columns > 0 ? a.elements / static_cast<std::size_t>(q.columns) : 0;
+        row_generate_kernel<<<grid_for(rows), 256, 0, stream>>>(inputs.at(k++), a.elements, a.dtype, q, input_seed);
+      } else {
+        generate_kernel<<<grid_for(a.elements), 256, 0, stream>>>(inputs.at(k++), a.elements, a.dtype, q,
+                                                                   input_seed);
+      }
     }
     check_launch("input generation");
-  }
-
   void reference(const std::vector<void*>& inputs, float* out, cudaStream_t stream) override {
     reference_outputs(inputs, {out}, stream);
   }

@@ -62,7 +62,7 @@ TEST_CASE("problem list: one line per problem, KernelBench files waiting for the
   CHECK_THAT(r.stdout_text, Contains("not judgeable: outputs.q: float4_e2m1fn_x2 needs fp4 arithmetic"));
   CHECK_THAT(r.stdout_text, Contains("1_scaled_row_sum.py  kernelbench  not judgeable: not yet: needs the "
                                               "KernelBench describer"));
-  CHECK_THAT(r.stdout_text, Contains("12 problems, 6 judgeable"));
+  CHECK_THAT(r.stdout_text, Contains("12 problems, 7 judgeable"));
   CHECK_THAT(r.stdout_text, Contains("not judgeable: workload \"moe-t64-k2\": inputs.hidden_states: `custom` inputs"));
   fs::remove_all(data);
 }
@@ -90,7 +90,7 @@ TEST_CASE("problem list --json: path, name, format, judgeable and reason for eac
       CHECK_THAT(line.at("error").get<std::string>(), Contains("cannot describe"));
     }
   }
-  CHECK(judgeable == 7);
+  CHECK(judgeable == 8);
   fs::remove_all(data);
 }
 

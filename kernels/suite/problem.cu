@@ -92,6 +92,8 @@ __global__ void generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, s
         break;
       case InitKind::cumsum_uniform:
       case InitKind::softmax_normal: break;  // row_generate_kernel
+      case InitKind::custom:
+      case InitKind::safetensors: break;  // the reference worker (fill_inputs)
     }
     store_float(p, d, i, v);
   }
@@ -225,10 +227,18 @@ class SuiteProblem final : public Problem {
                        cudaStream_t stream) override {
     const float scale = static_cast<float>(w_.regimes[static_cast<std::size_t>(trial) % w_.regimes.size()]);
     std::size_t k = 0;
+    nlohmann::json worker_buffers = nlohmann::json::object(), sources = nlohmann::json::object();
     for (std::size_t i = 0; i < w_.inputs.size(); ++i) {
       const auto& a = w_.inputs[i];
       if (a.scalar) continue;
       const auto& in = a.init;
+      if (suite::init_by_worker(in.kind)) {
+        worker_buffers[a.name] = nlohmann::json{{"index", k++}};  // its place among the tensor inputs
+        sources[a.name] = in.kind == InitKind::custom
+                              ? nlohmann::json{{"type", "custom"}}
+                              : nlohmann::json{{"type", "safetensors"}, {"path", in.path}, {"tensor_key", in.tensor_key}};
+        continue;
+      }
       InitParams q{in.kind, 0, 0, in.scaled ? scale : 1.0f, 1, 1};
       if (in.kind == InitKind::randn) q.a = static_cast<float>(in.mean), q.b = static_cast<float>(in.std);
       if (in.kind == InitKind::uniform || in.kind == InitKind::randint || in.kind == InitKind::cumsum_uniform)
@@ -246,6 +256,34 @@ class SuiteProblem final : public Problem {
       }
     }
     check_launch("input generation");
+    if (!sources.empty()) fill_by_worker(inputs, worker_buffers, sources, seed, stream);
+  }
+
+  /// The inputs the runner cannot make (`custom`, `safetensors`): the trusted reference worker
+  /// writes them into the judge's buffers over CUDA IPC. A custom input is drawn by the
+  /// reference's custom_inputs_entrypoint after torch.manual_seed of this round's input seed, a
+  /// secret of the judge's (the candidate cannot predict it); the same seed gives the same inputs
+  /// (the correctness check regenerates them after a candidate that wrote into its inputs).
+  void fill_by_worker(const std::vector<void*>& inputs, const nlohmann::json& positions, const nlohmann::json& sources,
+                      std::uint64_t seed, cudaStream_t stream) {
+    const cudaError_t e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess) throw std::runtime_error(std::string("before the worker's inputs: ") + cudaGetErrorString(e));
+    ensure_reference();
+    nlohmann::json buffers = nlohmann::json::object();
+    for (const auto& a : w_.inputs)
+      if (positions.contains(a.name))
+        buffers[a.name] = ipc_buffer(inputs.at(positions[a.name]["index"].get<std::size_t>()), a.dtype, a.shape);
+    // SOL's axes_and_scalars: every axis's value, then every scalar input's.
+    nlohmann::json axes = nlohmann::json::object();
+    for (const auto& x : w_.axes) axes[x.name] = x.value;
+    for (const auto& a : w_.inputs)
+      if (a.scalar) axes[a.name] = is_floating(a.dtype) ? nlohmann::json(a.value)
+                                   : a.dtype == Dtype::boolean ? nlohmann::json(a.value != 0)
+                                                               : nlohmann::json(static_cast<long long>(a.value));
+    reference_.request({{"op", "fill_inputs"}, {"inputs", buffers}, {"sources", sources}, {"axes", axes},
+                        {"seed", seed & 0x7FFFFFFFFFFFFFFFull}});
+  }
+
   void reference(const std::vector<void*>& inputs, float* out, cudaStream_t stream) override {
     reference_outputs(inputs, {out}, stream);
   }

@@ -22,14 +22,20 @@ namespace socratic::harness::suite {
 /// How the judge fills an input tensor (on the GPU, from the trial's seed). The last six are
 /// SOL-ExecBench's conventions (input_conventions.hpp): cos / sin of a clamped normal, |normal| +
 /// 0.1, a causal mask over the last two dimensions, and two per-row ones along the last dimension:
-/// the running sum of uniform values in [low, high), a softmax of normal logits.
+/// the running sum of uniform values in [low, high), a softmax of normal logits. The last two are
+/// filled by the trusted reference worker (`fill_inputs`, docs/reference-worker.md): a workload's
+/// `custom` inputs (the reference's custom_inputs_entrypoint, seeded from the judge's secret) and
+/// its `safetensors` inputs (`path`, absolute, and `tensor_key`).
 enum class InitKind {
   randn, uniform, randint, ones, zeros, full,
-  cos_normal, sin_normal, positive_normal, causal_mask, cumsum_uniform, softmax_normal
+  cos_normal, sin_normal, positive_normal, causal_mask, cumsum_uniform, softmax_normal,
+  custom, safetensors
 };
 
 /// Whether `k` fills each row of the last dimension as a whole (a second kind of kernel).
 inline bool init_is_per_row(InitKind k) { return k == InitKind::cumsum_uniform || k == InitKind::softmax_normal; }
+/// Whether the reference worker fills inputs of kind `k` (no generator kernel).
+inline bool init_by_worker(InitKind k) { return k == InitKind::custom || k == InitKind::safetensors; }
 
 struct InputInit {
   InitKind kind = InitKind::randn;
@@ -37,6 +43,7 @@ struct InputInit {
   double low = 0, high = 1;     ///< uniform [low, high); randint [low, high)
   double value = 0;             ///< full
   bool scaled = true;           ///< whether the trial's regime scales it (randn, uniform)
+  std::string path, tensor_key; ///< safetensors: the file (absolute) and the tensor's key in it
 };
 
 /// An element-wise rule of the suites (i38a's include/socratic/suite/correctness_rule.hpp
@@ -162,7 +169,7 @@ inline Tolerance tolerance(const nlohmann::json& j, const std::string& field, To
 }
 
 inline InputInit init(const nlohmann::json& j, const std::string& field, Dtype d) {
-  only_keys(j, field, {"kind", "mean", "std", "low", "high", "value", "scaled"});
+  only_keys(j, field, {"kind", "mean", "std", "low", "high", "value", "scaled", "path", "tensor_key"});
   InputInit in;
   const std::string kind = string_member(j, field, "kind");
   if (kind == "randn") in.kind = InitKind::randn;
@@ -177,9 +184,18 @@ inline InputInit init(const nlohmann::json& j, const std::string& field, Dtype d
   else if (kind == "causal_mask") in.kind = InitKind::causal_mask;
   else if (kind == "cumsum_uniform") in.kind = InitKind::cumsum_uniform;
   else if (kind == "softmax_normal") in.kind = InitKind::softmax_normal;
+  else if (kind == "custom") in.kind = InitKind::custom;
+  else if (kind == "safetensors") in.kind = InitKind::safetensors;
   else
     fail(field + ".kind", "expected randn, uniform, randint, ones, zeros, full, cos_normal, sin_normal, "
-                          "positive_normal, causal_mask, cumsum_uniform or softmax_normal, got \"" + kind + "\"");
+                          "positive_normal, causal_mask, cumsum_uniform, softmax_normal, custom or safetensors, "
+                          "got \"" + kind + "\"");
+  if (in.kind == InitKind::safetensors) {
+    in.path = string_member(j, field, "path");
+    in.tensor_key = string_member(j, field, "tensor_key");
+  } else if (j.contains("path") || j.contains("tensor_key")) {
+    fail(field + (j.contains("path") ? ".path" : ".tensor_key"), "only a safetensors input has one");
+  }
   in.mean = number_or(j, field, "mean", 0);
   in.std = number_or(j, field, "std", 1);
   const bool cumsum = in.kind == InitKind::cumsum_uniform;  // SOL's decays: uniform in [-0.1, 0]

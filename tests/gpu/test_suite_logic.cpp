@@ -146,6 +146,21 @@ TEST_CASE("SOL's structured input conventions: parsed by name, unscaled, on floa
              Catch::Matchers::Contains("a per-row generator needs a tensor of at least one dimension"));
   CHECK_THAT(error_of(first_init({{"kind", "cumsum_uniform"}, {"low", 0}, {"high", -0.1}})),
              Catch::Matchers::Contains("field \"inputs[0].init.high\": must be greater than low"));
+
+  // Filled by the reference worker: custom (any dtype) and safetensors (its file and key).
+  const auto custom = parse_resolved_workload(first_init({{"kind", "custom"}}, json::array({7}), "int32")).inputs[0];
+  CHECK(custom.init.kind == InitKind::custom);
+  CHECK(init_by_worker(InitKind::custom));
+  CHECK_FALSE(init_by_worker(InitKind::softmax_normal));
+  const auto blob = parse_resolved_workload(
+      first_init({{"kind", "safetensors"}, {"path", "/p/blob/w.safetensors"}, {"tensor_key", "w"}})).inputs[0];
+  CHECK(blob.init.kind == InitKind::safetensors);
+  CHECK(blob.init.path == "/p/blob/w.safetensors");
+  CHECK(blob.init.tensor_key == "w");
+  CHECK_THAT(error_of(first_init({{"kind", "safetensors"}, {"path", "/w.safetensors"}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.tensor_key\": required"));
+  CHECK_THAT(error_of(first_init({{"kind", "randn"}, {"path", "/w.safetensors"}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.path\": only a safetensors input has one"));
 }
 
 TEST_CASE("SOL's structured input conventions: the generators' arithmetic, on the host", "[harness][suite]") {

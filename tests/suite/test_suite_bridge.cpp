@@ -101,6 +101,10 @@ TEST_CASE("resolved workloads: written by the host, read back by the runner's pa
           CHECK_FALSE(in.init.scaled);
           continue;
         }
+        if (source != w.inputs.end() && source->second.kind == host::InputSourceKind::custom) {
+          CHECK(in.init.kind == runner::InitKind::custom);  // the reference worker fills it
+          continue;
+        }
         const bool floating = host::dtype_is_floating(p.inputs[i].dtype);
         if (!host::sol_named_input(p.inputs[i], *c.inputs[i].dims))
           CHECK(in.init.kind == (floating ? runner::InitKind::randn : runner::InitKind::randint));
@@ -131,8 +135,8 @@ TEST_CASE("resolved workloads: written by the host, read back by the runner's pa
       ++judged;
     }
   }
-  CHECK(judged >= 18);  // eight judgeable problems of three workloads (and more)
-  CHECK(refused == 2);  // fp4, custom inputs
+  CHECK(judged >= 21);  // nine judgeable problems of three workloads (and more)
+  CHECK(refused == 1);  // fp4
 }
 
 TEST_CASE("resolved workloads: a workload's tolerance override and the suite's integer generators",
@@ -217,21 +221,48 @@ TEST_CASE("SOL-ExecBench's input name conventions: each a generator of the runne
   CHECK(rr.inputs[0].init.kind == runner::InitKind::randn);
 }
 
-TEST_CASE("refusals: what the judge's runner cannot make is refused with the reason, never judged wrong",
+TEST_CASE("custom and safetensors inputs: named in the resolved workload for the reference worker to fill",
           "[suite][bridge]") {
   const fs::path problems = source_dir() / "tests/suite/problems";
   const auto moe = host::load_problem_folder(problems / "moe_scatter_add_h2048");
-  CHECK_THAT(host::not_judgeable_reason(moe).value_or(""),
-             Contains("workload \"moe-t64-k2\": inputs.hidden_states: `custom` inputs are made by the reference's "
-                      "custom_inputs_entrypoint"));
+  CHECK_FALSE(host::not_judgeable_reason(moe));
+  const auto m = runner::parse_resolved_workload(host::resolved_workload(moe, moe.workloads[1], reference_for(moe)));
+  REQUIRE(m.inputs.size() == 4);
+  for (const auto& in : m.inputs) CHECK(in.init.kind == runner::InitKind::custom);
+  CHECK(m.inputs[2].shape == std::vector<std::int64_t>{8192});  // token_index: tokens * top_k
+  CHECK(m.axes.size() == 4);  // every axis, as SOL's axes_and_scalars has them
+
+  // A safetensors input: its path relative to the problem's folder, made absolute for the worker.
+  host::ProblemDescription p = host::load_problem_folder(problems / "rmsnorm_h4096");
+  p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "blob/w.safetensors", "w"};
+  CHECK_FALSE(host::not_judgeable_reason(p));
+  const auto j = host::resolved_workload(p, p.workloads[0], reference_for(p));
+  CHECK(j.at("inputs")[1].at("init") ==
+        socratic::json({{"kind", "safetensors"},
+                        {"path", fs::absolute(problems / "rmsnorm_h4096/blob/w.safetensors").lexically_normal().string()},
+                        {"tensor_key", "w"}}));
+  const auto r = runner::parse_resolved_workload(j);
+  CHECK(r.inputs[1].init.kind == runner::InitKind::safetensors);
+  CHECK(r.inputs[1].init.tensor_key == "w");
+  CHECK(fs::path(r.inputs[1].init.path).is_absolute());
+  CHECK(r.inputs[0].init.kind == runner::InitKind::randn);  // the others as before
+  p.workloads[0].inputs["weight"].path = "/data/blobs/w.safetensors";  // an absolute path as given
+  CHECK(host::resolved_workload(p, p.workloads[0], reference_for(p)).at("inputs")[1].at("init").at("path") ==
+        "/data/blobs/w.safetensors");
+}
+
+TEST_CASE("refusals: what the judge's runner cannot make is refused with the reason, never judged wrong",
+          "[suite][bridge]") {
+  const fs::path problems = source_dir() / "tests/suite/problems";
   const auto fp4 = host::load_problem_folder(problems / "nvfp4_quantize_h4096");
   CHECK_THAT(host::not_judgeable_reason(fp4).value_or(""), Contains("needs fp4 arithmetic"));
 
   host::ProblemDescription p = host::load_problem_folder(problems / "rmsnorm_h4096");
-  p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "w.safetensors", "weight"};
+  p.custom_inputs_entrypoint = "make_inputs";
+  p.workloads[0].inputs["eps"] = host::InputSource{host::InputSourceKind::custom, {}, {}, {}};
   CHECK_THAT(host::not_judgeable_reason(p).value_or(""),
-             Contains("workload \"rms-b1\": inputs.weight: `safetensors` inputs (w.safetensors) are not loaded"));
-  CHECK_THROWS_WITH(host::resolved_workload(p, p.workloads[0], reference_for(p)), Contains("`safetensors`"));
+             Contains("workload \"rms-b1\": inputs.eps: a `custom` Python scalar; the judge's runner takes scalars as values"));
+  CHECK_THROWS_WITH(host::resolved_workload(p, p.workloads[0], reference_for(p)), Contains("`custom` Python scalar"));
   p = host::load_problem_folder(problems / "rmsnorm_h4096");
   p.workloads[1].inputs.erase("eps");  // left out: random, and eps is a Python scalar
   CHECK_THAT(host::not_judgeable_reason(p).value_or(""), Contains("workload \"rms-b128\": inputs.eps: a random Python scalar"));

@@ -14,12 +14,15 @@
 /// filled with it, unscaled). SOL's name conventions (norm weights and biases, masks, RoPE cos/sin,
 /// positive statistics, SSM decays, softmax outputs and a sampling problem's `probs`, weight
 /// matrices) are generators of the runner's (kernels/suite/input_conventions.hpp). What the runner
-/// cannot generate (`safetensors`, `custom`, a random Python scalar, fp8 `probs`) refuses the
-/// problem: input_refusal_reason, used by judgeable.hpp.
+/// cannot generate (a random, custom or safetensors Python scalar, fp8 `probs`) refuses the problem:
+/// input_refusal_reason, used by judgeable.hpp. `custom` and `safetensors` tensors are filled by
+/// the trusted reference worker (its `fill_inputs`: the reference's custom_inputs_entrypoint seeded
+/// from the judge's secret, the file the workload names, relative to the problem's folder).
 
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <string_view>
 #include <optional>
@@ -186,13 +189,13 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
     const auto it = w.inputs.find(t.name);
     const InputSourceKind kind = it == w.inputs.end() ? InputSourceKind::random : it->second.kind;
     switch (kind) {
-      case InputSourceKind::custom:
-        return where + t.name +
-               ": `custom` inputs are made by the reference's custom_inputs_entrypoint; the judge's runner "
-               "generates inputs itself (randn, uniform, randint, ones, zeros, full) and cannot run it yet";
+      case InputSourceKind::custom:  // the reference worker fills it (fill_inputs): a tensor only
       case InputSourceKind::safetensors:
-        return where + t.name + ": `safetensors` inputs (" + it->second.path +
-               ") are not loaded by the judge's runner yet: it generates every input on the GPU";
+        if (t.is_scalar())
+          return where + t.name + ": a `" + std::string(kind == InputSourceKind::custom ? "custom" : "safetensors") +
+                 "` Python scalar; the judge's runner takes scalars as values (give it `{\"type\": \"scalar\", "
+                 "\"value\": ...}`)";
+        break;
       case InputSourceKind::scalar:
         if (!t.is_scalar() && !t.shape->empty())
           return where + t.name + ": a `scalar` source for a tensor input of " + std::to_string(t.shape->size()) +
@@ -232,6 +235,7 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
 /// is three fresh rounds of the suite's own distribution.
 inline json resolved_workload(const ProblemDescription& p, const Workload& w, const ReferenceLocation& reference,
                               const std::vector<double>& regimes = {1.0, 1.0, 1.0}) {
+  namespace fs = std::filesystem;
   for (const auto* list : {&p.inputs, &p.outputs})
     for (const auto& t : *list)
       if (auto why = dtype_not_runnable_reason(t.dtype)) throw input_error(p.source, t.name, *why);
@@ -252,6 +256,18 @@ inline json resolved_workload(const ProblemDescription& p, const Workload& w, co
       const json& v = it->second.value;
       in["shape"] = json::array();
       in["init"] = json{{"kind", "full"}, {"value", v.is_boolean() ? json(v.get<bool>() ? 1 : 0) : v}, {"scaled", false}};
+    } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::custom) {
+      // The reference worker calls custom_inputs_entrypoint, seeded from the judge's secret.
+      in["shape"] = *c.inputs[i].dims;
+      in["init"] = json{{"kind", "custom"}};
+    } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::safetensors) {
+      // The reference worker loads it: the path relative to the problem's folder (the
+      // definition's), made absolute here, since the worker runs elsewhere.
+      fs::path file(it->second.path);
+      if (file.is_relative()) file = fs::absolute(fs::path(reference.definition).parent_path() / file);
+      in["shape"] = *c.inputs[i].dims;
+      in["init"] = json{{"kind", "safetensors"}, {"path", file.lexically_normal().string()},
+                        {"tensor_key", it->second.tensor_key}};
     } else {
       in["shape"] = *c.inputs[i].dims;
       const auto named = sol_named_input(t, *c.inputs[i].dims);

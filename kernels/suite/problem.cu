@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "implementation.cuh"
+#include "input_conventions.hpp"
 #include "problem.cuh"
 #include "random.cuh"
 #include "reference_client.hpp"
@@ -40,8 +41,9 @@ using suite::InitKind;
 /// What one generator kernel needs (by value: a handful of numbers).
 struct InitParams {
   InitKind kind;
-  float a, b;  // randn: mean, std; uniform/randint: low, high; full: value
+  float a, b;  // randn: mean, std; uniform/randint/cumsum_uniform: low, high; full: value
   float scale;
+  std::int64_t rows, columns;  // the last two dimensions (causal_mask; columns: the per-row kinds)
 };
 
 __device__ inline void store_float(void* p, Dtype d, std::size_t i, float v) {
@@ -78,8 +80,51 @@ __global__ void generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, s
       case InitKind::ones: v = 1; break;
       case InitKind::zeros: v = 0; break;
       case InitKind::full: v = q.a; break;
+      case InitKind::cos_normal: v = suite::cos_of_clamped_normal(standard_normal(seed, i)); break;
+      case InitKind::sin_normal: v = suite::sin_of_clamped_normal(standard_normal(seed, i)); break;
+      case InitKind::positive_normal: v = suite::positive_statistic(standard_normal(seed, i)); break;
+      case InitKind::causal_mask:
+        if (d == Dtype::fp64 && suite::causal_masked(i, q.rows, q.columns)) {  // below float's range
+          static_cast<double*>(p)[i] = suite::causal_mask_masked_double;
+          continue;
+        }
+        v = suite::causal_mask_value(i, q.rows, q.columns, d);
+        break;
+      case InitKind::cumsum_uniform:
+      case InitKind::softmax_normal: break;  // row_generate_kernel
+      case InitKind::custom:
+      case InitKind::safetensors: break;  // the reference worker (fill_inputs)
     }
     store_float(p, d, i, v);
+  }
+}
+
+// The per-row conventions (cumsum of uniform values, softmax of normal logits): one thread a row
+// of the last dimension, its draws the same pure functions of (seed, flat index) as above.
+struct UniformDraw {
+  std::uint64_t seed;
+  __device__ float operator()(std::uint64_t k) const { return uniform_open01(hash2(seed, k)); }
+};
+struct NormalDraw {
+  std::uint64_t seed;
+  __device__ float operator()(std::uint64_t k) const { return standard_normal(seed, k); }
+};
+struct StoreDraw {
+  void* p;
+  Dtype d;
+  __device__ void operator()(std::uint64_t k, float v) const { store_float(p, d, k, v); }
+};
+
+__global__ void row_generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, std::uint64_t seed) {
+  const std::size_t columns = static_cast<std::size_t>(q.columns);
+  const std::size_t rows = columns ? n / columns : 0;
+  for (std::size_t r = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; r < rows;
+       r += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    const std::uint64_t first = r * columns;
+    if (q.kind == InitKind::cumsum_uniform)
+      suite::cumsum_of_uniform_row(first, q.columns, q.a, q.b, UniformDraw{seed}, StoreDraw{p, d});
+    else
+      suite::softmax_of_normal_row(first, q.columns, NormalDraw{seed}, StoreDraw{p, d});
   }
 }
 
@@ -182,19 +227,61 @@ class SuiteProblem final : public Problem {
                        cudaStream_t stream) override {
     const float scale = static_cast<float>(w_.regimes[static_cast<std::size_t>(trial) % w_.regimes.size()]);
     std::size_t k = 0;
+    nlohmann::json worker_buffers = nlohmann::json::object(), sources = nlohmann::json::object();
     for (std::size_t i = 0; i < w_.inputs.size(); ++i) {
       const auto& a = w_.inputs[i];
       if (a.scalar) continue;
       const auto& in = a.init;
-      InitParams q{in.kind, 0, 0, in.scaled ? scale : 1.0f};
+      if (suite::init_by_worker(in.kind)) {
+        worker_buffers[a.name] = nlohmann::json{{"index", k++}};  // its place among the tensor inputs
+        sources[a.name] = in.kind == InitKind::custom
+                              ? nlohmann::json{{"type", "custom"}}
+                              : nlohmann::json{{"type", "safetensors"}, {"path", in.path}, {"tensor_key", in.tensor_key}};
+        continue;
+      }
+      InitParams q{in.kind, 0, 0, in.scaled ? scale : 1.0f, 1, 1};
       if (in.kind == InitKind::randn) q.a = static_cast<float>(in.mean), q.b = static_cast<float>(in.std);
-      if (in.kind == InitKind::uniform || in.kind == InitKind::randint)
+      if (in.kind == InitKind::uniform || in.kind == InitKind::randint || in.kind == InitKind::cumsum_uniform)
         q.a = static_cast<float>(in.low), q.b = static_cast<float>(in.high);
       if (in.kind == InitKind::full) q.a = static_cast<float>(in.value);
-      generate_kernel<<<grid_for(a.elements), 256, 0, stream>>>(inputs.at(k++), a.elements, a.dtype, q,
-                                                                 mix64(seed ^ (0x5017Eull + i)));
+      if (!a.shape.empty()) q.columns = a.shape.back();
+      if (a.shape.size() >= 2) q.rows = a.shape[a.shape.size() - 2];
+      const std::uint64_t input_seed = mix64(seed ^ (0x5017Eull + i));
+      if (suite::init_is_per_row(in.kind)) {
+        const std::size_t rows = q.columns > 0 ? a.elements / static_cast<std::size_t>(q.columns) : 0;
+        row_generate_kernel<<<grid_for(rows), 256, 0, stream>>>(inputs.at(k++), a.elements, a.dtype, q, input_seed);
+      } else {
+        generate_kernel<<<grid_for(a.elements), 256, 0, stream>>>(inputs.at(k++), a.elements, a.dtype, q,
+                                                                   input_seed);
+      }
     }
     check_launch("input generation");
+    if (!sources.empty()) fill_by_worker(inputs, worker_buffers, sources, seed, stream);
+  }
+
+  /// The inputs the runner cannot make (`custom`, `safetensors`): the trusted reference worker
+  /// writes them into the judge's buffers over CUDA IPC. A custom input is drawn by the
+  /// reference's custom_inputs_entrypoint after torch.manual_seed of this round's input seed, a
+  /// secret of the judge's (the candidate cannot predict it); the same seed gives the same inputs
+  /// (the correctness check regenerates them after a candidate that wrote into its inputs).
+  void fill_by_worker(const std::vector<void*>& inputs, const nlohmann::json& positions, const nlohmann::json& sources,
+                      std::uint64_t seed, cudaStream_t stream) {
+    const cudaError_t e = cudaStreamSynchronize(stream);
+    if (e != cudaSuccess) throw std::runtime_error(std::string("before the worker's inputs: ") + cudaGetErrorString(e));
+    ensure_reference();
+    nlohmann::json buffers = nlohmann::json::object();
+    for (const auto& a : w_.inputs)
+      if (positions.contains(a.name))
+        buffers[a.name] = ipc_buffer(inputs.at(positions[a.name]["index"].get<std::size_t>()), a.dtype, a.shape);
+    // SOL's axes_and_scalars: every axis's value, then every scalar input's.
+    nlohmann::json axes = nlohmann::json::object();
+    for (const auto& x : w_.axes) axes[x.name] = x.value;
+    for (const auto& a : w_.inputs)
+      if (a.scalar) axes[a.name] = is_floating(a.dtype) ? nlohmann::json(a.value)
+                                   : a.dtype == Dtype::boolean ? nlohmann::json(a.value != 0)
+                                                               : nlohmann::json(static_cast<long long>(a.value));
+    reference_.request({{"op", "fill_inputs"}, {"inputs", buffers}, {"sources", sources}, {"axes", axes},
+                        {"seed", seed & 0x7FFFFFFFFFFFFFFFull}});
   }
 
   void reference(const std::vector<void*>& inputs, float* out, cudaStream_t stream) override {

@@ -19,8 +19,23 @@
 
 namespace socratic::harness::suite {
 
-/// How the judge fills an input tensor (on the GPU, from the trial's seed).
-enum class InitKind { randn, uniform, randint, ones, zeros, full };
+/// How the judge fills an input tensor (on the GPU, from the trial's seed). The last six are
+/// SOL-ExecBench's conventions (input_conventions.hpp): cos / sin of a clamped normal, |normal| +
+/// 0.1, a causal mask over the last two dimensions, and two per-row ones along the last dimension:
+/// the running sum of uniform values in [low, high), a softmax of normal logits. The last two are
+/// filled by the trusted reference worker (`fill_inputs`, docs/reference-worker.md): a workload's
+/// `custom` inputs (the reference's custom_inputs_entrypoint, seeded from the judge's secret) and
+/// its `safetensors` inputs (`path`, absolute, and `tensor_key`).
+enum class InitKind {
+  randn, uniform, randint, ones, zeros, full,
+  cos_normal, sin_normal, positive_normal, causal_mask, cumsum_uniform, softmax_normal,
+  custom, safetensors
+};
+
+/// Whether `k` fills each row of the last dimension as a whole (a second kind of kernel).
+inline bool init_is_per_row(InitKind k) { return k == InitKind::cumsum_uniform || k == InitKind::softmax_normal; }
+/// Whether the reference worker fills inputs of kind `k` (no generator kernel).
+inline bool init_by_worker(InitKind k) { return k == InitKind::custom || k == InitKind::safetensors; }
 
 struct InputInit {
   InitKind kind = InitKind::randn;
@@ -28,6 +43,7 @@ struct InputInit {
   double low = 0, high = 1;     ///< uniform [low, high); randint [low, high)
   double value = 0;             ///< full
   bool scaled = true;           ///< whether the trial's regime scales it (randn, uniform)
+  std::string path, tensor_key; ///< safetensors: the file (absolute) and the tensor's key in it
 };
 
 /// An element-wise rule of the suites (i38a's include/socratic/suite/correctness_rule.hpp
@@ -153,7 +169,7 @@ inline Tolerance tolerance(const nlohmann::json& j, const std::string& field, To
 }
 
 inline InputInit init(const nlohmann::json& j, const std::string& field, Dtype d) {
-  only_keys(j, field, {"kind", "mean", "std", "low", "high", "value", "scaled"});
+  only_keys(j, field, {"kind", "mean", "std", "low", "high", "value", "scaled", "path", "tensor_key"});
   InputInit in;
   const std::string kind = string_member(j, field, "kind");
   if (kind == "randn") in.kind = InitKind::randn;
@@ -162,22 +178,45 @@ inline InputInit init(const nlohmann::json& j, const std::string& field, Dtype d
   else if (kind == "ones") in.kind = InitKind::ones;
   else if (kind == "zeros") in.kind = InitKind::zeros;
   else if (kind == "full") in.kind = InitKind::full;
-  else fail(field + ".kind", "expected randn, uniform, randint, ones, zeros or full, got \"" + kind + "\"");
+  else if (kind == "cos_normal") in.kind = InitKind::cos_normal;
+  else if (kind == "sin_normal") in.kind = InitKind::sin_normal;
+  else if (kind == "positive_normal") in.kind = InitKind::positive_normal;
+  else if (kind == "causal_mask") in.kind = InitKind::causal_mask;
+  else if (kind == "cumsum_uniform") in.kind = InitKind::cumsum_uniform;
+  else if (kind == "softmax_normal") in.kind = InitKind::softmax_normal;
+  else if (kind == "custom") in.kind = InitKind::custom;
+  else if (kind == "safetensors") in.kind = InitKind::safetensors;
+  else
+    fail(field + ".kind", "expected randn, uniform, randint, ones, zeros, full, cos_normal, sin_normal, "
+                          "positive_normal, causal_mask, cumsum_uniform, softmax_normal, custom or safetensors, "
+                          "got \"" + kind + "\"");
+  if (in.kind == InitKind::safetensors) {
+    in.path = string_member(j, field, "path");
+    in.tensor_key = string_member(j, field, "tensor_key");
+  } else if (j.contains("path") || j.contains("tensor_key")) {
+    fail(field + (j.contains("path") ? ".path" : ".tensor_key"), "only a safetensors input has one");
+  }
   in.mean = number_or(j, field, "mean", 0);
   in.std = number_or(j, field, "std", 1);
-  in.low = number_or(j, field, "low", in.kind == InitKind::randint ? 0 : 0);
-  in.high = number_or(j, field, "high", in.kind == InitKind::randint ? (d == Dtype::boolean ? 2 : 100) : 1);
+  const bool cumsum = in.kind == InitKind::cumsum_uniform;  // SOL's decays: uniform in [-0.1, 0]
+  in.low = number_or(j, field, "low", cumsum ? -0.1 : 0);
+  in.high = number_or(j, field, "high", in.kind == InitKind::randint ? (d == Dtype::boolean ? 2 : 100) : cumsum ? 0 : 1);
   if (in.kind == InitKind::full) in.value = number(member(j, field, "value"), field + ".value");
   if (j.contains("scaled")) {
     if (!j["scaled"].is_boolean()) fail(field + ".scaled", "expected true or false");
     in.scaled = j["scaled"].get<bool>();
   }
   if (in.std < 0) fail(field + ".std", "must be >= 0");
-  if ((in.kind == InitKind::uniform || in.kind == InitKind::randint) && !(in.low < in.high))
+  if ((in.kind == InitKind::uniform || in.kind == InitKind::randint || in.kind == InitKind::cumsum_uniform) &&
+      !(in.low < in.high))
     fail(field + ".high", "must be greater than low (" + std::to_string(in.low) + ")");
-  if ((in.kind == InitKind::randn || in.kind == InitKind::uniform) && !is_floating(d))
+  const bool floats_only = in.kind == InitKind::randn || in.kind == InitKind::uniform ||
+                           (in.kind >= InitKind::cos_normal && in.kind <= InitKind::softmax_normal);
+  if (floats_only && !is_floating(d))
     fail(field + ".kind", "\"" + kind + "\" fills floating-point tensors; this one is " + dtype_name(d) +
                               " (use randint)");
+  // SOL's structured conventions are what they are: the trial's regime never scales them.
+  if (in.kind >= InitKind::cos_normal) in.scaled = false;
   return in;
 }
 
@@ -207,6 +246,10 @@ inline Argument tensor(const nlohmann::json& j, const std::string& field, bool o
   } else {
     only_keys(j, field, {"name", "dtype", "shape", "init"});
     a.init = init(member(j, field, "init"), field + ".init", a.dtype);
+    if (a.init.kind == InitKind::causal_mask && a.shape.size() < 2)
+      fail(field + ".init.kind", "causal_mask needs a tensor of at least two dimensions (rows, columns)");
+    if (init_is_per_row(a.init.kind) && a.shape.empty())
+      fail(field + ".init.kind", "a per-row generator needs a tensor of at least one dimension");
   }
   return a;
 }

@@ -5,14 +5,19 @@
 // stopped and resumed around a stand-in worker.
 #include "catch.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "input_conventions.hpp"
 #include "reference_client.hpp"
 #include "resolved_workload.hpp"
 
@@ -106,6 +111,133 @@ TEST_CASE("a resolved workload's baseline: absent, native, or the reference in P
   CHECK_THAT(error_of(eager), Catch::Matchers::Contains("field \"reference.baseline\": expected native, pytorch_eager"));
   eager["reference"]["baseline"] = true;
   CHECK_THAT(error_of(eager), Catch::Matchers::Contains("reference.baseline"));
+}
+
+TEST_CASE("SOL's structured input conventions: parsed by name, unscaled, on floating tensors of the "
+          "dimensions they need",
+          "[harness][suite]") {
+  auto first_init = [](const json& init, const json& shape = json::array({8, 8}), const char* dtype = "float32") {
+    json j = two_outputs();
+    j["inputs"][0]["init"] = init;
+    j["inputs"][0]["shape"] = shape;
+    j["inputs"][0]["dtype"] = dtype;
+    return j;
+  };
+  const std::pair<const char*, InitKind> words[] = {
+      {"cos_normal", InitKind::cos_normal},         {"sin_normal", InitKind::sin_normal},
+      {"positive_normal", InitKind::positive_normal}, {"causal_mask", InitKind::causal_mask},
+      {"cumsum_uniform", InitKind::cumsum_uniform}, {"softmax_normal", InitKind::softmax_normal}};
+  for (const auto& [word, kind] : words) {
+    INFO(word);
+    const auto w = parse_resolved_workload(first_init({{"kind", word}}));
+    CHECK(w.inputs[0].init.kind == kind);
+    CHECK_FALSE(w.inputs[0].init.scaled);  // never scaled by the trial's regime, even when asked
+    CHECK_THAT(error_of(first_init({{"kind", word}}, json::array({8, 8}), "int32")),
+               Catch::Matchers::Contains("fills floating-point tensors; this one is int32"));
+  }
+  const auto cumsum = parse_resolved_workload(first_init({{"kind", "cumsum_uniform"}})).inputs[0].init;
+  CHECK(cumsum.low == -0.1);  // SOL's decays by default
+  CHECK(cumsum.high == 0.0);
+  CHECK(init_is_per_row(InitKind::softmax_normal));
+  CHECK_FALSE(init_is_per_row(InitKind::causal_mask));
+  CHECK_THAT(error_of(first_init({{"kind", "causal_mask"}}, json::array({64}))),
+             Catch::Matchers::Contains("field \"inputs[0].init.kind\": causal_mask needs a tensor of at least two"));
+  CHECK_THAT(error_of(first_init({{"kind", "softmax_normal"}}, json::array())),
+             Catch::Matchers::Contains("a per-row generator needs a tensor of at least one dimension"));
+  CHECK_THAT(error_of(first_init({{"kind", "cumsum_uniform"}, {"low", 0}, {"high", -0.1}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.high\": must be greater than low"));
+
+  // Filled by the reference worker: custom (any dtype) and safetensors (its file and key).
+  const auto custom = parse_resolved_workload(first_init({{"kind", "custom"}}, json::array({7}), "int32")).inputs[0];
+  CHECK(custom.init.kind == InitKind::custom);
+  CHECK(init_by_worker(InitKind::custom));
+  CHECK_FALSE(init_by_worker(InitKind::softmax_normal));
+  const auto blob = parse_resolved_workload(
+      first_init({{"kind", "safetensors"}, {"path", "/p/blob/w.safetensors"}, {"tensor_key", "w"}})).inputs[0];
+  CHECK(blob.init.kind == InitKind::safetensors);
+  CHECK(blob.init.path == "/p/blob/w.safetensors");
+  CHECK(blob.init.tensor_key == "w");
+  CHECK_THAT(error_of(first_init({{"kind", "safetensors"}, {"path", "/w.safetensors"}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.tensor_key\": required"));
+  CHECK_THAT(error_of(first_init({{"kind", "randn"}, {"path", "/w.safetensors"}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.path\": only a safetensors input has one"));
+}
+
+TEST_CASE("SOL's structured input conventions: the generators' arithmetic, on the host", "[harness][suite]") {
+  std::mt19937_64 rng(2026);
+  std::normal_distribution<float> normal;
+  const int n = 40000;
+  double cos_sum = 0, sin_sum = 0, positive_sum = 0;
+  float positive_min = 1e9f;
+  for (int i = 0; i < n; ++i) {
+    const float x = normal(rng);
+    const float c = suite::cos_of_clamped_normal(x), s = suite::sin_of_clamped_normal(x);
+    CHECK(std::fabs(c * c + s * s - 1.0f) < 1e-5f);
+    cos_sum += c, sin_sum += s;
+    const float p = suite::positive_statistic(x);
+    positive_sum += p, positive_min = std::fmin(positive_min, p);
+  }
+  // E[cos N] = exp(-1/2) for N standard normal (the clamp to [-pi, pi] moves it by < 0.002);
+  // E[sin N] = 0; E[|N|] + 0.1 = sqrt(2/pi) + 0.1.
+  CHECK(cos_sum / n == Approx(std::exp(-0.5)).margin(0.015));
+  CHECK(sin_sum / n == Approx(0.0).margin(0.015));
+  CHECK(positive_sum / n == Approx(std::sqrt(2.0 / M_PI) + 0.1).margin(0.015));
+  CHECK(positive_min >= 0.1f);
+  // The clamp: beyond pi the angle is pi.
+  CHECK(suite::cos_of_clamped_normal(10.0f) == Approx(-1.0));
+  CHECK(suite::sin_of_clamped_normal(-10.0f) == Approx(0.0).margin(1e-6));
+  CHECK(suite::cos_of_clamped_normal(1.0f) == Approx(std::cos(1.0)));
+
+  // A causal mask over [2, 3, 3]: 0 on and below the diagonal of each 3 x 3 matrix, the lowest
+  // finite value above it.
+  const bool masked[9] = {false, true, true, false, false, true, false, false, false};
+  for (std::uint64_t i = 0; i < 18; ++i) {
+    INFO("element " << i);
+    CHECK(suite::causal_masked(i, 3, 3) == masked[i % 9]);
+    CHECK(suite::causal_mask_value(i, 3, 3, Dtype::fp32) == (masked[i % 9] ? -3.40282347e38f : 0.0f));
+  }
+  CHECK(suite::causal_mask_value(1, 3, 3, Dtype::fp16) == -65504.0f);
+  std::uint32_t bits = 0;
+  const float bf16_lowest = suite::lowest_finite(Dtype::bf16);
+  std::memcpy(&bits, &bf16_lowest, 4);
+  CHECK(bits == 0xFF7F0000u);  // exactly bf16's lowest finite value (-FLT_MAX would round to -inf)
+
+  // Per row: the running sum of uniform values in [-0.1, 0), and a softmax of normal logits; each
+  // draw a pure function of the flat index, as on the device.
+  const std::int64_t rows = 6, columns = 50;
+  std::vector<float> uniforms(rows * columns), logits(rows * columns), out(rows * columns, 7.0f);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  for (auto& u : uniforms) u = unit(rng);
+  for (auto& l : logits) l = normal(rng);
+  auto store = [&](std::uint64_t k, float v) { out[k] = v; };
+  for (std::int64_t r = 0; r < rows; ++r)
+    suite::cumsum_of_uniform_row(static_cast<std::uint64_t>(r * columns), columns, -0.1f, 0.0f,
+                                 [&](std::uint64_t k) { return uniforms[k]; }, store);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    float previous = 0, expected = 0;
+    for (std::int64_t c = 0; c < columns; ++c) {
+      const float v = out[r * columns + c];
+      expected += -0.1f + 0.1f * uniforms[r * columns + c];
+      CHECK(v == Approx(expected).margin(1e-5));
+      CHECK(v <= previous);  // decays: each step in [-0.1, 0]
+      CHECK(previous - v <= 0.1f + 1e-6f);
+      previous = v;
+    }
+  }
+  for (std::int64_t r = 0; r < rows; ++r)
+    suite::softmax_of_normal_row(static_cast<std::uint64_t>(r * columns), columns,
+                                 [&](std::uint64_t k) { return logits[k]; }, store);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double total = 0, exp_total = 0;
+    for (std::int64_t c = 0; c < columns; ++c) exp_total += std::exp(logits[r * columns + c]);
+    for (std::int64_t c = 0; c < columns; ++c) {
+      const float v = out[r * columns + c];
+      CHECK(v > 0);
+      CHECK(v == Approx(std::exp(logits[r * columns + c]) / exp_total).epsilon(1e-4));
+      total += v;
+    }
+    CHECK(total == Approx(1.0).epsilon(1e-5));
+  }
 }
 
 namespace {

@@ -101,6 +101,10 @@ TEST_CASE("resolved workloads: written by the host, read back by the runner's pa
           CHECK_FALSE(in.init.scaled);
           continue;
         }
+        if (source != w.inputs.end() && source->second.kind == host::InputSourceKind::custom) {
+          CHECK(in.init.kind == runner::InitKind::custom);  // the reference worker fills it
+          continue;
+        }
         const bool floating = host::dtype_is_floating(p.inputs[i].dtype);
         if (!host::sol_named_input(p.inputs[i], *c.inputs[i].dims))
           CHECK(in.init.kind == (floating ? runner::InitKind::randn : runner::InitKind::randint));
@@ -131,8 +135,8 @@ TEST_CASE("resolved workloads: written by the host, read back by the runner's pa
       ++judged;
     }
   }
-  CHECK(judged >= 15);  // seven judgeable problems of three workloads (and more)
-  CHECK(refused == 3);  // fp4, custom inputs, RoPE's cos/sin
+  CHECK(judged >= 21);  // nine judgeable problems of three workloads (and more)
+  CHECK(refused == 1);  // fp4
 }
 
 TEST_CASE("resolved workloads: a workload's tolerance override and the suite's integer generators",
@@ -154,7 +158,7 @@ TEST_CASE("resolved workloads: a workload's tolerance override and the suite's i
                     Contains("workload \"rms-b7\"") && Contains("no such workload (the problem has rms-b1, rms-b128, rms-b4096)"));
 }
 
-TEST_CASE("SOL-ExecBench's input name conventions: what the runner can make, and what it refuses", "[suite][bridge]") {
+TEST_CASE("SOL-ExecBench's input name conventions: each a generator of the runner's", "[suite][bridge]") {
   auto named = [](const std::string& name, std::vector<std::int64_t> dims, host::Dtype d = host::Dtype::bfloat16,
                   const std::string& description = "") {
     host::TensorSpec t;
@@ -174,11 +178,31 @@ TEST_CASE("SOL-ExecBench's input name conventions: what the runner can make, and
   CHECK(named("A_log", {64})->generator->low == -5.0);
   CHECK_FALSE(named("A_log", {64}, host::Dtype::int32));             // integers follow no convention
   CHECK_FALSE(named("o_proj", {64, 64}, host::Dtype::float8_e4m3fn));  // nor fp8
-  CHECK_THAT(named("causal_mask", {128, 128})->refusal, Contains("a causal mask"));
-  CHECK(named("causal_mask", {128, 64})->generator);  // not square: no causal mask
-  CHECK_THAT(named("cos", {4096, 64})->refusal, Contains("cosine or sine"));
-  CHECK_THAT(named("rstd2", {16})->refusal, Contains("positive"));
-  CHECK_THAT(named("routing_weights", {16, 8})->refusal, Contains("softmax"));
+  // SOL's structured conventions: generators of the runner's own (kernels/suite/input_conventions.hpp).
+  auto kind_of = [&](const std::string& name, std::vector<std::int64_t> dims, const std::string& description = "") {
+    const auto n = named(name, std::move(dims), host::Dtype::bfloat16, description);
+    REQUIRE(n);
+    REQUIRE(n->generator);
+    CHECK_FALSE(n->generator->scaled);
+    return n->generator->kind;
+  };
+  CHECK(kind_of("causal_mask", {2, 128, 128}) == "causal_mask");
+  CHECK(kind_of("attention_mask", {128, 128}) == "causal_mask");  // square: causal before binary, as in SOL
+  CHECK(kind_of("bias", {128, 128}, "Additive attention mask, causal") == "causal_mask");
+  CHECK_FALSE(named("causal_mask", {128, 64}));  // not square: no convention (a standard normal)
+  CHECK(kind_of("attention_mask", {8, 16}) == "randint");              // nor here: a binary mask
+  CHECK(kind_of("cos", {4096, 64}) == "cos_normal");
+  CHECK(kind_of("rope_cos", {4096, 64}) == "cos_normal");
+  CHECK(kind_of("sin_cached", {4096, 64}) == "sin_normal");
+  CHECK(kind_of("rstd2", {16}) == "positive_normal");
+  CHECK(kind_of("x_variance", {16}) == "positive_normal");
+  CHECK(kind_of("A_cumsum", {4, 8, 64}) == "cumsum_uniform");
+  CHECK(named("A_cumsum", {4, 8, 64})->generator->low == -0.1);
+  CHECK(named("A_cumsum", {4, 8, 64})->generator->high == 0.0);
+  CHECK(named("A_cumsum", {4, 8, 64})->generator->to_json().at("low") == -0.1);
+  CHECK(kind_of("routing_weights", {16, 8}) == "softmax_normal");
+  CHECK(kind_of("p", {16, 8}, "the softmax output of the router") == "softmax_normal");
+  CHECK_FALSE(named("cos", {4096, 64}, host::Dtype::float8_e4m3fn));  // fp8 follows no convention, as in SOL
 
   // Through the writer: an RMSNorm whose weight is a norm weight is all ones, unscaled.
   host::ProblemDescription p = host::load_problem_folder(source_dir() / "tests/suite/problems/rmsnorm_h4096");
@@ -187,25 +211,58 @@ TEST_CASE("SOL-ExecBench's input name conventions: what the runner can make, and
   const auto r = runner::parse_resolved_workload(host::resolved_workload(p, p.workloads[0], reference_for(p)));
   CHECK(r.inputs[1].init.kind == runner::InitKind::ones);
   CHECK_FALSE(r.inputs[1].init.scaled);
+  // RoPE's tables through the writer and the runner's parser: cos and sin of a clamped normal.
   const auto rope = host::load_problem_folder(source_dir() / "tests/suite/problems/rope_neox_d128");
-  CHECK_THAT(host::not_judgeable_reason(rope).value_or(""), Contains("inputs.cos: SOL-ExecBench makes `cos` the cosine"));
+  CHECK_FALSE(host::not_judgeable_reason(rope));
+  const auto rr = runner::parse_resolved_workload(host::resolved_workload(rope, rope.workloads[1], reference_for(rope)));
+  CHECK(rr.inputs[2].name == "cos");
+  CHECK(rr.inputs[2].init.kind == runner::InitKind::cos_normal);
+  CHECK(rr.inputs[3].init.kind == runner::InitKind::sin_normal);
+  CHECK(rr.inputs[0].init.kind == runner::InitKind::randn);
+}
+
+TEST_CASE("custom and safetensors inputs: named in the resolved workload for the reference worker to fill",
+          "[suite][bridge]") {
+  const fs::path problems = source_dir() / "tests/suite/problems";
+  const auto moe = host::load_problem_folder(problems / "moe_scatter_add_h2048");
+  CHECK_FALSE(host::not_judgeable_reason(moe));
+  const auto m = runner::parse_resolved_workload(host::resolved_workload(moe, moe.workloads[1], reference_for(moe)));
+  REQUIRE(m.inputs.size() == 4);
+  for (const auto& in : m.inputs) CHECK(in.init.kind == runner::InitKind::custom);
+  CHECK(m.inputs[2].shape == std::vector<std::int64_t>{8192});  // token_index: tokens * top_k
+  CHECK(m.axes.size() == 4);  // every axis, as SOL's axes_and_scalars has them
+
+  // A safetensors input: its path relative to the problem's folder, made absolute for the worker.
+  host::ProblemDescription p = host::load_problem_folder(problems / "rmsnorm_h4096");
+  p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "blob/w.safetensors", "w"};
+  CHECK_FALSE(host::not_judgeable_reason(p));
+  const auto j = host::resolved_workload(p, p.workloads[0], reference_for(p));
+  CHECK(j.at("inputs")[1].at("init") ==
+        socratic::json({{"kind", "safetensors"},
+                        {"path", fs::absolute(problems / "rmsnorm_h4096/blob/w.safetensors").lexically_normal().string()},
+                        {"tensor_key", "w"}}));
+  const auto r = runner::parse_resolved_workload(j);
+  CHECK(r.inputs[1].init.kind == runner::InitKind::safetensors);
+  CHECK(r.inputs[1].init.tensor_key == "w");
+  CHECK(fs::path(r.inputs[1].init.path).is_absolute());
+  CHECK(r.inputs[0].init.kind == runner::InitKind::randn);  // the others as before
+  p.workloads[0].inputs["weight"].path = "/data/blobs/w.safetensors";  // an absolute path as given
+  CHECK(host::resolved_workload(p, p.workloads[0], reference_for(p)).at("inputs")[1].at("init").at("path") ==
+        "/data/blobs/w.safetensors");
 }
 
 TEST_CASE("refusals: what the judge's runner cannot make is refused with the reason, never judged wrong",
           "[suite][bridge]") {
   const fs::path problems = source_dir() / "tests/suite/problems";
-  const auto moe = host::load_problem_folder(problems / "moe_scatter_add_h2048");
-  CHECK_THAT(host::not_judgeable_reason(moe).value_or(""),
-             Contains("workload \"moe-t64-k2\": inputs.hidden_states: `custom` inputs are made by the reference's "
-                      "custom_inputs_entrypoint"));
   const auto fp4 = host::load_problem_folder(problems / "nvfp4_quantize_h4096");
   CHECK_THAT(host::not_judgeable_reason(fp4).value_or(""), Contains("needs fp4 arithmetic"));
 
   host::ProblemDescription p = host::load_problem_folder(problems / "rmsnorm_h4096");
-  p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "w.safetensors", "weight"};
+  p.custom_inputs_entrypoint = "make_inputs";
+  p.workloads[0].inputs["eps"] = host::InputSource{host::InputSourceKind::custom, {}, {}, {}};
   CHECK_THAT(host::not_judgeable_reason(p).value_or(""),
-             Contains("workload \"rms-b1\": inputs.weight: `safetensors` inputs (w.safetensors) are not loaded"));
-  CHECK_THROWS_WITH(host::resolved_workload(p, p.workloads[0], reference_for(p)), Contains("`safetensors`"));
+             Contains("workload \"rms-b1\": inputs.eps: a `custom` Python scalar; the judge's runner takes scalars as values"));
+  CHECK_THROWS_WITH(host::resolved_workload(p, p.workloads[0], reference_for(p)), Contains("`custom` Python scalar"));
   p = host::load_problem_folder(problems / "rmsnorm_h4096");
   p.workloads[1].inputs.erase("eps");  // left out: random, and eps is a Python scalar
   CHECK_THAT(host::not_judgeable_reason(p).value_or(""), Contains("workload \"rms-b128\": inputs.eps: a random Python scalar"));
@@ -213,7 +270,13 @@ TEST_CASE("refusals: what the judge's runner cannot make is refused with the rea
   p.op_type = "sampling";
   p.inputs[0].name = "probs";
   for (auto& w : p.workloads) w.inputs["probs"] = w.inputs["hidden_states"], w.inputs.erase("hidden_states");
-  CHECK_THAT(host::not_judgeable_reason(p).value_or(""), Contains("a softmax of random logits"));
+  // A sampling problem's probs: SOL's softmax of the normal logits, along the last dimension.
+  CHECK_FALSE(host::not_judgeable_reason(p));
+  const auto probs = runner::parse_resolved_workload(host::resolved_workload(p, p.workloads[0], reference_for(p)));
+  CHECK(probs.inputs[0].init.kind == runner::InitKind::softmax_normal);
+  p.inputs[0].dtype = host::Dtype::float8_e4m3fn;  // fp8 probs: no softmax the runner makes
+  CHECK_THAT(host::not_judgeable_reason(p).value_or(""), Contains("a softmax of random logits; the judge's runner "
+                                                                  "makes it for float64, float32, float16 and bfloat16"));
 }
 
 TEST_CASE("the adapter: generated from the description with the header's parameters; the committed "

@@ -5,7 +5,9 @@
 // scenarios are the workloads and whose evaluator is the same CudaEvaluator. Two nvcc compiles.
 #include "catch.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -146,16 +148,11 @@ TEST_CASE("eval --problem PATH: unjudgeable problems and unknown workloads are r
           "[suite][bridge]") {
   const fs::path cache = socratic::test::fresh_dir("suite_eval_refusals");
   const fs::path candidate = eval_dir() / "rmsnorm_h4096_candidate.cu";
-  const auto moe = tool({"eval", candidate.string(), "--problem", (tree() / "tests/suite/problems/moe_scatter_add_h2048").string(),
-                         "--build-only", "--arch", "sm_90a", "--cache-dir", cache.string()},
-                        cache);
-  CHECK(moe.exit_code == 2);
-  CHECK_THAT(moe.stderr_text, Contains("cannot be judged on the GPU: workload \"moe-t64-k2\": inputs.hidden_states: "
-                                       "`custom` inputs"));
   const auto fp4 = tool({"eval", candidate.string(), "-p", (tree() / "tests/suite/problems/nvfp4_quantize_h4096").string(),
                          "--build-only", "--arch", "sm_90a", "--cache-dir", cache.string()},
                         cache);
   CHECK(fp4.exit_code == 2);
+  CHECK_THAT(fp4.stderr_text, Contains("cannot be judged on the GPU"));
   CHECK_THAT(fp4.stderr_text, Contains("needs fp4 arithmetic"));
   const auto unknown = tool({"eval", candidate.string(), "-p", rmsnorm().string(), "-s", "rms-b1,rms-b9",
                              "--build-only", "--arch", "sm_90a", "--cache-dir", cache.string()},
@@ -270,5 +267,23 @@ TEST_CASE("init --problem PATH: a campaign whose problem is a path, its workload
   config.reference_python = "/usr/bin/python3";
   const socratic::CudaEvaluator evaluator(config);
   CHECK(evaluator.scenarios().ids() == std::vector<std::string>{"rms-b1", "rms-b128", "rms-b4096"});
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a suite problem's trusted files: its workloads' safetensors files join the integrity manifest",
+          "[suite][bridge]") {
+  const fs::path dir = socratic::test::fresh_dir("suite_eval_blobs");
+  fs::copy(rmsnorm(), dir / "p", fs::copy_options::recursive);
+  fs::create_directories(dir / "p" / "blob");
+  std::ofstream(dir / "p" / "blob" / "w.safetensors") << "stand-in bytes";
+  {
+    std::ofstream jsonl(dir / "p" / "workload.jsonl", std::ios::app);
+    jsonl << R"({"uuid": "rms-blob", "axes": {"batch_size": 2}, "inputs": {"eps": {"type": "scalar", "value": 1e-6},)"
+          << R"( "weight": {"type": "safetensors", "path": "blob/w.safetensors", "tensor_key": "w"}}})" << "\n";
+  }
+  const socratic::SuiteProblem s = socratic::load_suite_problem(dir / "p", tree(), "/usr/bin/python3");
+  CHECK(std::find(s.files.begin(), s.files.end(), (dir / "p" / "blob" / "w.safetensors").lexically_normal()) !=
+        s.files.end());
+  CHECK(s.files.size() == 3);  // definition.json, workload.jsonl, the blob (no reference.py here)
   fs::remove_all(dir);
 }

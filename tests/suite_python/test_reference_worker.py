@@ -179,6 +179,75 @@ class SolDefinitions(WorkerTest):
         self.assertTrue(torch.equal(self.read(rows), expected_table[expected_index]))
 
 
+    def write_safetensors(self, tensors):
+        """A .safetensors file written here by hand (the format: an 8-byte header length, a JSON
+        header of dtype, shape and data offsets, the data)."""
+        names = {torch.float32: "F32", torch.float64: "F64", torch.int64: "I64", torch.bfloat16: "BF16"}
+        header, data, offset = {}, b"", 0
+        for key, t in tensors.items():
+            raw = t.contiguous().view(-1).view(torch.uint8).numpy().tobytes()
+            header[key] = {"dtype": names[t.dtype], "shape": list(t.shape), "data_offsets": [offset, offset + len(raw)]}
+            data, offset = data + raw, offset + len(raw)
+        header["__metadata__"] = {"format": "pt"}
+        text = json.dumps(header).encode()
+        handle, path = tempfile.mkstemp(prefix="socratic-suite-test-", suffix=".safetensors", dir=SHM)
+        os.close(handle)
+        self.files.append(path)
+        with open(path, "wb") as f:
+            f.write(len(text).to_bytes(8, "little") + text + data)
+        return path
+
+    def test_fill_inputs_custom_from_the_judges_seed_and_safetensors_from_the_file(self):
+        self.ok("load", definition=os.path.join(SOL, "gather_rows", "definition.json"))
+        stored = torch.randn(10, 16)
+        path = self.write_safetensors({"weights": stored, "other": torch.arange(3, dtype=torch.int64)})
+        table, index = self.output_buffer([10, 16]), self.output_buffer([7], torch.int64)
+        sources = {"index": {"type": "custom"}, "table": {"type": "safetensors", "path": path, "tensor_key": "weights"}}
+        reply = self.ok("fill_inputs", seed=123456789012345, axes={"table_rows": 10, "picks": 7},
+                        inputs={"table": table, "index": index}, sources=sources)
+        self.assertEqual(reply["inputs"]["index"], {"ok": True, "dtype": "int64", "shape": [7]})
+        self.assertEqual(reply["inputs"]["table"], {"ok": True, "dtype": "float32", "shape": [10, 16]})
+        self.assertTrue(torch.equal(self.read(table), stored))
+        # custom: the entry point as SOL calls it, after torch.manual_seed(the judge's seed).
+        torch.manual_seed(123456789012345)
+        torch.randn(10, 16)
+        expected_index = torch.randint(0, 10, (7,), dtype=torch.int64)
+        self.assertTrue(torch.equal(self.read(index), expected_index))
+        # Another round's seed, other values: nothing the candidate could know in advance.
+        self.ok("fill_inputs", seed=987654321, axes={"table_rows": 10, "picks": 7},
+                inputs={"index": index}, sources={"index": {"type": "custom"}})
+        torch.manual_seed(987654321)
+        torch.randn(10, 16)
+        self.assertTrue(torch.equal(self.read(index), torch.randint(0, 10, (7,), dtype=torch.int64)))
+
+    def test_fill_inputs_errors_name_the_file_the_key_and_the_definition(self):
+        self.ok("load", definition=os.path.join(SOL, "gather_rows", "definition.json"))
+        table = self.output_buffer([10, 16])
+        wrong = self.write_safetensors({"weights": torch.randn(10, 16, dtype=torch.float64),
+                                        "short": torch.randn(9, 16)})
+
+        def refused(field, source, *fragments, **extra):
+            fields = {"seed": 1, "inputs": {"table": table}, "sources": {"table": source}, **extra}
+            reply = self.request("fill_inputs", **fields)
+            self.assertFalse(reply["ok"], reply)
+            self.assertEqual(reply["field"], field, reply)
+            for fragment in fragments:
+                self.assertIn(fragment, reply["error"])
+
+        refused("sources.table", {"type": "safetensors", "path": wrong, "tensor_key": "weights"},
+                f"{wrong} holds `weights` as float64 [10, 16]; the definition makes table float32 [10, 16]")
+        refused("sources.table", {"type": "safetensors", "path": wrong, "tensor_key": "short"},
+                "holds `short` as float32 [9, 16]; the definition makes table float32 [10, 16]")
+        refused("sources.table", {"type": "safetensors", "path": wrong, "tensor_key": "bias"},
+                "no tensor `bias` (its tensors: short, weights)")
+        refused("sources.table", {"type": "safetensors", "path": "/no/such.safetensors", "tensor_key": "w"},
+                "/no/such.safetensors: No such file or directory")
+        refused("sources.table.type", {"type": "random"}, "must be custom or safetensors")
+        refused("seed", {"type": "custom"}, "needs the judge's `seed`", seed=None)
+        self.assertTrue(torch.equal(self.read(table), torch.full([10, 16], -7.0)))  # nothing written
+        self.ok("hello")  # and the worker goes on
+
+
 class ErrorReplies(WorkerTest):
     def load_rmsnorm(self):
         self.ok("load", definition=os.path.join(SOL, "rmsnorm_h64", "definition.json"))

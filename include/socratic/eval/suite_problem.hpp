@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -143,6 +144,15 @@ inline SuiteProblem load_suite_problem(const std::filesystem::path& path, const 
     s.definition = s.path / "definition.json";
     for (const char* name : {"definition.json", "workload.jsonl", "reference.py"})
       if (fs::is_regular_file(s.path / name)) s.files.push_back(s.path / name);
+    // The workloads' safetensors files: the reference worker loads them into the judge's inputs.
+    for (const auto& w : s.description.workloads)
+      for (const auto& [name, source] : w.inputs)
+        if (source.kind == suite::InputSourceKind::safetensors) {
+          fs::path file(source.path);
+          if (file.is_relative()) file = (s.path / file).lexically_normal();
+          if (fs::is_regular_file(file) && std::find(s.files.begin(), s.files.end(), file) == s.files.end())
+            s.files.push_back(file);
+        }
     if (fs::is_regular_file(s.path / "baseline.cu")) s.baseline = s.path / "baseline.cu";
   } else {
     s.description = describe_kernelbench_file(

@@ -11,13 +11,18 @@
 /// its name conventions): a `random` float tensor is a standard normal (fp8: clamped to +-2 before the cast, which the runner does),
 /// a bool tensor 0 or 1, int8 uniform in [-128, 128), wider integers in [-1024, 1024) (uint8, which
 /// SOL does not generate, in [0, 256)); a `scalar` input its value (a 0-d tensor given a value is
-/// filled with it, unscaled). What the runner cannot
-/// generate (`safetensors`, `custom`, a random Python scalar, a sampling problem's `probs`, which
-/// SOL makes a softmax) refuses the problem: input_refusal_reason, used by judgeable.hpp.
+/// filled with it, unscaled). SOL's name conventions (norm weights and biases, masks, RoPE cos/sin,
+/// positive statistics, SSM decays, softmax outputs and a sampling problem's `probs`, weight
+/// matrices) are generators of the runner's (kernels/suite/input_conventions.hpp). What the runner
+/// cannot generate (a random, custom or safetensors Python scalar, fp8 `probs`) refuses the problem:
+/// input_refusal_reason, used by judgeable.hpp. `custom` and `safetensors` tensors are filled by
+/// the trusted reference worker (its `fill_inputs`: the reference's custom_inputs_entrypoint seeded
+/// from the judge's secret, the file the workload names, relative to the problem's folder).
 
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <initializer_list>
 #include <string_view>
 #include <optional>
@@ -42,13 +47,15 @@ struct ReferenceLocation {
 
 /// @brief How the runner fills a tensor input: the resolved workload's `init` object.
 struct InputGenerator {
-  std::string kind = "randn";  ///< randn, uniform, randint, ones, zeros, full
+  /// randn, uniform, randint, ones, zeros, full; SOL's conventions: cos_normal, sin_normal,
+  /// positive_normal, causal_mask, cumsum_uniform, softmax_normal (kernels/suite/input_conventions.hpp)
+  std::string kind = "randn";
   double mean = 0, std = 1;    ///< randn
   double low = 0, high = 1;    ///< randint (high exclusive), uniform
   bool scaled = true;          ///< whether the trial's regime scales it
   json to_json() const {
     json j{{"kind", kind}};
-    if (kind == "randint" || kind == "uniform") j["low"] = low, j["high"] = high;
+    if (kind == "randint" || kind == "uniform" || kind == "cumsum_uniform") j["low"] = low, j["high"] = high;
     if (kind == "randn") j["mean"] = mean, j["std"] = std;
     if (!scaled) j["scaled"] = false;
     return j;
@@ -121,16 +128,12 @@ inline std::optional<NamedInput> sol_named_input(const TensorSpec& t, const std:
     g.kind = std::move(kind), g.low = low, g.high = high, g.scaled = false;
     return NamedInput{g, {}};
   };
-  auto refuse = [&](const std::string& what) {
-    return NamedInput{std::nullopt, "SOL-ExecBench makes `" + n + "` " + what +
-                                        "; the judge's runner has no such generator yet"};
-  };
   if (detail::is_norm_parameter(n, "_weight")) return make("ones");
   if (detail::is_norm_parameter(n, "_bias")) return make("zeros");
   const bool square = dims.size() >= 2 && dims[dims.size() - 1] == dims[dims.size() - 2];
   if (square && (n == "attention_mask" || n == "causal_mask" ||
                  (detail::mentions(t.description, "attention mask") && detail::mentions(t.description, "causal"))))
-    return refuse("a causal mask (0 on and below the diagonal, the dtype's lowest value above)");
+    return make("causal_mask");  // 0 on and below the diagonal, the dtype's lowest value above
   if (n == "x_mask" || n == "text_mask" || n == "aspect_ratio_mask" || n == "drop_mask" || n == "attention_mask" ||
       (detail::ends_with(n, "_mask") &&
        (detail::mentions(t.description, "binary") || detail::mentions(t.description, "{0, 1}") ||
@@ -138,19 +141,19 @@ inline std::optional<NamedInput> sol_named_input(const TensorSpec& t, const std:
         detail::mentions(t.description, "0.0 for masked"))))
     return make("randint", 0, 2);
   if (n == "cos" || n == "sin" || n == "cos_cached" || n == "sin_cached" || n == "rope_cos" || n == "rope_sin")
-    return refuse("the cosine or sine of a standard normal clamped to [-pi, pi]");
+    return make(n == "cos" || n == "cos_cached" || n == "rope_cos" ? "cos_normal" : "sin_normal");
   const std::string base = detail::without_digits(n);
   if (n == "rstd" || n == "std" || n == "variance" || n == "var" ||
       detail::ends_with_any(n, {"_rstd", "_std", "_variance", "_var"}) || base == "rstd" || base == "std" ||
       base == "variance" || base == "var" || detail::ends_with_any(base, {"_rstd", "_std", "_var"}))
-    return refuse("positive (|standard normal| + 0.1)");
-  if (n == "A_cumsum") return refuse("the running sum of uniform values in [-0.1, 0]");
+    return make("positive_normal");  // |standard normal| + 0.1
+  if (n == "A_cumsum") return make("cumsum_uniform", -0.1, 0.0);  // along the last dimension
   if (n == "A_log") return make("uniform", -5.0, -1.0);
   if (n == "A") return make("uniform", -1.0, -0.001);
   if (n == "g") return make("uniform", -5.0, 0.0);
   if (n == "attn_weights" || n == "attention_weights" || n == "routing_weights" ||
       (detail::mentions(t.description, "softmax") && detail::mentions(t.description, "output")))
-    return refuse("a softmax of random logits");
+    return make("softmax_normal");  // along the last dimension
   if (dims.size() >= 2 &&
       (n == "weight" || base == "weight" ||
        detail::ends_with_any(n, {"_weight", "_weights", "_proj", "_projs", "_proj_weight", "_proj_weights", "_weight_matrix"}) ||
@@ -160,6 +163,12 @@ inline std::optional<NamedInput> sol_named_input(const TensorSpec& t, const std:
     return NamedInput{g, {}};
   }
   return std::nullopt;
+}
+
+/// @brief Whether the runner makes a sampling problem's `probs` (SOL: a softmax, along the last
+/// dimension, of the random tensor it would otherwise be) in dtype `d`.
+inline bool softmax_probs_dtype(Dtype d) {
+  return d == Dtype::float64 || d == Dtype::float32 || d == Dtype::float16 || d == Dtype::bfloat16;
 }
 
 /// @brief The resolved workload's name for a correctness rule (`sol`, `flashinfer`, `kernelbench`).
@@ -180,13 +189,13 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
     const auto it = w.inputs.find(t.name);
     const InputSourceKind kind = it == w.inputs.end() ? InputSourceKind::random : it->second.kind;
     switch (kind) {
-      case InputSourceKind::custom:
-        return where + t.name +
-               ": `custom` inputs are made by the reference's custom_inputs_entrypoint; the judge's runner "
-               "generates inputs itself (randn, uniform, randint, ones, zeros, full) and cannot run it yet";
+      case InputSourceKind::custom:  // the reference worker fills it (fill_inputs): a tensor only
       case InputSourceKind::safetensors:
-        return where + t.name + ": `safetensors` inputs (" + it->second.path +
-               ") are not loaded by the judge's runner yet: it generates every input on the GPU";
+        if (t.is_scalar())
+          return where + t.name + ": a `" + std::string(kind == InputSourceKind::custom ? "custom" : "safetensors") +
+                 "` Python scalar; the judge's runner takes scalars as values (give it `{\"type\": \"scalar\", "
+                 "\"value\": ...}`)";
+        break;
       case InputSourceKind::scalar:
         if (!t.is_scalar() && !t.shape->empty())
           return where + t.name + ": a `scalar` source for a tensor input of " + std::to_string(t.shape->size()) +
@@ -210,9 +219,10 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
         if (t.is_scalar())
           return where + t.name + ": a random Python scalar; the judge's runner takes scalars as values "
                                   "(give it `{\"type\": \"scalar\", \"value\": ...}`)";
-        if (p.op_type == "sampling" && t.name == "probs")
+        if (p.op_type == "sampling" && t.name == "probs" && !softmax_probs_dtype(t.dtype))
           return where + t.name + ": SOL-ExecBench makes a sampling problem's `probs` a softmax of random "
-                                  "logits; the judge's runner has no such generator yet";
+                                  "logits; the judge's runner makes it for float64, float32, float16 and bfloat16, not " +
+                 std::string(dtype_name(t.dtype));
         break;
     }
   }
@@ -225,6 +235,7 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
 /// is three fresh rounds of the suite's own distribution.
 inline json resolved_workload(const ProblemDescription& p, const Workload& w, const ReferenceLocation& reference,
                               const std::vector<double>& regimes = {1.0, 1.0, 1.0}) {
+  namespace fs = std::filesystem;
   for (const auto* list : {&p.inputs, &p.outputs})
     for (const auto& t : *list)
       if (auto why = dtype_not_runnable_reason(t.dtype)) throw input_error(p.source, t.name, *why);
@@ -245,10 +256,27 @@ inline json resolved_workload(const ProblemDescription& p, const Workload& w, co
       const json& v = it->second.value;
       in["shape"] = json::array();
       in["init"] = json{{"kind", "full"}, {"value", v.is_boolean() ? json(v.get<bool>() ? 1 : 0) : v}, {"scaled", false}};
+    } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::custom) {
+      // The reference worker calls custom_inputs_entrypoint, seeded from the judge's secret.
+      in["shape"] = *c.inputs[i].dims;
+      in["init"] = json{{"kind", "custom"}};
+    } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::safetensors) {
+      // The reference worker loads it: the path relative to the problem's folder (the
+      // definition's), made absolute here, since the worker runs elsewhere.
+      fs::path file(it->second.path);
+      if (file.is_relative()) file = fs::absolute(fs::path(reference.definition).parent_path() / file);
+      in["shape"] = *c.inputs[i].dims;
+      in["init"] = json{{"kind", "safetensors"}, {"path", file.lexically_normal().string()},
+                        {"tensor_key", it->second.tensor_key}};
     } else {
       in["shape"] = *c.inputs[i].dims;
       const auto named = sol_named_input(t, *c.inputs[i].dims);
-      in["init"] = (named ? *named->generator : random_generator(t.dtype)).to_json();
+      InputGenerator g = named ? *named->generator : random_generator(t.dtype);
+      if (p.op_type == "sampling" && t.name == "probs" && softmax_probs_dtype(t.dtype)) {
+        g = InputGenerator{};  // SOL: the softmax of the normal logits it would otherwise be
+        g.kind = "softmax_normal", g.scaled = false;
+      }
+      in["init"] = g.to_json();
     }
     inputs.push_back(std::move(in));
   }

@@ -27,10 +27,11 @@ import torch  # noqa: E402
 
 import dtype_names  # noqa: E402
 from reference_problems import KernelBenchReference, ReferenceRaised, SolReference  # noqa: E402
+from safetensors_file import SafetensorsError, load_tensor  # noqa: E402
 from shared_buffers import RequestError, open_buffer  # noqa: E402
 
 PROTOCOL = 1
-OPS = ("hello", "load", "run", "time", "make_inputs", "release", "quit")
+OPS = ("hello", "load", "run", "time", "make_inputs", "fill_inputs", "release", "quit")
 # Untimed calls of the timed function before its first timed call on a new signature (shapes,
 # dtypes, strides, scalar values): torch.compile compiles on the first, lazy initialisation
 # (cuBLAS handles, autotuning) settles by the second.
@@ -216,6 +217,74 @@ class Worker:
                 reply_inputs[name] = {"ok": False, "error": f"inputs.{name}: the generator made no input {name}"}
         self._synchronize()
         return {"ok": ok, "inputs": reply_inputs}
+
+    def fill_inputs(self, request):
+        """The inputs the judge's runner cannot make, written into its buffers: a workload's
+        `custom` inputs from the reference's custom_inputs_entrypoint, called as SOL-ExecBench
+        calls it (`entrypoint(axes_and_scalars, device)`) after torch.manual_seed(seed), the seed
+        the judge's secret for this round; its `safetensors` inputs from the file the workload
+        names. Each checked against the buffer (the definition's dtype and shape), never cast."""
+        problem = self._loaded()
+        if request.get("seed") is None:
+            raise RequestError("seed", "fill_inputs needs the judge's `seed` (custom inputs are drawn from it)")
+        seed = self._integer(request, "seed")
+        sources = request.get("sources")
+        if not isinstance(sources, dict) or not sources:
+            raise RequestError("sources", "sources must map each input to fill to {\"type\": \"custom\"} or "
+                                          "{\"type\": \"safetensors\", \"path\": ..., \"tensor_key\": ...}")
+        buffers = self._output_buffers(request.get("inputs"), field="inputs")
+        declared = getattr(problem, "definition", {}).get("inputs", {})
+        for name, source in sources.items():
+            field = f"sources.{name}"
+            if name not in problem.input_names:
+                raise RequestError(field, f"{field}: {problem.name} has no input {name}")
+            if not isinstance(source, dict) or source.get("type") not in ("custom", "safetensors"):
+                raise RequestError(f"{field}.type", f"{field}.type must be custom or safetensors, not "
+                                                    f"{source.get('type') if isinstance(source, dict) else source!r}")
+            if name not in buffers:
+                raise RequestError(f"inputs.{name}", f"inputs.{name}: no buffer was given for this input")
+        values, reply_inputs, ok = {}, {}, True
+        custom = [name for name, source in sources.items() if source["type"] == "custom"]
+        if custom:
+            axes = request.get("axes", {})
+            generated = problem.make_inputs({"seed": seed, "axes": axes})
+            for name in custom:
+                if name in generated:
+                    values[name] = generated[name]
+                else:
+                    ok = False
+                    reply_inputs[name] = {"ok": False, "error": f"inputs.{name}: the custom_inputs_entrypoint "
+                                                                f"made no input {name}"}
+        for name, source in sources.items():
+            if source["type"] == "safetensors":
+                values[name] = self._safetensors_input(name, source, buffers[name], declared.get(name, {}))
+        for name, value in values.items():
+            check = self._deliver(f"inputs.{name}", value, buffers[name])
+            ok = ok and check["ok"]
+            reply_inputs[name] = check
+        self._synchronize()
+        return {"ok": ok, "inputs": reply_inputs}
+
+    @staticmethod
+    def _safetensors_input(name, source, buffer, declared):
+        field = f"sources.{name}"
+        path, key = source.get("path"), source.get("tensor_key")
+        if not isinstance(path, str) or not path:
+            raise RequestError(f"{field}.path", f"{field}.path must be the file's path")
+        if not isinstance(key, str) or not key:
+            raise RequestError(f"{field}.tensor_key", f"{field}.tensor_key must name the tensor in the file")
+        try:
+            dtype_name, tensor = load_tensor(path, key)
+        except SafetensorsError as error:
+            raise RequestError(field, f"{field}: {error}")
+        want_dtype = declared.get("dtype", dtype_names.name_of(buffer.dtype))
+        if tensor is None:
+            raise RequestError(field, f"{field}: {path} holds `{key}` as {dtype_name}, which this PyTorch "
+                                      f"({torch.__version__}) lacks")
+        if dtype_name != want_dtype or list(tensor.shape) != list(buffer.shape):
+            raise RequestError(field, f"{field}: {path} holds `{key}` as {dtype_name} {list(tensor.shape)}; "
+                                      f"the definition makes {name} {want_dtype} {list(buffer.shape)}")
+        return tensor.to(buffer.device)
 
     def release(self, request):
         """Closes the judge's CUDA IPC buffers this worker opened (the judge frees them next)."""

@@ -151,6 +151,14 @@ TEST_CASE("the report carries S per workload and its mean, in JSON and in the ta
   CHECK(json::parse(json(wrong).dump()).at("sol_score").is_null());
   CHECK_THAT(format_report_table(wrong), Contains("mean n/a (a workload with a T_SOL is not correct or not timed)"));
 
+  // A time that does not count (below the roofline: no speedup) gets no score either.
+  EvalReport floor = three_scenarios();
+  floor.scenarios[0].speedup = std::nan("");
+  floor.scenarios[0].flags.push_back("below_roofline");
+  suite::apply_sol_scores(floor, three_workloads(), "pytorch_eager");
+  CHECK(std::isnan(floor.scenarios[0].sol_score));
+  CHECK(std::isnan(floor.mean_sol_score()));
+
   // Flags on the edge cases.
   EvalReport edge = three_scenarios();
   edge.scenarios[0] = timed("w1", 0.5, 4);  // under the bound

@@ -38,7 +38,8 @@ inline double sol_score(double t, double t_b, double t_sol) {
 
 /// @brief Fills each scenario's `sol_time_ms` and `sol_score` from `p`'s workloads (scenario id =
 /// workload uuid) and says what T_b is (`baseline`: pytorch_eager, pytorch_compile, native_cuda)
-/// or why the score is absent. Only a correct scenario with both times measured gets a score.
+/// or why the score is absent. Only a correct scenario whose speedup counts (both times measured,
+/// neither `below_roofline` nor `above_peak`) gets a score.
 /// Flags: `below_sol` (T < T_SOL, clamped to 1), `baseline_below_sol` (T_b <= T_SOL).
 inline void apply_sol_scores(EvalReport& report, const ProblemDescription& p, const std::string& baseline) {
   if (p.origin != ProblemOrigin::sol_execbench && p.origin != ProblemOrigin::flashinfer_bench) return;
@@ -56,7 +57,8 @@ inline void apply_sol_scores(EvalReport& report, const ProblemDescription& p, co
       if (x.uuid == s.id) w = &x;
     if (!w || !w->t_sol_ms) continue;
     s.sol_time_ms = *w->t_sol_ms;
-    if (!s.correct) continue;
+    // A time that does not count (no speedup: below_roofline, above_peak, not timed) gets no score either.
+    if (!s.correct || !std::isfinite(s.speedup)) continue;
     s.sol_score = sol_score(s.candidate_ms, s.baseline_ms, s.sol_time_ms);
     if (!std::isfinite(s.sol_score)) continue;
     auto flag = [&s](const char* f) {

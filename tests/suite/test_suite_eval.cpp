@@ -74,6 +74,23 @@ TEST_CASE("eval --problem PATH --build-only: the adapter and an honest candidate
   CHECK_THAT(wrong.stdout_text, Contains("`socratic problem header " + rmsnorm().string() + "` prints"));
   fs::remove_all(cache);
 }
+
+TEST_CASE("eval SOLUTION.json --problem PATH --build-only: the exported SOL-ExecBench solution's entry point is "
+          "built as the candidate, its torch binding left out",
+          "[suite][bridge][nvcc]") {
+  const fs::path cache = socratic::test::fresh_dir("suite_eval_solution");
+  const auto exported = tool({"problem", "export", rmsnorm().string(), "--candidate",
+                              (eval_dir() / "rmsnorm_h4096_candidate.cu").string(), "-o", (cache / "sol").string() + "/"},
+                             cache);
+  REQUIRE(exported.exit_code == 0);
+  const auto r = tool(build_only(cache / "sol", cache), cache);  // the folder holding solution.json
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.stderr_text, Contains("binding.cpp uses torch (the binding): left out") &&
+                                Contains("judged as rmsnorm_h4096_candidate.cu"));
+  CHECK_THAT(r.stdout_text, Contains("build: ok") && Contains("/solutions/"));
+  fs::remove_all(cache);
+}
 #endif
 
 #ifdef SOCRATIC_SUITE_NVCC

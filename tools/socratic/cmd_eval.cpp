@@ -20,6 +20,7 @@
 #include "socratic/eval/cuda_evaluator.hpp"
 #include "socratic/eval/default_ban_scan.hpp"
 #include "socratic/eval/report_table.hpp"
+#include "socratic/suite/solution_import.hpp"
 
 namespace {
 
@@ -145,7 +146,41 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
   return tool::eval_with_executor(request);
 }
 
-int run_eval(const EvalCommandOptions& o) {
+/// A SOL-ExecBench solution given as the candidate (a .json file, or a folder with solution.json):
+/// its sources written under the cache, and the one defining the entry point returned; the path
+/// as it is when it is neither. Refused with the reason (solution_import.hpp) otherwise.
+fs::path candidate_from_solution(const fs::path& given, const std::string& problem, const std::string& cache_dir) {
+  const fs::path file = fs::is_directory(given) && fs::is_regular_file(given / "solution.json") ? given / "solution.json" : given;
+  if (file.extension() != ".json" || !fs::is_regular_file(file)) return given;
+  suite::ordered_json j;
+  try {
+    std::ifstream in(file);
+    j = suite::ordered_json::parse(in);
+  } catch (const suite::ordered_json::parse_error& e) {
+    throw input_error(file.string(), {}, std::string("not valid JSON: ") + e.what());
+  }
+  if (!suite::is_sol_solution(j))
+    throw input_error(file.string(), {},
+                      "a .json candidate is a SOL-ExecBench solution (an object with \"spec\" and \"sources\"), and this is not one");
+  if (!tool::is_suite_problem(problem) || problem_path_format(problem) != ProblemPathFormat::sol_folder)
+    throw input_error(file.string(), {},
+                      "a SOL-ExecBench solution is judged against a SOL-ExecBench / FlashInfer-Bench problem folder: give "
+                      "--problem PATH (the folder with definition.json)");
+  const suite::ProblemDescription p = suite::load_problem_folder(problem);
+  const suite::ImportedSolution imported = suite::import_sol_solution(j, p, file.string());
+  const fs::path cache = cache_dir.empty() ? default_cache_dir() : fs::path(cache_dir);
+  const fs::path dir = fs::absolute(cache) / "solutions" / socratic::detail::sha256_hex(j.dump()).substr(0, 16);
+  for (const auto& [path, content] : imported.files) write_file_atomically(dir / path, content);
+  for (const auto& note : imported.notes) std::cerr << "socratic eval: " << file.string() << ": " << note << "\n";
+  std::cerr << "socratic eval: " << file.string() << ": the SOL-ExecBench solution \"" << imported.name << "\" judged as "
+            << imported.entry_file << " (written to " << dir.string() << ")\n";
+  return dir / imported.entry_file;
+}
+
+int run_eval(const EvalCommandOptions& given) {
+  EvalCommandOptions o = given;
+  // A SOL-ExecBench solution is taken as the candidate it holds (or refused, saying why).
+  for (auto& c : o.candidates) c = candidate_from_solution(c, tool::resolve_problem(o.problem), o.cache_dir).string();
   const bool through_executor = !o.executor.empty();
   if (o.candidates.empty()) throw usage_error("missing CANDIDATE.cu");
   if (o.candidates.size() != 1 && !through_executor)
@@ -290,7 +325,7 @@ tool::command_run eval_setup(CLI::App& app) {
       "and scans the binary, runs nothing, and says so.\n"
       "Exit: 0 every scenario correct and nothing banned (--build-only: built and nothing banned),\n"
       "1 otherwise, 2 on an error.\n");
-  app.add_option("CANDIDATE", o->candidates, "the candidate source (.cu); several only with --executor")
+  app.add_option("CANDIDATE", o->candidates, "the candidate source (.cu), or a SOL-ExecBench solution (solution.json, or a folder holding one: its C entry point is judged, docs/problems.md); several only with --executor")
       ->type_name("");
   app.add_option("-p,--problem", o->problem,
                  "a problem of kernels/problems.json, or a path (with a `/`, or a .py file): a SOL-ExecBench / "

@@ -47,6 +47,11 @@ struct ScenarioResult {
   double roofline_ms = detail::nan;        ///< physical lower bound on the time
   double roofline_fraction = detail::nan;  ///< roofline_ms / candidate_ms (1 = at the bound)
   double sm_clock_mhz = detail::nan;       ///< SM clock while timing, where readable
+  /// SOL-ExecBench's score of this workload (socratic/suite/sol_score.hpp): its speed-of-light
+  /// time T_SOL when the problem gives one, and S = 1/(1 + (T - T_SOL)/(T_b - T_SOL)) with T the
+  /// candidate's time and T_b this report's baseline time; NaN when not given or not judged.
+  double sol_time_ms = detail::nan;
+  double sol_score = detail::nan;
 
   /// Observations that qualify the numbers: `side_stream`, `below_roofline`, `throttled`,
   /// `noisy`, `sample_cap`, ... (documented in docs/report-schema.md).
@@ -119,6 +124,11 @@ struct EvalReport {
   bool identical_to_baseline = false;
   /// Set when nothing was judged through no fault of the candidate (`error` says what failed).
   EvalFault fault = EvalFault::none;
+  /// A SOL-ExecBench / FlashInfer-Bench problem: what T_b of its score is (`pytorch_eager`,
+  /// `pytorch_compile`, `native_cuda`); empty for other problems (no suite score applies).
+  std::string sol_score_baseline;
+  /// Why the SOL score is absent for such a problem (no workload gives T_SOL); empty otherwise.
+  std::string sol_score_absent;
 
   /// @brief The result for scenario `id`, or nullptr when it is missing.
   const ScenarioResult* find(std::string_view id) const {
@@ -152,6 +162,24 @@ struct EvalReport {
       log_sum += std::log(r->speedup);
     }
     return std::exp(log_sum / static_cast<double>(expected.size()));
+  }
+
+  /// @brief SOL-ExecBench's score of the problem: the mean of the scenarios' `sol_score` over the
+  /// expected scenarios that have a T_SOL; NaN when none has one, or when one of them has no
+  /// score (incorrect, missing, not timed): a failed workload must not vanish into a mean.
+  double mean_sol_score() const {
+    double sum = 0;
+    int n = 0;
+    for (const auto& id : expected) {
+      const ScenarioResult* r = find(id);
+      if (!r || !std::isfinite(r->sol_time_ms)) {
+        if (!r) return detail::nan;
+        continue;
+      }
+      if (!std::isfinite(r->sol_score)) return detail::nan;
+      sum += r->sol_score, ++n;
+    }
+    return n ? sum / n : detail::nan;
   }
 
   /// @brief Lower confidence bound of the geometric mean of the speedups (see

@@ -35,6 +35,7 @@
 #include "socratic/scan/library_policy.hpp"
 #include "socratic/suite/judgeable.hpp"
 #include "socratic/suite/resolved_workload_writer.hpp"
+#include "socratic/suite/sol_score.hpp"
 #include "socratic/suite/suite_adapter.hpp"
 
 namespace socratic {
@@ -457,6 +458,11 @@ class CudaEvaluator {
       // startable): nothing was judged, so no scenario gets a result; `error` says why.
       if (outcome.hello) report.scenarios = std::move(outcome.results);
       else outcome.problems.insert(outcome.problems.begin(), "the runner did not start on the GPU");
+      // The suite's own score beside the speedup, T_b being this evaluation's baseline.
+      if (suite_) {
+        const std::string_view word = runner_baseline_word(config_.baseline_kind);
+        suite::apply_sol_scores(report, suite_->description, word.empty() ? "native_cuda" : std::string(word));
+      }
       report.timings.check_s = outcome.check_s;
       report.timings.timing_s = outcome.timing_s;
       std::vector<std::string> problems = std::move(outcome.problems);

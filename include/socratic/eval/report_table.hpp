@@ -88,6 +88,24 @@ inline std::string summary_line(const EvalReport& report) {
   return out;
 }
 
+inline bool has_sol_times(const EvalReport& report) {
+  return std::any_of(report.scenarios.begin(), report.scenarios.end(), [](const auto& s) { return std::isfinite(s.sol_time_ms); });
+}
+
+/// SOL-ExecBench's score: its mean over the workloads with a T_SOL and what T_b is, or why it is
+/// absent; empty for a problem of another origin.
+inline std::string sol_score_line(const EvalReport& report) {
+  if (report.sol_score_baseline.empty()) return {};
+  if (!report.sol_score_absent.empty()) return "SOL score: absent (" + report.sol_score_absent + ")";
+  int with_time = 0;
+  for (const auto& id : report.expected)
+    if (const auto* r = report.find(id); r && std::isfinite(r->sol_time_ms)) ++with_time;
+  const double m = report.mean_sol_score();
+  return "SOL score S = 1/(1 + (T - T_SOL)/(T_b - T_SOL)), T_b = this report's baseline (" + report.sol_score_baseline +
+         "): mean " + (std::isnan(m) ? std::string("n/a (a workload with a T_SOL is not correct or not timed)") : fmt("%.3f", m)) +
+         " over " + std::to_string(with_time) + " of " + std::to_string(report.expected.size()) + " workloads with a T_SOL";
+}
+
 inline std::string build_line(const EvalReport& report) {
   if (report.built)
     return std::string("build: ok") + (report.timings.build_cached ? " (cached)" : "") + ", " +
@@ -117,10 +135,12 @@ inline std::string format_report_table(const EvalReport& report) {
     // Nothing was judged (build failure, integrity, no GPU): one line, not N empty rows.
     out += "no scenario was judged (" + std::to_string(report.expected.size()) + " expected)\n";
   } else if (!report.expected.empty()) {
+    const bool sol = detail::has_sol_times(report);  // the S column, where the problem gives T_SOL
     out += cell("#", 4, true) + "  " + cell("scenario", 22) + " " + cell("status", 7) + " " +
            cell("max err / tol", 19, true) + " " + cell("cand ms", 10, true) + " " +
            cell("base ms", 10, true) + " " + cell("speedup", 8, true) + " " + cell("TFLOP/s", 8, true) +
-           " " + cell("roofline", 8, true) + " " + cell("noise c/b", 13, true) + "  flags\n";
+           " " + cell("roofline", 8, true) + (sol ? " " + cell("S", 6, true) : std::string()) + " " +
+           cell("noise c/b", 13, true) + "  flags\n";
     for (std::size_t i = 0; i < report.expected.size(); ++i) {
       const ScenarioResult* r = report.find(report.expected[i]);
       std::string row = cell(std::to_string(i + 1), 4, true) + "  " + cell(report.expected[i], 22) + " " +
@@ -132,6 +152,7 @@ inline std::string format_report_table(const EvalReport& report) {
                cell(fmt("%.4f", r->baseline_ms), 10, true) + " " +
                cell(std::isnan(r->speedup) ? "-" : fmt("%.3fx", r->speedup), 8, true) + " " +
                cell(fmt("%.1f", r->tflops), 8, true) + " " + cell(detail::percent(r->roofline_fraction), 8, true) +
+               (sol ? " " + cell(std::isnan(r->sol_score) ? "-" : fmt("%.3f", r->sol_score), 6, true) : std::string()) +
                " " + cell(noise, 13, true) + "  " + detail::join_flags(r->flags);
       }
       while (!row.empty() && row.back() == ' ') row.pop_back();
@@ -140,6 +161,7 @@ inline std::string format_report_table(const EvalReport& report) {
       else if (!r->correct) out += "      reason: " + (r->reason.empty() ? std::string("(none given)") : r->reason) + "\n";
     }
     out += detail::summary_line(report) + "\n";
+    if (const std::string sol_line = detail::sol_score_line(report); !sol_line.empty()) out += sol_line + "\n";
   }
   for (const auto& b : report.banned)
     out += "banned: " + b.library + " in " + (b.file.empty() ? std::string("?") : b.file) + ": " + b.evidence + "\n";
@@ -165,6 +187,7 @@ inline std::string format_report_compact(const EvalReport& report, std::size_t m
   }
   out += (report.all_correct() && report.banned.empty() ? "ALL CORRECT" : "NOT ACCEPTED") + std::string("; ") +
          detail::summary_line(report) + "\n";
+  if (const std::string sol_line = detail::sol_score_line(report); !sol_line.empty()) out += sol_line + "\n";
   // Failures first, since they are what needs attention; scenarios failing for the same reason
   // share one line (a runner that could not start fails them all alike).
   std::vector<std::pair<std::string, std::vector<std::string>>> failures;  // reason -> ids

@@ -142,7 +142,7 @@ inline SuiteProblem load_suite_problem(const std::filesystem::path& path, const 
   if (s.format == ProblemPathFormat::sol_folder) {
     s.description = suite::load_problem_folder(s.path);
     s.definition = s.path / "definition.json";
-    for (const char* name : {"definition.json", "workload.jsonl", "reference.py"})
+    for (const char* name : {"definition.json", "workload.jsonl", "reference.py", suite::sol_times_file})
       if (fs::is_regular_file(s.path / name)) s.files.push_back(s.path / name);
     // The workloads' safetensors files: the reference worker loads them into the judge's inputs.
     for (const auto& w : s.description.workloads)

@@ -99,6 +99,9 @@ struct Workload {
   std::map<std::string, std::int64_t> axes;  ///< the `var` axes' values
   std::map<std::string, InputSource> inputs;  ///< inputs a workload leaves out are `random`
   ToleranceOverride tolerance;
+  /// SOL-ExecBench's speed-of-light time T_SOL of this workload, milliseconds, when the problem
+  /// gives it (workload.jsonl's `t_sol_ms`, or `sol_times.json` beside it; sol_score.hpp).
+  std::optional<double> t_sol_ms;
   std::size_t line = 0;  ///< line in workload.jsonl (1-based), 0 when not from a file
 };
 

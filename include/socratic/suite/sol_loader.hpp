@@ -5,6 +5,8 @@
 /// workloads as JSON values (what the KernelBench describer prints). Every error names the file,
 /// the field path (`inputs.x.dtype`) and, in workload.jsonl, the line.
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -62,6 +64,14 @@ inline std::int64_t positive_integer(const ordered_json& v, const DocumentPlace&
   const std::int64_t n = v.get<std::int64_t>();
   if (n <= 0) at.fail(field, "the value " + std::to_string(n) + " is not a positive dimension");
   return n;
+}
+
+/// A speed-of-light time in milliseconds: a finite positive number.
+inline double positive_time(const ordered_json& v, const DocumentPlace& at, const std::string& field) {
+  if (!v.is_number()) at.fail(field, "expected a time in milliseconds (a number), found " + kind_of(v) + " " + v.dump());
+  const double t = v.get<double>();
+  if (!std::isfinite(t) || t <= 0) at.fail(field, "the time " + v.dump() + " ms is not positive");
+  return t;
 }
 
 inline TensorSpec parse_tensor(const std::string& name, const ordered_json& j, const DocumentPlace& at,
@@ -303,6 +313,7 @@ inline Workload parse_workload(const ordered_json& line_json, const ProblemDescr
   if (has_correctness && has_tolerance) at.fail("tolerance", "give \"correctness\" or \"tolerance\", not both");
   if (has_correctness) w.tolerance = detail::parse_tolerance(j.at("correctness"), at, "correctness");
   if (has_tolerance) w.tolerance = detail::parse_tolerance(j.at("tolerance"), at, "tolerance");
+  if (const ordered_json* t = detail::member(j, "t_sol_ms")) w.t_sol_ms = detail::positive_time(*t, at, "t_sol_ms");
   return w;
 }
 
@@ -361,6 +372,35 @@ inline bool is_sol_problem_folder(const std::filesystem::path& dir) {
   return std::filesystem::is_regular_file(dir / "definition.json");
 }
 
+/// @brief The file beside workload.jsonl that gives T_SOL per workload without editing the suite's
+/// files: `{"UUID": MILLISECONDS, ...}` (SOL-ExecBench publishes T_SOL on its leaderboard, not in
+/// the problem's files; docs/problems.md, "The suite's own score").
+inline constexpr const char* sol_times_file = "sol_times.json";
+
+/// @brief Reads `file` (sol_times.json) into `p`'s workloads' t_sol_ms. A uuid that is not a
+/// workload, a time that is not positive, or a time that disagrees with the workload's own
+/// `t_sol_ms` is an error naming the file and the uuid.
+inline void read_sol_times(ProblemDescription& p, const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw input_error(file.string(), {}, "cannot be read");
+  ordered_json j;
+  try {
+    j = ordered_json::parse(in);
+  } catch (const ordered_json::parse_error& e) {
+    throw input_error(file.string(), {}, std::string("not valid JSON: ") + e.what());
+  }
+  const detail::DocumentPlace at{file.string(), {}};
+  if (!j.is_object()) at.fail("", "expected an object of workload uuid -> T_SOL in milliseconds, found " + detail::kind_of(j));
+  for (const auto& [uuid, v] : j.items()) {
+    auto w = std::find_if(p.workloads.begin(), p.workloads.end(), [&](const Workload& x) { return x.uuid == uuid; });
+    if (w == p.workloads.end()) at.fail(uuid, "\"" + uuid + "\" is not a workload of \"" + p.name + "\"");
+    const double t = detail::positive_time(v, at, uuid);
+    if (w->t_sol_ms && *w->t_sol_ms != t)
+      at.fail(uuid, "gives " + v.dump() + " ms, and workload.jsonl's t_sol_ms gives " + std::to_string(*w->t_sol_ms));
+    w->t_sol_ms = t;
+  }
+}
+
 /// @brief A SOL-ExecBench / FlashInfer-Bench problem folder: definition.json, workload.jsonl,
 /// reference.py when present (the reference when the definition has none).
 inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, ProblemOrigin origin = ProblemOrigin::sol_execbench) {
@@ -397,6 +437,7 @@ inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, 
     detail::add_checked_workload(p, std::move(w), workload_path.string(), uuids);
   }
   if (p.workloads.empty()) throw input_error(workload_path.string(), {}, "no workloads: a problem needs at least one");
+  if (fs::is_regular_file(dir / sol_times_file)) read_sol_times(p, dir / sol_times_file);
   return p;
 }
 

@@ -33,6 +33,7 @@ struct SuiteScenarioCell {
   double candidate_ms = std::nan("");
   double speedup = std::nan("");
   double roofline_fraction = std::nan("");
+  double sol_score = std::nan("");  ///< SOL-ExecBench's S of this workload, where the problem gives T_SOL
 };
 
 /// @brief An admitted gain and the questions before it.
@@ -57,6 +58,10 @@ struct SuiteRow {
   double geomean = std::nan("");           ///< of the best candidate, every scenario correct; NaN otherwise
   double roofline_fraction = std::nan("");  ///< geomean over the scenarios where known
   std::optional<double> score;              ///< the suite's own score; absent when not defined
+  /// Where `score` comes from: `sol_execbench` (the mean S of the best candidate's report, over
+  /// its workloads with a T_SOL), `suite file` (the problem's `score` in the suite file), or
+  /// `absent` with the reason.
+  std::string score_source = "absent";
   int records = 0;
   std::map<std::string, int> records_by_agent;
   std::vector<SuiteGain> gains;
@@ -96,6 +101,7 @@ inline SuiteRow suite_row(const ProblemStanding& s, const std::string& link = {}
   r.records_by_agent = s.records_by_agent;
   r.distance = s.distance;
   r.score = score;
+  if (score) r.score_source = "suite file";
   if (s.incumbent) r.incumbent = s.incumbent->id, r.incumbent_agent = s.incumbent->agent;
   if (s.incumbent_check) {
     const EvalReport& rep = s.incumbent_check->report;
@@ -105,10 +111,17 @@ inline SuiteRow suite_row(const ProblemStanding& s, const std::string& link = {}
     double log_sum = 0;
     int known = 0;
     for (const auto& sc : rep.scenarios) {
-      r.scenarios.push_back({sc.id, sc.correct, sc.baseline_ms, sc.candidate_ms, sc.speedup, sc.roofline_fraction});
+      r.scenarios.push_back(
+          {sc.id, sc.correct, sc.baseline_ms, sc.candidate_ms, sc.speedup, sc.roofline_fraction, sc.sol_score});
       if (std::isfinite(sc.roofline_fraction) && sc.roofline_fraction > 0) log_sum += std::log(sc.roofline_fraction), ++known;
     }
     if (known > 0) r.roofline_fraction = std::exp(log_sum / known);
+    // SOL-ExecBench's score, computed from the judged times where the problem gives T_SOL: it
+    // takes the place of a number copied into the suite file.
+    const double sol = rep.mean_sol_score();
+    if (std::isfinite(sol)) r.score = sol, r.score_source = "sol_execbench";
+    else if (!score && !rep.sol_score_absent.empty()) r.score_source = "absent: " + rep.sol_score_absent;
+    else if (!score && !rep.sol_score_baseline.empty()) r.score_source = "absent: a workload with a T_SOL is not correct";
   }
   // The credit rule over the trace: which evaluation each credited question's gain was.
   std::map<int, std::vector<std::string>> credited_by;
@@ -165,13 +178,14 @@ inline json suite_report_json(const SuiteReportModel& m) {
              {"best", r.incumbent.empty() ? json(nullptr) : json(r.incumbent)}, {"best_agent", r.incumbent_agent},
              {"judged", r.judged}, {"all_correct", r.all_correct}, {"geomean_speedup", number_or_null(r.geomean)},
              {"roofline_fraction", number_or_null(r.roofline_fraction)},
-             {"score", r.score ? json(*r.score) : json("absent")}, {"records", r.records},
+             {"score", r.score ? json(*r.score) : json("absent")}, {"score_source", r.score_source}, {"records", r.records},
              {"records_by_agent", r.records_by_agent}, {"distance", number_or_null(r.distance)}};
     row["scenarios"] = json::array();
     for (const auto& s : r.scenarios)
       row["scenarios"].push_back({{"id", s.id}, {"correct", s.correct}, {"baseline_ms", number_or_null(s.baseline_ms)},
                                   {"candidate_ms", number_or_null(s.candidate_ms)}, {"speedup", number_or_null(s.speedup)},
-                                  {"roofline_fraction", number_or_null(s.roofline_fraction)}});
+                                  {"roofline_fraction", number_or_null(s.roofline_fraction)},
+                                  {"sol_score", number_or_null(s.sol_score)}});
     row["gains"] = json::array();
     for (const auto& g : r.gains)
       row["gains"].push_back({{"record", g.record}, {"agent", g.agent}, {"origin", g.origin}, {"question", g.question_id},
@@ -333,7 +347,8 @@ inline std::string scenario_strip(const SuiteRow& r) {
     const auto& c = r.scenarios[i];
     s += "<rect x=\"" + px(i * cell) + "\" y=\"0\" width=\"" + px(cell - 1) + "\" height=\"14\" fill=\"" +
          (c.correct ? speedup_colour(c.speedup) : std::string("#8b1a1a")) + "\"><title>" + escape(c.id) + ": " +
-         (c.correct ? times(c.speedup) + " (" + num(c.baseline_ms, "%.4g") + " ms &#8594; " + num(c.candidate_ms, "%.4g") + " ms)"
+         (c.correct ? times(c.speedup) + " (" + num(c.baseline_ms, "%.4g") + " ms &#8594; " + num(c.candidate_ms, "%.4g") + " ms" +
+                          (std::isfinite(c.sol_score) ? ", S " + num(c.sol_score, "%.3f") : std::string()) + ")"
                     : std::string("incorrect")) +
          "</title></rect>";
   }
@@ -383,7 +398,10 @@ inline std::string suite_report_html(const SuiteReportModel& m) {
   h += "</p>\n<h2>Geomean speedup per problem</h2>\n" + geomean_plot(m.rows) + "\n<h2>fast_p over p</h2>\n" + fast_p_plot(m.rows);
   h += "\n<h2>Problems</h2>\n<p class=\"note\">One row per problem: its best candidate (the store's incumbent) judged "
        "against the problem's own baseline; each cell of the strip a scenario (green faster, red slower, dark red "
-       "incorrect; hover for the times). The score is the suite's own where the problem defines one.</p>\n"
+       "incorrect; hover for the times). The score is the suite's own where the problem defines one: "
+       "SOL-ExecBench's S = 1/(1 + (T - T_SOL)/(T_b - T_SOL)) averaged over the workloads that give T_SOL, from the "
+       "judged times with T_b the problem's baseline here, else the suite file's <code>score</code>; hover for its "
+       "source.</p>\n"
        "<div class=\"scroll tall\"><table class=\"grid\" id=\"problems\"><tr><th class=\"text\">problem</th><th>status</th>"
        "<th class=\"text\">best</th><th>baseline ms (sum)</th><th>best ms (sum)</th><th class=\"text\">speedup per scenario</th>"
        "<th>geomean</th><th>roofline</th><th>score</th><th>proposals</th><th class=\"text\">report</th></tr>\n";
@@ -396,7 +414,8 @@ inline std::string suite_report_html(const SuiteReportModel& m) {
          (r.incumbent.empty() ? std::string("none") : escape(r.incumbent) + " <span class=\"why\">by " + escape(r.incumbent_agent) + "</span>") +
          "</td><td>" + (r.judged ? num(base, "%.4g") : "n/a") + "</td><td>" + (r.judged ? num(best, "%.4g") : "n/a") +
          "</td><td class=\"text\">" + scenario_strip(r) + "</td><td>" + times(r.geomean) + "</td><td>" + percent(r.roofline_fraction) +
-         "</td><td>" + (r.score ? num(*r.score, "%.4g") : std::string("absent")) + "</td><td>" + std::to_string(r.records) +
+         "</td><td class=\"score\" title=\"" + escape(r.score_source) + "\">" +
+         (r.score ? num(*r.score, "%.4g") : std::string("absent")) + "</td><td>" + std::to_string(r.records) +
          "</td><td class=\"text\">" + (r.link.empty() ? std::string("none") : "<a href=\"" + escape(r.link) + "\">report</a>") +
          "</td></tr>\n";
   }

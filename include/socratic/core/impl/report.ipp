@@ -59,6 +59,8 @@ SOCRATIC_DECL void to_json(json& j, const ScenarioResult& r) {
            {"roofline_ms", r.roofline_ms},
            {"roofline_fraction", r.roofline_fraction},
            {"sm_clock_mhz", r.sm_clock_mhz},
+           {"sol_time_ms", r.sol_time_ms},
+           {"sol_score", r.sol_score},
            {"flags", r.flags}};
 }
 
@@ -80,6 +82,8 @@ SOCRATIC_DECL void from_json(const json& j, ScenarioResult& r) {
   r.roofline_ms = number_or_nan(j, "roofline_ms");
   r.roofline_fraction = number_or_nan(j, "roofline_fraction");
   r.sm_clock_mhz = number_or_nan(j, "sm_clock_mhz");
+  r.sol_time_ms = number_or_nan(j, "sol_time_ms");
+  r.sol_score = number_or_nan(j, "sol_score");
   r.flags = optional_field<std::vector<std::string>>(j, "flags", {});
 }
 
@@ -128,6 +132,12 @@ SOCRATIC_DECL void to_json(json& j, const EvalReport& r) {
   if (!r.library_policy.empty()) j["library_policy"] = r.library_policy;
   if (!r.judge_modified.empty()) j["judge_modified"] = r.judge_modified;
   if (r.fault != EvalFault::none) j["fault"] = to_string(r.fault);
+  if (!r.sol_score_baseline.empty()) {
+    // Derived like geomean_speedup: the mean over the workloads with a T_SOL, or why it is absent.
+    j["sol_score_baseline"] = r.sol_score_baseline;
+    if (!r.sol_score_absent.empty()) j["sol_score"] = "absent", j["sol_score_absent"] = r.sol_score_absent;
+    else j["sol_score"] = r.mean_sol_score();
+  }
 }
 
 SOCRATIC_DECL void from_json(const json& j, EvalReport& r) {
@@ -148,6 +158,8 @@ SOCRATIC_DECL void from_json(const json& j, EvalReport& r) {
   r.timings = optional_field<EvalTimings>(j, "timings", {});
   r.identical_to_baseline = optional_field<bool>(j, "identical_to_baseline", false, "report");
   r.judge_modified = optional_field<std::vector<std::string>>(j, "judge_modified", {});
+  r.sol_score_baseline = optional_field<std::string>(j, "sol_score_baseline", "");
+  r.sol_score_absent = optional_field<std::string>(j, "sol_score_absent", "");
   const std::string fault = optional_field<std::string>(j, "fault", "none", "report");
   if (fault == "none")
     r.fault = EvalFault::none;

@@ -95,10 +95,21 @@ inline std::string scenario_table(const ReportModel& m, const std::vector<std::s
        "Times are medians of the timed samples; noise is their relative spread (candidate / baseline)." +
        (anchors && anchor_note.empty() ? " Anchors: the best known TFLOP/s (" + escape(anchors->source) + ")." : "") +
        (anchor_note.empty() ? "" : " " + escape(anchor_note)) + "</p>\n";
+  // SOL-ExecBench's score where the problem gives T_SOL (socratic/suite/sol_score.hpp), or why not.
+  const bool sol = std::any_of(best->report.scenarios.begin(), best->report.scenarios.end(),
+                               [](const ScenarioResult& r) { return std::isfinite(r.sol_time_ms); });
+  if (!best->report.sol_score_baseline.empty())
+    h += "<p class=\"note\" id=\"sol-score\">SOL-ExecBench's score S = 1/(1 + (T - T<sub>SOL</sub>)/(T<sub>b</sub> - "
+         "T<sub>SOL</sub>)), T<sub>b</sub> this report's baseline (" + escape(best->report.sol_score_baseline) + "): " +
+         (!best->report.sol_score_absent.empty() ? "absent, " + escape(best->report.sol_score_absent)
+          : std::isfinite(best->report.mean_sol_score()) ? "mean <b>" + num(best->report.mean_sol_score(), "%.3f") + "</b> over the workloads with a T<sub>SOL</sub>"
+                                                         : std::string("no mean: a workload with a T<sub>SOL</sub> is not correct")) +
+         ".</p>\n";
   h += "<div class=\"scroll\"><table class=\"grid\" id=\"scenario-table\"><tr><th>scenario</th>";
   for (const auto& p : varying) h += "<th class=\"param\">" + escape(p) + "</th>";
   h += "<th>" + escape(baseline) + " ms</th><th>candidate ms</th><th>speedup over " + escape(baseline) +
-       "</th><th>noise (candidate / baseline)</th><th>TFLOP/s</th><th>of roofline</th>";
+       "</th><th>noise (candidate / baseline)</th><th>TFLOP/s</th><th>of roofline</th>" +
+       (sol ? std::string("<th>T<sub>SOL</sub> ms</th><th>SOL score S</th>") : std::string());
   for (const auto& impl : implementations) {
     const std::string name = impl.empty() ? std::string("best known") : anchors->label(impl);
     h += "<th class=\"anchor\">" + escape(name) + " TFLOP/s</th><th class=\"anchor\">vs " + escape(name) + "</th>";
@@ -121,7 +132,10 @@ inline std::string scenario_table(const ReportModel& m, const std::vector<std::s
          num(s->speedup, "%.4f") + "\">" + num(s->speedup, "%.3f") + "x</td><td>\xc2\xb1" +
          num(s->candidate_noise * 100, "%.1f") + "% / \xc2\xb1" + num(s->baseline_noise * 100, "%.1f") + "%</td><td>" +
          num(s->tflops, "%.1f") + "</td><td>" + (std::isfinite(s->roofline_fraction) ? num(s->roofline_fraction * 100, "%.0f") + "%" : std::string("n/a")) +
-         "</td>";
+         "</td>" +
+         (sol ? "<td>" + (std::isfinite(s->sol_time_ms) ? num(s->sol_time_ms, "%.4g") : std::string("-")) +
+                    "</td><td class=\"sol-score\">" + (std::isfinite(s->sol_score) ? num(s->sol_score, "%.3f") : std::string("-")) + "</td>"
+              : std::string());
     for (const auto& impl : implementations) {
       std::optional<double> a;
       if (impl.empty()) a = anchors->find(id);

@@ -246,6 +246,9 @@ TEST_CASE("init --problem PATH: a campaign whose problem is a path, its workload
   const socratic::tool::CampaignFile c = socratic::tool::load_campaign_file(dir / "campaign/campaign.json");
   CHECK(c.problem == rmsnorm().string());
   CHECK(socratic::tool::campaign_scenario_ids(c) == std::vector<std::string>{"rms-b1", "rms-b128", "rms-b4096"});
+  // The task tells the agent the suite's library rule, not the study's ban.
+  CHECK_THAT(c.task, Contains("the suite's rule allows cuBLAS, cuDNN and CUTLASS"));
+  CHECK_THAT(c.task, !Contains("without banned libraries"));
   // The problem's path is written relative to the campaign file, and read back relative to it.
   const socratic::json written = socratic::json::parse(socratic::test::read_text(dir / "campaign/campaign.json"));
   CHECK(written.at("problem").get<std::string>().find('/') != std::string::npos);

@@ -321,7 +321,11 @@ int init_command(const InitCommandOptions& o) {
   c.task = !o.task.empty() ? o.task
                           : "Make the candidate " + c.candidate.filename().string() + " (problem \"" + c.problem +
                           "\") faster than the baseline on every scenario of " + set.name + ", correct on each" +
-                          (gpu ? ", without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN)" : "") + ". " +
+                          (gpu && !suite_problem ? ", without banned libraries (CUTLASS, CuTe, cuBLAS, cuDNN)"
+                           : gpu ? " (the suite's rule allows cuBLAS, cuDNN and CUTLASS; evaluator.settings.libraries "
+                                   "in the campaign file changes it)"
+                                 : "") +
+                          ". " +
                           (judge.registered ? "It exports the C function " + judge.registered->entry_point +
                                                   ", declared in " + judge.registered->args_header_path().string() +
                                                   " (the runner calls it). "

@@ -75,6 +75,8 @@ struct AgentSettings {
   int max_retries = 100;          ///< retries of one model call, at most
   double retry_initial_delay_s = 0.5, retry_max_delay_s = 30;  ///< the backoff's first step and ceiling
   double connect_timeout_s = 10, read_timeout_s = 300, total_timeout_s = 600;  ///< one HTTP exchange
+  /// The most bytes of one model answer held in memory (BackendOptions::max_response_bytes).
+  std::size_t max_response_bytes = std::size_t(8) << 20;
 };
 
 /// The whole file, paths made absolute.
@@ -241,12 +243,17 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
                         "max_time_s, max_retries and initial_delay_s must not be negative, nor max_delay_s below initial_delay_s");
     const json net = optional_field<json>(a, "http", json::object(), "agent");
     if (!net.is_object()) throw input_error({}, "agent field \"http\"", "expected an object");
-    detail::reject_unknown(net, "agent.http", {"connect_timeout_s", "read_timeout_s", "total_timeout_s"});
+    detail::reject_unknown(net, "agent.http",
+                           {"connect_timeout_s", "read_timeout_s", "total_timeout_s", "max_response_bytes"});
     c.agent.connect_timeout_s = optional_field<double>(net, "connect_timeout_s", 10, "agent.http");
     c.agent.read_timeout_s = optional_field<double>(net, "read_timeout_s", 300, "agent.http");
     c.agent.total_timeout_s = optional_field<double>(net, "total_timeout_s", 600, "agent.http");
     if (c.agent.connect_timeout_s <= 0 || c.agent.read_timeout_s <= 0 || c.agent.total_timeout_s <= 0)
       throw input_error({}, "agent.http", "timeouts must be positive");
+    const long long max_response = optional_field<long long>(net, "max_response_bytes", 8ll << 20, "agent.http");
+    if (max_response < 4096)
+      throw input_error({}, "agent.http field \"max_response_bytes\"", "must be at least 4096 (default 8388608, 8 MiB)");
+    c.agent.max_response_bytes = static_cast<std::size_t>(max_response);
 
     if (j.contains("agents") && !j["agents"].is_null())
       c.agents = parse_agents_section(j["agents"], base, c.workspace, c.state_dir,
@@ -305,7 +312,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   a["retry"] = {{"max_time_s", c.agent.retry_time_s}, {"max_retries", c.agent.max_retries},
                 {"initial_delay_s", c.agent.retry_initial_delay_s}, {"max_delay_s", c.agent.retry_max_delay_s}};
   a["http"] = {{"connect_timeout_s", c.agent.connect_timeout_s}, {"read_timeout_s", c.agent.read_timeout_s},
-               {"total_timeout_s", c.agent.total_timeout_s}};
+               {"total_timeout_s", c.agent.total_timeout_s}, {"max_response_bytes", c.agent.max_response_bytes}};
   // A problem's path stays one when written relative (`./rmsnorm`, not `rmsnorm`, a registry name).
   std::string problem = c.problem;
   if (is_problem_path(problem) && !is_problem_path(problem = path(c.problem))) problem = "./" + problem;

@@ -18,6 +18,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/eval/problem_registry.hpp"
+#include "socratic/eval/scenario_fields.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/process/environment.hpp"
 
@@ -33,6 +34,9 @@ struct EvaluatorSettings {
   /// against (a candidate byte-identical to it is reported `identical_to_baseline`)
   std::optional<std::filesystem::path> baseline;
   json extra = json::object();        ///< kind cuda: passed through to the CUDA evaluator's settings
+  /// kind command: the fields the command reads from every scenario, with their types; checked
+  /// against the scenario set whenever the campaign is made or loaded (scenario_fields.hpp)
+  std::vector<ScenarioFieldNeed> scenario_fields;
 };
 
 /// Where questions come from.
@@ -185,7 +189,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
 
     const json e = optional_field<json>(j, "evaluator", json{{"kind", "cuda"}}, "campaign");
     if (!e.is_object()) throw input_error({}, "evaluator", "expected an object");
-    detail::reject_unknown(e, "evaluator", {"kind", "command", "timeout_s", "arch", "baseline", "settings"});
+    detail::reject_unknown(e, "evaluator", {"kind", "command", "timeout_s", "arch", "baseline", "settings", "scenario_fields"});
     c.evaluator.kind = required<std::string>(e, "kind", "evaluator");
     c.evaluator.timeout_s = optional_field<double>(e, "timeout_s", 1800, "evaluator");
     c.evaluator.arch = optional_value<std::string>(e, "arch", "evaluator");
@@ -194,8 +198,13 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     if (c.evaluator.kind == "command") {
       c.evaluator.command = required<std::vector<std::string>>(e, "command", "evaluator");
       if (c.evaluator.command.empty()) throw input_error({}, "evaluator field \"command\"", "is empty");
+      if (e.contains("scenario_fields"))
+        c.evaluator.scenario_fields = parse_scenario_fields(e["scenario_fields"], "evaluator.scenario_fields");
     } else if (c.evaluator.kind != "cuda") {
       throw input_error({}, "evaluator field \"kind\"", "\"" + c.evaluator.kind + "\" is not `cuda` or `command`");
+    } else if (e.contains("scenario_fields")) {
+      throw input_error({}, "evaluator field \"scenario_fields\"",
+                        "is for kind command: the CUDA evaluator's problem declares its parameters in problem.json");
     }
     if (c.evaluator.timeout_s <= 0) throw input_error({}, "evaluator field \"timeout_s\"", "must be positive");
 
@@ -283,6 +292,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   };
   json e{{"kind", c.evaluator.kind}, {"timeout_s", c.evaluator.timeout_s}};
   if (c.evaluator.kind == "command") e["command"] = c.evaluator.command;
+  if (!c.evaluator.scenario_fields.empty()) e["scenario_fields"] = scenario_fields_json(c.evaluator.scenario_fields);
   if (c.evaluator.arch) e["arch"] = *c.evaluator.arch;
   if (c.evaluator.baseline) e["baseline"] = path(*c.evaluator.baseline);
   if (!c.evaluator.extra.empty()) e["settings"] = c.evaluator.extra;

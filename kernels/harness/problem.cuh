@@ -116,3 +116,15 @@ class Problem {
 /// Defined by each problem's problem.cu: the problem object and its entry point's symbol name.
 std::unique_ptr<socratic::harness::Problem> socratic_make_problem();
 const char* socratic_problem_entry_point();
+
+/// The symbol the workers look up in an implementation: problem.json's `entry_point`, which the
+/// host's build of the runner passes as SOCRATIC_PROBLEM_ENTRY_POINT (the same name the agent is
+/// told to export and the candidate's library is checked for); problem.cu's own name only for a
+/// runner built by hand without it.
+inline const char* socratic_entry_symbol() {
+#ifdef SOCRATIC_PROBLEM_ENTRY_POINT
+  return SOCRATIC_PROBLEM_ENTRY_POINT;
+#else
+  return socratic_problem_entry_point();
+#endif
+}

@@ -218,10 +218,10 @@ class WorkerSession {
                            (e ? e : "unknown error"));
       return 2;
     }
-    entry_ = dlsym(lib, socratic_problem_entry_point());
+    entry_ = dlsym(lib, socratic_entry_symbol());
     if (!entry_) {
       channel_.fail(0, "the " + options_.role + " " + options_.implementation + " has no entry point \"" +
-                           socratic_problem_entry_point() + "\" (it must be extern \"C\")");
+                           socratic_entry_symbol() + "\" (it must be extern \"C\")");
       return 2;
     }
     if (!install_sandbox_filter(SandboxPhase::run, why)) {

@@ -182,6 +182,41 @@ TEST_CASE("anthropic: streamed over the wire in small pieces", "[agents][anthrop
   CHECK(server.requests().at(0).json_body()["stream"] == true);
 }
 
+TEST_CASE("anthropic: a runaway streamed answer is refused at the 8 MiB cap as it arrives, the connection closed",
+          "[agents][anthropic][stream][limits]") {
+  ScriptedServer server;
+  Recorder rec;
+  const std::size_t whole = std::size_t(48) << 20;
+  std::string stream =
+      "event: message_start\ndata: " +
+      json{{"type", "message_start"}, {"message", {{"model", "claude-test"}, {"usage", {{"input_tokens", 10}}}}}}.dump() +
+      "\n\nevent: content_block_start\ndata: " +
+      json{{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}}.dump() +
+      "\n\n";
+  const std::string event =
+      "event: content_block_delta\ndata: " +
+      json{{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", std::string(64 * 1024, 'y')}}}}
+          .dump() +
+      "\n\n";
+  while (stream.size() < whole) stream += event;
+  std::vector<std::string> pieces;
+  for (std::size_t i = 0; i < stream.size(); i += 64 * 1024) pieces.push_back(stream.substr(i, 64 * 1024));
+  auto reply = ScriptedReply::sse(std::move(pieces));
+  reply.gap = 2ms;
+  server.push(std::move(reply));
+  AnthropicBackend backend(anthropic_options(server, rec, true));
+  auto e = catch_llm([&] { backend.complete(anthropic_request()); });
+  CHECK(e.kind() == LlmErrorKind::transport);
+  CHECK_THAT(e.what(), Catch::Matchers::Contains("exceeds the cap of 8388608 bytes") &&
+                           Catch::Matchers::Contains("agent.http.max_response_bytes"));
+  CHECK(e.billed().input_tokens == 10);
+  CHECK(server.requests().size() == 1);
+  const auto sent = server.sent(0, 20s);
+  REQUIRE(sent);
+  CHECK_FALSE(sent->complete);
+  CHECK(sent->body_bytes < whole / 2);
+}
+
 TEST_CASE("anthropic: 529 and a mid-stream overload are retried; the failed stream is billed",
           "[agents][anthropic][retry]") {
   ScriptedServer server;

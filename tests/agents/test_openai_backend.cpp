@@ -357,6 +357,77 @@ TEST_CASE("openai: retries honour retry-after and stop at the right errors", "[a
   }
 }
 
+namespace {
+
+/// `text` in pieces of `piece` bytes.
+std::vector<std::string> split_into(const std::string& text, std::size_t piece) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < text.size(); i += piece) out.push_back(text.substr(i, piece));
+  return out;
+}
+
+/// A runaway answer is refused at the default cap while it arrives: the connection is closed
+/// before the server could send the rest (so the client never held it), and it is not retried.
+void check_refused_while_arriving(const ScriptedServer& server, const llm_error& e, std::size_t whole) {
+  CHECK(e.kind() == LlmErrorKind::transport);
+  CHECK_THAT(e.what(), Catch::Matchers::Contains("exceeds the cap of 8388608 bytes (8.0 MiB)") &&
+                           Catch::Matchers::Contains("agent.http.max_response_bytes"));
+  CHECK(server.requests().size() == 1);
+  const auto sent = server.sent(0, 20s);
+  REQUIRE(sent);
+  CHECK_FALSE(sent->complete);
+  CHECK(sent->body_bytes < whole / 2);
+}
+
+}  // namespace
+
+TEST_CASE("openai: a 48 MiB answer sent slowly is refused at the 8 MiB cap as it arrives, plain or streamed",
+          "[agents][openai][limits]") {
+  ScriptedServer server;
+  Recorder rec;
+  const std::size_t whole = std::size_t(48) << 20;
+  SECTION("a plain body, chunked, with no length announced") {
+    const std::string body = text_completion(std::string(whole, 'x')).dump();
+    ScriptedReply r;
+    r.headers.push_back({"Content-Type", "application/json"});
+    r.pieces = split_into(body, 64 * 1024);
+    r.gap = 2ms;
+    server.push(std::move(r));
+    OpenAiBackend backend(local_options(server, rec));
+    const auto began = std::chrono::steady_clock::now();
+    auto e = catch_llm([&] { backend.complete(sample_request()); });
+    CHECK(std::chrono::steady_clock::now() - began < 1500ms);  // the whole body takes over 1.5 s
+    check_refused_while_arriving(server, e, whole);
+  }
+  SECTION("a stream whose text runs away") {
+    const std::string event =
+        "data: " + json{{"choices", {{{"index", 0}, {"delta", {{"content", std::string(64 * 1024, 'y')}}}}}}}.dump() + "\n\n";
+    std::string stream;
+    stream.reserve(whole + (std::size_t(1) << 20));
+    while (stream.size() < whole) stream += event;
+    auto r = ScriptedReply::sse(split_into(stream, 64 * 1024));
+    r.gap = 2ms;
+    server.push(std::move(r));
+    OpenAiBackend backend(local_options(server, rec, true));
+    auto e = catch_llm([&] { backend.complete(sample_request()); });
+    check_refused_while_arriving(server, e, whole);
+  }
+  SECTION("the cap is the backend's setting") {
+    Recorder r2;
+    auto o = local_options(server, r2, true);
+    o.max_response_bytes = 100 * 1024;
+    std::string stream;
+    for (int i = 0; i < 4; ++i)
+      stream += "data: " + json{{"choices", {{{"index", 0}, {"delta", {{"content", std::string(40 * 1024, 'z')}}}}}}}.dump() + "\n\n";
+    stream += "data: [DONE]\n\n";
+    server.push(ScriptedReply::sse({stream}));
+    OpenAiBackend small(o);
+    auto e = catch_llm([&] { small.complete(sample_request()); });
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("exceeds the cap of 102400 bytes") &&
+                             Catch::Matchers::Contains("122880 bytes assembled"));
+  }
+}
+
 TEST_CASE("openai: authentication failures say where the key came from, never the key",
           "[agents][openai][secrets]") {
   ScriptedServer server;

@@ -6,7 +6,9 @@
 //   FAKE_COMPILE_ERROR, sleeps on FAKE_COMPILE_HANG, writes a make-style dependency file for -MF
 //   (the source plus its `#include "..."` headers found next to it or in -I folders), and
 //   "compiles" a shared object by concatenating its sources (so the fake runner can read the
-//   candidate's directives), or a runner by copying itself.
+//   candidate's directives), or a runner by copying itself. A source with a line
+//   `FAKE_ELF_EXPORTS NAME...` is built instead into a real ELF shared object (by the host's cc)
+//   that exports those C functions, for the evaluator's check of the entry point.
 // - `nvidia-smi`: prints the compute capability in `compute_cap` beside it (default 9.0).
 // - anything else: the runner. It speaks docs/runner-protocol.md and behaves as the candidate's
 //   directives say, one per line: `fake: VERB SCENARIO [ARGS...]` (SCENARIO `*` = every one):
@@ -108,6 +110,15 @@ int fake_nvcc(int argc, char** argv) {
     std::string deps = output + " : " + (sources.empty() ? "" : sources.back());
     for (const auto& h : headers) deps += " \\\n    " + h;
     std::ofstream(deps_file) << deps << "\n";
+  }
+  if (const auto at = combined.find("FAKE_ELF_EXPORTS"); at != std::string::npos) {
+    std::istringstream names(combined.substr(at + 16, combined.find('\n', at) - at - 16));
+    std::string c_source;
+    for (std::string n; names >> n;) c_source += "void " + n + "(void) {}\n";
+    const std::string c_file = output + ".c";
+    std::ofstream(c_file) << c_source;
+    const std::string cc = "cc -shared -fPIC -o '" + output + "' '" + c_file + "'";
+    return std::system(cc.c_str()) == 0 ? 0 : 3;
   }
   if (fs::path(output).filename().string().rfind("socratic-runner", 0) == 0) {
     fs::copy_file("/proc/self/exe", output, fs::copy_options::overwrite_existing);

@@ -115,6 +115,53 @@ TEST_CASE("CudaEvaluator: the runner's build is told where nlohmann/json is", "[
   CHECK_THAT(runner_line.substr(0, runner_line.find('\n')), Contains("-I" + (f.tmp / "json-include").string()));
 }
 
+TEST_CASE("CudaEvaluator: problem.json's entry_point is the symbol the runner is built to call, and the "
+          "candidate's library must export it", "[eval][evaluator]") {
+  EvaluatorFixture f;
+  CudaEvaluator ev(f.config);
+  // A library exporting another name: the candidate's build failed, said before any run, naming
+  // problem.json and the symbol.
+  const EvalReport wrong = ev.evaluate(f.candidate("// FAKE_ELF_EXPORTS toy_forward_v2\n", "wrong.cu"));
+  INFO(wrong.build_log << wrong.error);
+  CHECK_FALSE(wrong.built);
+  CHECK(wrong.error.empty());  // the candidate's to fix, not a fault of the judge
+  CHECK(wrong.scenarios.empty());
+  CHECK_THAT(wrong.build_log, Contains("does not export the entry point \"toy_forward\"") &&
+                                  Contains("kernels/toy/problem.json names (field entry_point)") &&
+                                  Contains("toy_args.h"));
+  // Exporting it, the candidate is judged.
+  const EvalReport right = ev.evaluate(f.candidate("// FAKE_ELF_EXPORTS helper toy_forward\n", "right.cu"));
+  INFO(right.build_log << right.error);
+  CHECK(right.built);
+  CHECK(right.error.empty());
+  CHECK(right.scenarios.size() == 4);
+  // The runner looks up that same name: its build is told it.
+  const std::string calls = eval_test::read_file(f.tools / "nvcc.calls");
+  const std::string runner_line = calls.substr(calls.find("socratic-runner-toy |"));
+  CHECK_THAT(runner_line.substr(0, runner_line.find('\n')), Contains("-DSOCRATIC_PROBLEM_ENTRY_POINT=") &&
+                                                                Contains("toy_forward"));
+}
+
+TEST_CASE("elf_exports reads a shared object's dynamic symbols as dlsym would", "[eval][evaluator]") {
+  TempDir dir("elf_exports");
+  write_file(dir / "lib.cpp",
+             "extern \"C\" void socratic_toy_entry() {}\n"
+             "static void kept_inside() {}\n"
+             "void mangled_one() { kept_inside(); }\n"
+             "extern \"C\" __attribute__((visibility(\"hidden\"))) void hidden_entry() {}\n"
+             "extern \"C\" void only_declared();\n"
+             "extern \"C\" void calls() { only_declared(); }\n");
+  const std::string cc = "c++ -shared -fPIC -o '" + (dir / "lib.so").string() + "' '" + (dir / "lib.cpp").string() + "'";
+  REQUIRE(std::system(cc.c_str()) == 0);
+  CHECK(elf_exports(dir / "lib.so", "socratic_toy_entry") == true);
+  CHECK(elf_exports(dir / "lib.so", "calls") == true);
+  CHECK(elf_exports(dir / "lib.so", "kept_inside") == false);
+  CHECK(elf_exports(dir / "lib.so", "mangled_one") == false);  // a C++ name is mangled
+  CHECK(elf_exports(dir / "lib.so", "hidden_entry") == false);
+  CHECK(elf_exports(dir / "lib.so", "only_declared") == false);  // undefined here
+  CHECK_FALSE(elf_exports(dir / "lib.cpp", "socratic_toy_entry").has_value());  // not ELF: nothing to read
+}
+
 TEST_CASE("CudaEvaluator: the baseline's own bytes are reported identical to it; a campaign's snapshot is judged",
           "[eval][evaluator]") {
   EvaluatorFixture f;

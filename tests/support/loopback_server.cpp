@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -86,6 +87,7 @@ struct ScriptedServer::impl {
   std::deque<ScriptedReply> replies;
   ScriptedServer::Script script;
   std::vector<RecordedRequest> received;
+  std::map<std::size_t, SentReply> sent;
   std::atomic<bool> stopping{false};
   std::thread thread;
   std::vector<std::thread> connections;
@@ -140,6 +142,19 @@ struct ScriptedServer::impl {
       index = received.size();
       received.push_back(rec);
     }
+    SentReply out;
+    struct record_sent {
+      impl& self;
+      std::size_t index;
+      SentReply& out;
+      ~record_sent() {
+        {
+          std::lock_guard lock(self.mutex);
+          self.sent[index] = out;
+        }
+        self.wake.notify_all();
+      }
+    } recorder{*this, index, out};
     ScriptedReply reply = next_reply(index, rec);
     if (reply.delay.count() > 0) pause(reply.delay);
     if (stopping) return;
@@ -163,7 +178,8 @@ struct ScriptedServer::impl {
     if (!pieces) {
       std::string_view body = reply.body;
       if (reply.fault == ScriptedReply::Fault::truncate) body = body.substr(0, reply.truncate_at);
-      asio::write(stream, asio::buffer(body.data(), body.size()), ec);
+      out.body_bytes = asio::write(stream, asio::buffer(body.data(), body.size()), ec);
+      out.complete = !ec && body.size() == reply.body.size();
     } else {
       for (std::size_t i = 0; i < reply.pieces.size() && !ec && !stopping; ++i) {
         if (i > 0 && reply.gap.count() > 0) pause(reply.gap);
@@ -176,9 +192,11 @@ struct ScriptedServer::impl {
           std::snprintf(size_line, sizeof size_line, "%zx\r\n", p.size());
           asio::write(stream, asio::buffer(std::string(size_line) + p + "\r\n"), ec);
         }
+        if (!ec) out.body_bytes += p.size();
       }
       if (!ec && !reply.close_delimited && reply.fault != ScriptedReply::Fault::truncate)
         asio::write(stream, asio::buffer(std::string("0\r\n\r\n")), ec);
+      out.complete = !ec && !stopping && reply.fault != ScriptedReply::Fault::truncate;
     }
   }
 
@@ -274,6 +292,13 @@ std::vector<RecordedRequest> ScriptedServer::requests() const {
 std::size_t ScriptedServer::unused_replies() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->replies.size();
+}
+
+std::optional<SentReply> ScriptedServer::sent(std::size_t index, std::chrono::milliseconds wait) const {
+  std::unique_lock lock(impl_->mutex);
+  impl_->wake.wait_for(lock, wait, [&] { return impl_->sent.count(index) > 0; });
+  if (auto it = impl_->sent.find(index); it != impl_->sent.end()) return it->second;
+  return std::nullopt;
 }
 
 // ---- the proxy -------------------------------------------------------------------------------

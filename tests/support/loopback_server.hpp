@@ -60,6 +60,12 @@ struct RecordedRequest {
   std::string api_key() const;
 };
 
+/// @brief How much of a reply's body the server wrote before it was done or the client went.
+struct SentReply {
+  std::size_t body_bytes = 0;  ///< body bytes written (pieces without their chunk framing)
+  bool complete = false;       ///< every byte was written (false: a write failed, the client closed)
+};
+
 /// @brief The server. Listens on 127.0.0.1, on an ephemeral port, until destroyed; each
 /// connection is served on its own thread (real clients open several at once).
 class ScriptedServer {
@@ -82,6 +88,9 @@ class ScriptedServer {
   std::string url(const std::string& host = "127.0.0.1") const;
   std::vector<RecordedRequest> requests() const;
   std::size_t unused_replies() const;
+  /// @brief What the server wrote of its reply to request #`index` once it stopped writing,
+  /// waiting up to `wait` for it to stop; nullopt if it had not.
+  std::optional<SentReply> sent(std::size_t index, std::chrono::milliseconds wait) const;
 
  private:
   struct impl;

@@ -161,7 +161,8 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
               "sandbox": "none", "network": true, "sandbox_expose": ["tools/nvcc"], "context_window": 32768,
               "max_tokens": 2048, "retry": {"max_time_s": 120.0, "max_retries": 7, "initial_delay_s": 1.0,
               "max_delay_s": 9.0},
-              "http": {"connect_timeout_s": 3.0, "read_timeout_s": 30.0, "total_timeout_s": 60.0}},
+              "http": {"connect_timeout_s": 3.0, "read_timeout_s": 30.0, "total_timeout_s": 60.0,
+                       "max_response_bytes": 1048576}},
     "hook": {"max_consecutive_blocks": 3}
   })");
   write_text(dir / "campaign.json", original.dump(2));
@@ -226,6 +227,8 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
   CHECK(second.agent.connect_timeout_s == first.agent.connect_timeout_s);
   CHECK(second.agent.read_timeout_s == first.agent.read_timeout_s);
   CHECK(second.agent.total_timeout_s == first.agent.total_timeout_s);
+  CHECK(first.agent.max_response_bytes == 1048576);
+  CHECK(second.agent.max_response_bytes == first.agent.max_response_bytes);
   CHECK(second.max_consecutive_blocks == first.max_consecutive_blocks);
 
   // A path outside the file's folder is written absolute (relative to nothing the reader knows).

@@ -231,6 +231,53 @@ TEST_CASE("the person's mistakes are refused at init, not blamed on the agent: a
   CHECK_FALSE(fs::exists(dir / "typed" / "campaign.json"));
 }
 
+TEST_CASE("what a command evaluator reads of every scenario is checked at init and at every load, naming the "
+          "file, the scenario and the field", "[tool][init][hook][first-use][configuration]") {
+  const fs::path dir = fresh_dir("scenario_fields");
+  const std::string original = read_text(cpu_problem() / "scenarios.json");
+  auto init = [&](const fs::path& ws, const fs::path& scenarios) {
+    return socratic_run({"init", ws.string(), "--problem", "softmax_cpu", "--scenarios", scenarios.string(), "--baseline",
+                         (cpu_problem() / "baseline.cpp").string(), "--evaluator-command",
+                         "bash " + (cpu_problem() / "evaluate.sh").string() + " {candidate} {scenarios}",
+                         "--scenario-fields", "rows:integer,cols:integer", "--agent", "claude-code"});
+  };
+  json without_cols = json::parse(original);
+  without_cols["scenarios"][1].erase("cols");
+  // At init: a scenario without a field the judge reads.
+  write_text(dir / "no_cols.json", without_cols.dump(2));
+  ProcessResult r = init(dir / "missing", dir / "no_cols.json");
+  INFO(r.stderr_text);
+  CHECK(r.exit_code != 0);
+  CHECK(r.stderr_text.find("no_cols.json: scenario \"r512_c1000\" field \"cols\": missing: the evaluator command "
+                           "reads it as an integer") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "missing" / "campaign.json"));
+  // At init: a field of the wrong type in every scenario (the types agree, so only the declared
+  // needs can tell).
+  json as_text = json::parse(original);
+  for (auto& s : as_text["scenarios"]) s["cols"] = std::to_string(s["cols"].get<int>());
+  write_text(dir / "text_cols.json", as_text.dump(2));
+  r = init(dir / "typed", dir / "text_cols.json");
+  CHECK(r.exit_code != 0);
+  CHECK(r.stderr_text.find("text_cols.json: scenario \"r2048_c64\" field \"cols\": string \"64\", but the evaluator "
+                           "command reads it as an integer") != std::string::npos);
+  CHECK(r.stderr_text.find("scenario \"r128_c4097\" field \"cols\"") != std::string::npos);  // every one named
+  CHECK_FALSE(fs::exists(dir / "typed" / "campaign.json"));
+  // At load: a campaign made with a good set keeps the needs; the set edited later is refused at
+  // the first stop, to the person, before the judge runs, and never as the candidate's failure.
+  write_text(dir / "good.json", original);
+  REQUIRE(init(dir / "ws", dir / "good.json").ok());
+  CHECK(json::parse(read_text(dir / "ws" / "campaign.json"))["evaluator"]["scenario_fields"] ==
+        json{{"rows", "integer"}, {"cols", "integer"}});
+  write_text(dir / "good.json", without_cols.dump(2));
+  const HookAnswer a = hook_stop(dir / "ws");
+  INFO(a.printed.dump(2));
+  CHECK_FALSE(a.blocked());
+  CHECK(a.shown().find("not of the candidate") != std::string::npos);
+  CHECK(a.shown().find("good.json: scenario \"r512_c1000\" field \"cols\": missing") != std::string::npos);
+  CHECK(a.shown().find("BUILD FAILED") == std::string::npos);
+  CHECK(events_of(trace_of(dir / "ws"), "evaluation").empty());
+}
+
 TEST_CASE("a fault of the configuration or the harness is said to the person at the first stop, never as the "
           "candidate's failure", "[tool][hook][first-use][configuration]") {
   const fs::path dir = fresh_dir("hook_configuration");

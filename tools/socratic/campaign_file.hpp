@@ -18,6 +18,7 @@
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/eval/problem_registry.hpp"
+#include "socratic/eval/scenario_fields.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/process/environment.hpp"
 #include "socratic/scan/library_policy.hpp"
@@ -37,6 +38,9 @@ struct EvaluatorSettings {
   /// kind cuda: `settings.libraries`, changes to the problem's default library policy
   /// (`{"allow": ["cublas"], "ban": ["all"]}`; docs/scanner.md, "Allowed libraries")
   LibraryPolicyOverride libraries;
+  /// kind command: the fields the command reads from every scenario, with their types; checked
+  /// against the scenario set whenever the campaign is made or loaded (scenario_fields.hpp)
+  std::vector<ScenarioFieldNeed> scenario_fields;
 };
 
 /// Where questions come from.
@@ -79,6 +83,8 @@ struct AgentSettings {
   int max_retries = 100;          ///< retries of one model call, at most
   double retry_initial_delay_s = 0.5, retry_max_delay_s = 30;  ///< the backoff's first step and ceiling
   double connect_timeout_s = 10, read_timeout_s = 300, total_timeout_s = 600;  ///< one HTTP exchange
+  /// The most bytes of one model answer held in memory (BackendOptions::max_response_bytes).
+  std::size_t max_response_bytes = std::size_t(8) << 20;
 };
 
 /// The whole file, paths made absolute.
@@ -187,7 +193,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
 
     const json e = optional_field<json>(j, "evaluator", json{{"kind", "cuda"}}, "campaign");
     if (!e.is_object()) throw input_error({}, "evaluator", "expected an object");
-    detail::reject_unknown(e, "evaluator", {"kind", "command", "timeout_s", "arch", "baseline", "settings"});
+    detail::reject_unknown(e, "evaluator", {"kind", "command", "timeout_s", "arch", "baseline", "settings", "scenario_fields"});
     c.evaluator.kind = required<std::string>(e, "kind", "evaluator");
     c.evaluator.timeout_s = optional_field<double>(e, "timeout_s", 1800, "evaluator");
     c.evaluator.arch = optional_value<std::string>(e, "arch", "evaluator");
@@ -201,8 +207,13 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     if (c.evaluator.kind == "command") {
       c.evaluator.command = required<std::vector<std::string>>(e, "command", "evaluator");
       if (c.evaluator.command.empty()) throw input_error({}, "evaluator field \"command\"", "is empty");
+      if (e.contains("scenario_fields"))
+        c.evaluator.scenario_fields = parse_scenario_fields(e["scenario_fields"], "evaluator.scenario_fields");
     } else if (c.evaluator.kind != "cuda") {
       throw input_error({}, "evaluator field \"kind\"", "\"" + c.evaluator.kind + "\" is not `cuda` or `command`");
+    } else if (e.contains("scenario_fields")) {
+      throw input_error({}, "evaluator field \"scenario_fields\"",
+                        "is for kind command: the CUDA evaluator's problem declares its parameters in problem.json");
     }
     if (c.evaluator.timeout_s <= 0) throw input_error({}, "evaluator field \"timeout_s\"", "must be positive");
 
@@ -250,12 +261,17 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
                         "max_time_s, max_retries and initial_delay_s must not be negative, nor max_delay_s below initial_delay_s");
     const json net = optional_field<json>(a, "http", json::object(), "agent");
     if (!net.is_object()) throw input_error({}, "agent field \"http\"", "expected an object");
-    detail::reject_unknown(net, "agent.http", {"connect_timeout_s", "read_timeout_s", "total_timeout_s"});
+    detail::reject_unknown(net, "agent.http",
+                           {"connect_timeout_s", "read_timeout_s", "total_timeout_s", "max_response_bytes"});
     c.agent.connect_timeout_s = optional_field<double>(net, "connect_timeout_s", 10, "agent.http");
     c.agent.read_timeout_s = optional_field<double>(net, "read_timeout_s", 300, "agent.http");
     c.agent.total_timeout_s = optional_field<double>(net, "total_timeout_s", 600, "agent.http");
     if (c.agent.connect_timeout_s <= 0 || c.agent.read_timeout_s <= 0 || c.agent.total_timeout_s <= 0)
       throw input_error({}, "agent.http", "timeouts must be positive");
+    const long long max_response = optional_field<long long>(net, "max_response_bytes", 8ll << 20, "agent.http");
+    if (max_response < 4096)
+      throw input_error({}, "agent.http field \"max_response_bytes\"", "must be at least 4096 (default 8388608, 8 MiB)");
+    c.agent.max_response_bytes = static_cast<std::size_t>(max_response);
 
     if (j.contains("agents") && !j["agents"].is_null())
       c.agents = parse_agents_section(j["agents"], base, c.workspace, c.state_dir,
@@ -285,6 +301,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   };
   json e{{"kind", c.evaluator.kind}, {"timeout_s", c.evaluator.timeout_s}};
   if (c.evaluator.kind == "command") e["command"] = c.evaluator.command;
+  if (!c.evaluator.scenario_fields.empty()) e["scenario_fields"] = scenario_fields_json(c.evaluator.scenario_fields);
   if (c.evaluator.arch) e["arch"] = *c.evaluator.arch;
   if (c.evaluator.baseline) e["baseline"] = path(*c.evaluator.baseline);
   if (!c.evaluator.extra.empty()) e["settings"] = c.evaluator.extra;
@@ -314,7 +331,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   a["retry"] = {{"max_time_s", c.agent.retry_time_s}, {"max_retries", c.agent.max_retries},
                 {"initial_delay_s", c.agent.retry_initial_delay_s}, {"max_delay_s", c.agent.retry_max_delay_s}};
   a["http"] = {{"connect_timeout_s", c.agent.connect_timeout_s}, {"read_timeout_s", c.agent.read_timeout_s},
-               {"total_timeout_s", c.agent.total_timeout_s}};
+               {"total_timeout_s", c.agent.total_timeout_s}, {"max_response_bytes", c.agent.max_response_bytes}};
   // A problem's path stays one when written relative (`./rmsnorm`, not `rmsnorm`, a registry name).
   std::string problem = c.problem;
   if (is_problem_path(problem) && !is_problem_path(problem = path(c.problem))) problem = "./" + problem;

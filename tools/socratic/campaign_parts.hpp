@@ -237,6 +237,11 @@ inline CampaignConfig campaign_config(const CampaignFile& c, std::vector<std::st
   } catch (const input_error& e) {
     throw configuration_error(c.file.string(), e.where() + " (scenario set " + c.scenarios.string() + ")", e.message());
   }
+  // What the user's judge reads of every scenario: a scenario without it, or with another type,
+  // is the person's to fix, said before any agent works (never a build that failed at a stop).
+  if (c.evaluator.kind == "command" && !c.evaluator.scenario_fields.empty())
+    require_scenario_fields<configuration_error>(load_scenario_set(c.scenarios), c.evaluator.scenario_fields,
+                                                 c.scenarios.string(), "evaluator.scenario_fields of " + c.file.string());
   CampaignConfig config;
   config.campaign_id = c.campaign_id;
   config.task = c.task;

@@ -35,7 +35,7 @@ namespace fs = std::filesystem;
 /// What `socratic init` is given.
 struct InitCommandOptions {
   std::string dir, problem, scenarios, agent = "none", baseline, evaluator_command, goal, task, turns, arch, anchors,
-      anchor_id, campaign_id;
+      anchor_id, campaign_id, scenario_fields;
   std::vector<std::string> kinds;
   CLI::Option* kinds_option = nullptr;
   std::string backend, model, base_url, api_key_env, api_key_file;
@@ -46,6 +46,28 @@ struct InitCommandOptions {
 std::string read_text(const fs::path& p) { return read_file_bytes(p); }
 
 void write_text(const fs::path& p, const std::string& text) { write_file_atomically(p, text); }
+
+/// --scenario-fields: `{"rows": "integer"}` or `rows:integer,cols:integer`.
+std::vector<ScenarioFieldNeed> parse_scenario_fields_option(const std::string& text) {
+  json j = json::object();
+  if (!text.empty() && text.front() == '{') {
+    j = json::parse(text, nullptr, false);
+    if (j.is_discarded()) throw usage_error("--scenario-fields: not a JSON object: " + text);
+  } else {
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+      const auto colon = item.find(':');
+      if (colon == std::string::npos || colon == 0)
+        throw usage_error("--scenario-fields: \"" + item + "\" is not NAME:TYPE (e.g. rows:integer,dtype:string)");
+      j[item.substr(0, colon)] = item.substr(colon + 1);
+    }
+  }
+  try {
+    return parse_scenario_fields(j, "--scenario-fields");
+  } catch (const input_error& e) {
+    throw usage_error(e.what());
+  }
+}
 
 /// What judges the campaign's candidates, checked before anything is written: the problem is
 /// registered (the CUDA evaluator judges only those) or has its own evaluator command, and the
@@ -82,6 +104,14 @@ JudgeCheck check_judge(const InitCommandOptions& o, const fs::path& scenarios) {
     throw input_error(scenarios.string(), issues.front().where, message);
   }
   if (out.set.scenarios.empty()) throw input_error(scenarios.string(), "field \"scenarios\"", "is empty");
+  if (!o.scenario_fields.empty()) {
+    if (o.evaluator_command.empty())
+      throw usage_error("--scenario-fields declares what an --evaluator-command reads; problem \"" + o.problem +
+                        "\" declares its parameters in its problem.json");
+    // What the user's judge reads, in every scenario: refused here, not at the agent's first stop.
+    require_scenario_fields(out.set, parse_scenario_fields_option(o.scenario_fields), scenarios.string(),
+                            "--scenario-fields");
+  }
   return out;
 }
 
@@ -360,6 +390,7 @@ int init_command(const InitCommandOptions& o) {
     c.evaluator.kind = "command";
     c.evaluator.command = parse_command(o.evaluator_command);
     c.evaluator.timeout_s = 600;
+    if (!o.scenario_fields.empty()) c.evaluator.scenario_fields = parse_scenario_fields_option(o.scenario_fields);
   } else {
     c.evaluator.kind = "cuda";
   }
@@ -494,6 +525,11 @@ command_run init_setup(CLI::App& app) {
   app.add_option("--evaluator-command", o->evaluator_command,
                  "judge with a command: 'PROGRAM ARG... {candidate} {scenarios}' or a JSON array")
       ->type_name("CMD");
+  app.add_option("--scenario-fields", o->scenario_fields,
+                 "what the --evaluator-command reads of every scenario, checked in every scenario now and at every "
+                 "load: 'rows:integer,dtype:string' or a JSON object (types: integer, number, string, boolean, "
+                 "array, object)")
+      ->type_name("FIELDS");
   app.add_option("--goal", o->goal, "a goal spec (docs/tool.md)")->type_name("JSON");
   app.add_option("--task", o->task, "the task text the agent reads")->type_name("TEXT");
   app.add_option("--turns", o->turns, "turn budget (default 30)")->type_name("N");

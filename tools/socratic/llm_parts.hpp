@@ -76,6 +76,7 @@ inline void transport_options(BackendOptions& o, const AgentSettings& a) {
   o.http.connect_timeout = ms(a.connect_timeout_s);
   o.http.read_timeout = ms(a.read_timeout_s);
   o.http.total_timeout = ms(a.total_timeout_s);
+  o.max_response_bytes = a.max_response_bytes;
   o.retry.max_retry_time = ms(a.retry_time_s);
   o.retry.max_retries = a.max_retries;
   o.retry.initial_delay = ms(a.retry_initial_delay_s);

@@ -176,8 +176,10 @@ class AnthropicStreamAccumulator {
       auto& b = blocks_[optional_field<int>(j, "index", 0)];
       const json delta = j.contains("delta") ? j["delta"] : json::object();
       const std::string kind = optional_field<std::string>(delta, "type", "");
+      const std::size_t before = b.text.size() + b.input.size();
       if (kind == "text_delta") b.text += optional_field<std::string>(delta, "text", "");
       if (kind == "input_json_delta") b.input += optional_field<std::string>(delta, "partial_json", "");
+      held_ += b.text.size() + b.input.size() - before;
     } else if (type == "message_delta") {
       if (j.contains("delta"))
         response_.stop_reason = optional_field<std::string>(j["delta"], "stop_reason", response_.stop_reason);
@@ -197,6 +199,8 @@ class AnthropicStreamAccumulator {
 
   /// @brief Usage reported so far (billed even if the stream breaks).
   const Usage& usage() const noexcept { return usage_; }
+  /// @brief Bytes of text and tool input assembled so far.
+  std::size_t held_bytes() const noexcept { return held_; }
 
   /// @brief The assembled response. @throws detail::attempt_error when `message_stop` never came.
   LlmResponse finish() {
@@ -232,6 +236,7 @@ class AnthropicStreamAccumulator {
   Usage usage_;
   std::map<int, block> blocks_;
   bool stopped_ = false;
+  std::size_t held_ = 0;
 };
 
 /// @brief An `LlmBackend` for the Anthropic Messages API.
@@ -245,7 +250,7 @@ class AnthropicBackend {
  public:
   explicit AnthropicBackend(AnthropicOptions options)
       : options_(std::move(options)),
-        client_(options_.http),
+        client_(detail::client_options(options_)),
         endpoint_(http::join_url(options_.base_url, "/v1/messages")) {
     http::parse_url(endpoint_, "AnthropicOptions::base_url");
     detail::require_key_for_remote(options_, endpoint_, "AnthropicOptions");
@@ -271,15 +276,23 @@ class AnthropicBackend {
     if (options_.stream) req.headers.push_back({"Accept", "text/event-stream"});
 
     LlmResponse r;
+    const std::size_t cap = options_.max_response_bytes;
     if (!options_.stream) {
-      const auto res = client_.send(req);
+      const auto res = detail::send_capped(client_, req, what, cap);
       if (res.status / 100 != 2) throw detail::http_failure(what, res, options_.api_key);
       r = parse_anthropic_response(detail::parse_success_body(what, res.body), what);
     } else {
       AnthropicStreamAccumulator acc(what);
-      http::SseParser sse([&](const http::SseEvent& e) { acc.add(e.event, e.data); });
+      http::SseParser sse(
+          [&](const http::SseEvent& e) {
+            acc.add(e.event, e.data);
+            if (acc.held_bytes() > cap)
+              throw detail::answer_too_large(what, cap, std::to_string(acc.held_bytes()) + " bytes assembled");
+          },
+          cap);
       try {
-        const auto res = client_.send(req, [&](std::string_view chunk) { sse.feed(chunk); });
+        const auto res =
+            client_.send(req, [&](std::string_view chunk) { detail::feed_capped(sse, chunk, what, cap); });
         if (res.status / 100 != 2) throw detail::http_failure(what, res, options_.api_key);
         sse.finish();
         r = acc.finish();

@@ -196,8 +196,10 @@ class OpenAiStreamAccumulator {
         response_.stop_reason = choice["finish_reason"].get<std::string>();
       if (!choice.contains("delta") || !choice["delta"].is_object()) continue;
       const json& delta = choice["delta"];
-      if (delta.contains("content") && delta["content"].is_string())
+      if (delta.contains("content") && delta["content"].is_string()) {
         response_.text += delta["content"].get<std::string>();
+        held_ += delta["content"].get_ref<const std::string&>().size();
+      }
       if (!delta.contains("tool_calls") || !delta["tool_calls"].is_array()) continue;
       int position = 0;
       for (const auto& frag : delta["tool_calls"]) {
@@ -206,11 +208,13 @@ class OpenAiStreamAccumulator {
         if (auto id = optional_field<std::string>(frag, "id", ""); !id.empty()) call.id = id;
         if (frag.contains("function") && frag["function"].is_object()) {
           const json& fn = frag["function"];
+          const std::size_t before = call.name.size() + call.raw_arguments.size();
           call.name += optional_field<std::string>(fn, "name", "");
           if (fn.contains("arguments") && fn["arguments"].is_string())
             call.raw_arguments += fn["arguments"].get<std::string>();
           else if (fn.contains("arguments") && fn["arguments"].is_object())
             call.raw_arguments += fn["arguments"].dump();
+          held_ += call.name.size() + call.raw_arguments.size() - before;
         }
       }
     }
@@ -219,6 +223,8 @@ class OpenAiStreamAccumulator {
   /// @brief Whether the stream said it was complete (`[DONE]`, or at least a finish reason).
   bool complete() const noexcept { return done_ || !response_.stop_reason.empty(); }
   bool has_usage() const noexcept { return has_usage_; }
+  /// @brief Bytes of text, tool names and arguments assembled so far.
+  std::size_t held_bytes() const noexcept { return held_; }
 
   /// @brief The assembled response. @throws detail::attempt_error when the stream ended early.
   LlmResponse finish() {
@@ -244,6 +250,7 @@ class OpenAiStreamAccumulator {
   std::map<int, ToolCall> calls_;
   bool done_ = false;
   bool has_usage_ = false;
+  std::size_t held_ = 0;
 };
 
 /// @brief An `LlmBackend` for the Chat Completions API.
@@ -258,7 +265,7 @@ class OpenAiBackend {
  public:
   explicit OpenAiBackend(OpenAiOptions options)
       : options_(std::move(options)),
-        client_(options_.http),
+        client_(detail::client_options(options_)),
         endpoint_(http::join_url(options_.base_url, "/chat/completions")) {
     http::parse_url(endpoint_, "OpenAiOptions::base_url");  // fail now, not at the first call
     detail::require_key_for_remote(options_, endpoint_, "OpenAiOptions");
@@ -285,14 +292,21 @@ class OpenAiBackend {
     if (options_.stream) req.headers.push_back({"Accept", "text/event-stream"});
 
     LlmResponse r;
+    const std::size_t cap = options_.max_response_bytes;
     if (!options_.stream) {
-      const auto res = client_.send(req);
+      const auto res = detail::send_capped(client_, req, what, cap);
       if (res.status / 100 != 2) throw detail::http_failure(what, res, options_.api_key);
       r = parse_openai_response(detail::parse_success_body(what, res.body), what);
     } else {
       OpenAiStreamAccumulator acc(what);
-      http::SseParser sse([&](const http::SseEvent& e) { acc.add(e.data); });
-      const auto res = client_.send(req, [&](std::string_view chunk) { sse.feed(chunk); });
+      http::SseParser sse(
+          [&](const http::SseEvent& e) {
+            acc.add(e.data);
+            if (acc.held_bytes() > cap)
+              throw detail::answer_too_large(what, cap, std::to_string(acc.held_bytes()) + " bytes assembled");
+          },
+          cap);
+      const auto res = client_.send(req, [&](std::string_view chunk) { detail::feed_capped(sse, chunk, what, cap); });
       if (res.status / 100 != 2) throw detail::http_failure(what, res, options_.api_key);
       sse.finish();
       r = acc.finish();

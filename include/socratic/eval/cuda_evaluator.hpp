@@ -26,6 +26,7 @@
 #include "socratic/eval/gpu_target.hpp"
 #include "socratic/eval/integrity.hpp"
 #include "socratic/eval/library_link.hpp"
+#include "socratic/eval/elf_exports.hpp"
 #include "socratic/eval/nvcc_build.hpp"
 #include "socratic/eval/problem_registry.hpp"
 #include "socratic/eval/report_table.hpp"
@@ -412,6 +413,13 @@ class CudaEvaluator {
         if (built.timed_out) report.build_log = "candidate build timed out\n" + report.build_log;
         return p;
       }
+      // The symbol problem.json names is the one the runner calls (its build is told it): a library
+      // that does not export it is a build that failed, said now, before any GPU is asked for.
+      if (auto why = missing_entry_point(built.output, "the candidate")) {
+        report.built = false;
+        report.build_log = *why + (report.build_log.empty() ? "" : "\n" + report.build_log);
+        return p;
+      }
 
       // 3. Banned libraries in the binary.
       if (config_.ban_scan.binary) {
@@ -520,6 +528,9 @@ class CudaEvaluator {
       for (const auto& d : config_.runner_include_dirs) runner.include_dirs.push_back(d);
       for (const auto& f : detail::files_under(harness.string())) runner.hashed_inputs.push_back(f);
       for (const auto& f : detail::files_under(problem_.folder.string())) runner.hashed_inputs.push_back(f);
+      // The symbol the runner's workers look up: problem.json's entry_point, the one the agent is
+      // told to export and the candidate's library is checked for (not a second copy in problem.cu).
+      runner.flags = {"-DSOCRATIC_PROBLEM_ENTRY_POINT=\"" + problem_.entry_point + "\""};
       runner.link_flags = {"-ldl"};
       runner.output_name = "socratic-runner-" + problem_.name;
       runner.timeout = config_.harness_build_timeout;
@@ -545,9 +556,23 @@ class CudaEvaluator {
     if (!b.ok)
       return "harness build failed: the baseline " + baseline_source_.string() + " did not compile:\n" +
              detail::log_excerpt(b.log, 30);
+    if (auto why = missing_entry_point(b.output, "the baseline " + baseline_source_.string()))
+      return "harness build failed: " + *why;
     baseline_binary_ = b.output;
     artifacts_[b.output.string()] = detail::sha256_file(b.output);
     return {};
+  }
+
+  /// Why the library `binary` (built from `who`) cannot be judged: it does not export the entry
+  /// point problem.json names. nullopt when it does, or when it is no ELF object (a test's
+  /// stand-in compiler), which nothing here can read.
+  std::optional<std::string> missing_entry_point(const std::filesystem::path& binary, const std::string& who) const {
+    const std::optional<bool> exported = elf_exports(binary, problem_.entry_point);
+    if (!exported || *exported) return std::nullopt;
+    return who + " does not export the entry point \"" + problem_.entry_point + "\" that " +
+           problem_.problem_file.string() +
+           " names (field entry_point), the symbol the runner calls: define it extern \"C\", not static, with the "
+           "parameters declared in " + problem_.args_header_path().string();
   }
 
   /// The mapped-library check, remembered per file (path, size, modification time): the runner

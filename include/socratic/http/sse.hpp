@@ -12,6 +12,12 @@
 
 namespace socratic::http {
 
+/// @brief Thrown by SseParser::feed when a line or an event passes the parser's cap.
+class sse_too_large : public error {
+ public:
+  using error::error;
+};
+
 /// @brief One dispatched event: its `event:` name (`message` when none was given), its data
 /// lines joined by `\n`, and the last `id:` seen.
 struct SseEvent {
@@ -38,11 +44,12 @@ class SseParser {
   using handler = std::function<void(const SseEvent&)>;
 
   /// @param on_event called for each event
-  /// @param max_line_bytes a line longer than this is an error (a runaway stream, not SSE)
+  /// @param max_line_bytes a line, or an event's data, longer than this is an error (a runaway
+  /// stream, not SSE): sse_too_large
   explicit SseParser(handler on_event, std::size_t max_line_bytes = 16u << 20)
       : on_event_(std::move(on_event)), max_line_(max_line_bytes) {}
 
-  /// @brief Consumes a chunk. @throws error when a line exceeds the cap.
+  /// @brief Consumes a chunk. @throws sse_too_large when a line or an event's data exceeds the cap.
   void feed(std::string_view chunk) {
     for (char c : chunk) {
       if (at_start_) {
@@ -68,7 +75,7 @@ class SseParser {
         continue;
       }
       if (line_.size() >= max_line_)
-        throw error("server-sent events: a line exceeds " + std::to_string(max_line_) + " bytes");
+        throw sse_too_large("server-sent events: a line exceeds " + std::to_string(max_line_) + " bytes");
       line_.push_back(c);
     }
   }
@@ -103,6 +110,8 @@ class SseParser {
       if (has_data_) data_.push_back('\n');
       data_.append(value);
       has_data_ = true;
+      if (data_.size() > max_line_)
+        throw sse_too_large("server-sent events: an event's data exceeds " + std::to_string(max_line_) + " bytes");
     } else if (field == "event") {
       event_.assign(value);
     } else if (field == "id") {

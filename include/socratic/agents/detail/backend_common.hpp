@@ -3,6 +3,7 @@
 /// @brief What the HTTP backends share: options, one failed attempt, the retry loop with usage
 /// accounting, and the classification of error bodies. Internal.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -18,6 +19,7 @@
 #include "socratic/agents/pricing.hpp"
 #include "socratic/http/client.hpp"
 #include "socratic/http/retry.hpp"
+#include "socratic/http/sse.hpp"
 
 namespace socratic {
 
@@ -38,6 +40,13 @@ struct BackendOptions {
   /// empty refuses to be made for any host but this machine's (the campaign would otherwise
   /// spend its retry budget on calls that cannot succeed before it said why).
   bool remote_without_key = false;
+  /// The most bytes of one model answer held in memory: a plain response's body, or, streamed, the
+  /// text and tool arguments assembled so far (and any one event). A longer answer is refused as it
+  /// arrives: nothing more is read, the connection is closed, and it is not retried, so a server
+  /// that runs away fails within the limit's bytes, never holding the whole answer. 8 MiB is about
+  /// two million tokens of text. In a campaign file: `agent.http.max_response_bytes`. (A stream's
+  /// wire bytes are not held; `http.max_response_bytes` bounds how many are read.)
+  std::size_t max_response_bytes = std::size_t(8) << 20;
 };
 
 /// @brief A `BackendOptions::log` that prints each line on standard error as it happens
@@ -282,6 +291,51 @@ class retrying_caller {
   const retry_observer* observer_;
   std::mt19937 rng_;
 };
+
+/// The client's settings for a backend's options: a plain body is the answer itself, so its cap
+/// is `max_response_bytes` when that is the tighter.
+inline http::HttpOptions client_options(const BackendOptions& o) {
+  http::HttpOptions h = o.http;
+  if (!o.stream) h.max_response_bytes = std::min(h.max_response_bytes, o.max_response_bytes);
+  return h;
+}
+
+/// The refusal of an answer over `BackendOptions::max_response_bytes` (never retried: the server
+/// would send it again). `so_far`: what had arrived when it was refused.
+inline attempt_error answer_too_large(const std::string& what, std::size_t cap, const std::string& so_far) {
+  char mib[32];
+  std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(cap) / (1024.0 * 1024.0));
+  attempt_error a;
+  a.kind = LlmErrorKind::transport;
+  a.retryable = false;
+  a.message = what + ": the model's answer exceeds the cap of " + std::to_string(cap) + " bytes (" + mib +
+              ") held in memory (" + so_far +
+              "); the rest was not read and the connection was closed. The limit is agent.http.max_response_bytes "
+              "in the campaign file (BackendOptions::max_response_bytes in code)";
+  return a;
+}
+
+/// Feeds a stream's bytes to its event parser, refusing an event or a line over the answer's cap
+/// as it arrives (the parser would otherwise buffer it whole).
+inline void feed_capped(http::SseParser& sse, std::string_view chunk, const std::string& what, std::size_t cap) {
+  try {
+    sse.feed(chunk);
+  } catch (const http::sse_too_large&) {
+    throw answer_too_large(what, cap, "one streamed event alone passed it");
+  }
+}
+
+/// Sends a plain (not streamed) request whose body is the answer: a body over the answer's cap
+/// (the client stopped reading it at the cap) is refused as answer_too_large.
+inline http::HttpResponse send_capped(const http::HttpClient& client, const http::HttpRequest& req,
+                                      const std::string& what, std::size_t cap) {
+  try {
+    return client.send(req);
+  } catch (const http::transport_error& e) {
+    if (e.failure() != http::TransportFailure::too_large || client.options().max_response_bytes != cap) throw;
+    throw answer_too_large(what, cap, "a body longer than that was announced or arriving");
+  }
+}
 
 /// An attempt_error for a non-2xx response, with the server's retry-after and a message that
 /// names the endpoint, the status and the server's words.

@@ -122,35 +122,35 @@ TEST_CASE("policy errors name the file, the library entry and the field", "[scan
 
 TEST_CASE("library policy: Socratic problems ban cuBLAS, cuDNN and CUTLASS; the suites' problems allow them",
           "[scanner][library_policy]") {
-  const LibraryPolicy native = default_library_policy(ProblemOrigin::socratic);
+  const LibraryPolicy native = default_library_policy(LibraryPolicyOrigin::socratic);
   CHECK(native.allowed.empty());
   CHECK(native.banned_names() == std::vector<std::string>{"cublas", "cudnn", "cutlass"});
   CHECK(native.describe() == "allowed: none; banned: cublas, cudnn, cutlass (the default for a Socratic problem)");
-  for (auto origin : {ProblemOrigin::sol_execbench, ProblemOrigin::kernelbench}) {
+  for (auto origin : {LibraryPolicyOrigin::sol_execbench, LibraryPolicyOrigin::kernelbench}) {
     const LibraryPolicy suite = default_library_policy(origin);
     CHECK(suite.allowed_names() == std::vector<std::string>{"cublas", "cudnn", "cutlass"});
     CHECK(suite.allows_library("cublaslt"));  // the scanner's names map onto the families
     CHECK(suite.allows_library("cute"));
     CHECK_FALSE(suite.allows_library("cufft"));  // outside the closed set: never allowed
   }
-  CHECK(default_library_policy(ProblemOrigin::kernelbench).describe() ==
+  CHECK(default_library_policy(LibraryPolicyOrigin::kernelbench).describe() ==
         "allowed: cublas, cudnn, cutlass; banned: none (the default for a KernelBench problem)");
 
   // Overrides: allow, then ban; `all`; the source named.
   LibraryPolicyOverride o;
   o.allow = parse_library_family_list("cublas, CUDNN", {}, "--allow-libraries");
   o.source = "--allow-libraries cublas,cudnn";
-  const LibraryPolicy allowed = resolve_library_policy(ProblemOrigin::socratic, o);
+  const LibraryPolicy allowed = resolve_library_policy(LibraryPolicyOrigin::socratic, o);
   CHECK(allowed.allowed_names() == std::vector<std::string>{"cublas", "cudnn"});
   CHECK(allowed.source == "--allow-libraries cublas,cudnn, over the default for a Socratic problem");
   LibraryPolicyOverride none;
   none.ban = parse_library_family_list("all", {}, "--ban-libraries");
-  CHECK(resolve_library_policy(ProblemOrigin::sol_execbench, none).allowed.empty());
+  CHECK(resolve_library_policy(LibraryPolicyOrigin::sol_execbench, none).allowed.empty());
   LibraryPolicyOverride both;
   both.allow = {LibraryFamily::cutlass};
   both.ban = parse_library_family_list("cute", {}, "--ban-libraries");  // cute is CUTLASS: ban wins
-  CHECK_FALSE(resolve_library_policy(ProblemOrigin::socratic, both).allows(LibraryFamily::cutlass));
-  CHECK(resolve_library_policy(ProblemOrigin::kernelbench, {}) == default_library_policy(ProblemOrigin::kernelbench));
+  CHECK_FALSE(resolve_library_policy(LibraryPolicyOrigin::socratic, both).allows(LibraryFamily::cutlass));
+  CHECK(resolve_library_policy(LibraryPolicyOrigin::kernelbench, {}) == default_library_policy(LibraryPolicyOrigin::kernelbench));
 
   CHECK(library_family_of_file("libcublasLt.so.13") == LibraryFamily::cublas);
   CHECK(library_family_of_file("libcudnn_engines_precompiled.so.9") == LibraryFamily::cudnn);

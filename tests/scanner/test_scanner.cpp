@@ -281,20 +281,20 @@ TEST_CASE("scanner verdict under a library policy: an allowed library's findings
 
   // A suite problem's default: nothing banned, every finding listed as allowed.
   std::vector<BannedFinding> banned = findings;
-  std::vector<BannedFinding> allowed = take_allowed_findings(banned, default_library_policy(ProblemOrigin::sol_execbench));
+  std::vector<BannedFinding> allowed = take_allowed_findings(banned, default_library_policy(LibraryPolicyOrigin::sol_execbench));
   CHECK(banned.empty());
   CHECK(allowed == findings);
 
   // A Socratic problem's default: every finding a violation, none allowed.
   banned = findings;
-  CHECK(take_allowed_findings(banned, default_library_policy(ProblemOrigin::socratic)).empty());
+  CHECK(take_allowed_findings(banned, default_library_policy(LibraryPolicyOrigin::socratic)).empty());
   CHECK(banned == findings);
 
   // A suite problem with CUTLASS banned (a campaign's override): cuBLASLt allowed, CUTLASS and CuTe banned.
   LibraryPolicyOverride no_cutlass;
   no_cutlass.ban = {LibraryFamily::cutlass};
   banned = findings;
-  allowed = take_allowed_findings(banned, resolve_library_policy(ProblemOrigin::kernelbench, no_cutlass));
+  allowed = take_allowed_findings(banned, resolve_library_policy(LibraryPolicyOrigin::kernelbench, no_cutlass));
   CHECK(libraries(allowed) == std::set<std::string>{"cublaslt"});
   CHECK(libraries(banned) == std::set<std::string>{"cutlass", "cute"});
   CHECK(count_evidence(allowed, "cublaslt", {"DT_NEEDED libcublasLt.so.13"}) == 1);

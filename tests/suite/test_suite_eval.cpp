@@ -146,7 +146,7 @@ TEST_CASE("the evaluator's library policy follows the problem's origin; a campai
   config.reference_python = "/usr/bin/python3";
   config.problem = rmsnorm().string();
   CHECK(socratic::CudaEvaluator(config).library_policy() ==
-        socratic::default_library_policy(socratic::ProblemOrigin::sol_execbench));
+        socratic::default_library_policy(socratic::LibraryPolicyOrigin::sol_execbench));
   config.problem = (tree() / "tests/suite/problems/swiglu_mlp_h2048_i5632").string();
   config.libraries.ban = {socratic::LibraryFamily::cudnn};
   config.libraries.source = "the campaign file's evaluator.settings.libraries";
@@ -157,7 +157,7 @@ TEST_CASE("the evaluator's library policy follows the problem's origin; a campai
   native.scenarios = tree() / "scenarios" / "rmsnorm.json";
   native.libraries = {};
   CHECK(socratic::CudaEvaluator(native).library_policy() ==
-        socratic::default_library_policy(socratic::ProblemOrigin::socratic));
+        socratic::default_library_policy(socratic::LibraryPolicyOrigin::socratic));
   fs::remove_all(cache);
 }
 

@@ -227,10 +227,10 @@ class CudaEvaluator {
       throw input_error((kernels / "harness" / "runner.cu").string(), {}, "the runner's source does not exist");
 
     {
-      ProblemOrigin origin = ProblemOrigin::socratic;
+      LibraryPolicyOrigin origin = LibraryPolicyOrigin::socratic;
       if (suite_)
-        origin = suite_->format == ProblemPathFormat::kernelbench_file ? ProblemOrigin::kernelbench
-                                                                       : ProblemOrigin::sol_execbench;
+        origin = suite_->format == ProblemPathFormat::kernelbench_file ? LibraryPolicyOrigin::kernelbench
+                                                                       : LibraryPolicyOrigin::sol_execbench;
       library_policy_ = resolve_library_policy(origin, config_.libraries);
     }
 

@@ -68,19 +68,20 @@ inline std::optional<LibraryFamily> library_family_of_file(std::string_view file
   return std::nullopt;
 }
 
-/// @brief Where a problem comes from; its default library policy follows from it.
-enum class ProblemOrigin {
+/// @brief Where a problem comes from, as far as its default library policy goes (the suites'
+/// own origins, suite::ProblemOrigin, grouped: SOL-ExecBench and FlashInfer-Bench alike).
+enum class LibraryPolicyOrigin {
   socratic,       ///< Socratic's own format (kernels/problems.json, a folder with problem.json)
   sol_execbench,  ///< a SOL-ExecBench or FlashInfer-Bench folder (definition.json)
   kernelbench,    ///< a KernelBench file (a `Model` in Python)
 };
 
 /// @brief For people: `a Socratic problem`, `a SOL-ExecBench/FlashInfer-Bench problem`, ...
-constexpr std::string_view describe(ProblemOrigin o) noexcept {
+constexpr std::string_view describe(LibraryPolicyOrigin o) noexcept {
   switch (o) {
-    case ProblemOrigin::socratic: return "a Socratic problem";
-    case ProblemOrigin::sol_execbench: return "a SOL-ExecBench/FlashInfer-Bench problem";
-    case ProblemOrigin::kernelbench: return "a KernelBench problem";
+    case LibraryPolicyOrigin::socratic: return "a Socratic problem";
+    case LibraryPolicyOrigin::sol_execbench: return "a SOL-ExecBench/FlashInfer-Bench problem";
+    case LibraryPolicyOrigin::kernelbench: return "a KernelBench problem";
   }
   return "?";
 }
@@ -135,15 +136,15 @@ struct LibraryPolicy {
 /// @brief The default for a problem of this origin: Socratic's own problems ban every family;
 /// the suites' problems allow every family (the suites accept cuBLAS, cuDNN and CUTLASS as
 /// languages).
-inline LibraryPolicy default_library_policy(ProblemOrigin origin) {
+inline LibraryPolicy default_library_policy(LibraryPolicyOrigin origin) {
   LibraryPolicy p;
-  if (origin != ProblemOrigin::socratic) p.allowed = {all_library_families.begin(), all_library_families.end()};
+  if (origin != LibraryPolicyOrigin::socratic) p.allowed = {all_library_families.begin(), all_library_families.end()};
   p.source = "the default for " + std::string(describe(origin));
   return p;
 }
 
 /// @brief The default for `origin`, changed by `change` (allow, then ban).
-inline LibraryPolicy resolve_library_policy(ProblemOrigin origin, const LibraryPolicyOverride& change) {
+inline LibraryPolicy resolve_library_policy(LibraryPolicyOrigin origin, const LibraryPolicyOverride& change) {
   LibraryPolicy p = default_library_policy(origin);
   if (change.empty()) return p;
   for (auto f : change.allow) p.allowed.insert(f);

@@ -454,15 +454,29 @@ class ParallelCampaign {
         inc_candidate = Candidate{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
       }
       GateResult g;
+      std::string judge_fault;  // the judge could not run at all: nothing was judged
       try {
         g = gate_.judge(p.prepared.candidate, inc_candidate);
       } catch (const std::exception& e) {
+        judge_fault = std::string("evaluator failed: ") + e.what();
+      }
+      if (!judge_fault.empty()) {
+        // The judge cannot start (no GPU, its set-up refused): not the candidate's failure and
+        // not one a retry fixes. No record is stored and the proposal's turn is not spent, so
+        // it is judged when the campaign resumes; the person is told, the agent is not sent
+        // back for it.
         EvalReport failed;
         failed.candidate = p.prepared.candidate;
         failed.expected = engine_.config().scenario_ids;
-        failed.error = std::string("evaluator failed: ") + e.what();
-        g.reports = {failed};
-        g.decision = decide(g.reports, inc.has_value(), false, config_.gate);
+        failed.error = judge_fault;
+        failed.fault = EvalFault::harness;
+        last_evaluation_[id] = engine_.record_evaluation(p.prepared, failed).index;
+        out.reason = StopReason::evaluator_error;
+        out.detail = "the judge could not run on " + id + "'s proposal (" + judge_fault +
+                     "); not the candidate's fault: nothing was stored, the proposal is judged when the campaign resumes";
+        answer.text = "The judge could not run on your proposal (" + judge_fault +
+                      "); it was not judged, and the campaign stops until the judge is fixed.";
+        return true;
       }
       last_evaluation_[id] = engine_.record_evaluation(p.prepared, g.reports.back()).index;
       StoreRecord r;

@@ -331,10 +331,12 @@ class SuiteRunner {
         return out;
       }
       if (!progressed && !work.empty() &&
-          std::all_of(outcomes.begin(), outcomes.end(), [](const SuiteRoundOutcome& o) { return !o.error.empty(); })) {
+          std::all_of(outcomes.begin(), outcomes.end(), [](const SuiteRoundOutcome& o) {
+            return !o.error.empty() || o.reason == StopReason::evaluator_error;
+          })) {
         // No problem's campaign could run at all (a campaign file, an evaluator's settings, a
-        // machine without what the judge needs): the setup's fault, not the agents'. Nothing is
-        // ended, so the same command goes on once it is fixed.
+        // machine without what the judge needs, a judge that could not run): the setup's fault,
+        // not the agents'. Nothing is ended, so the same command goes on once it is fixed.
         trace.write({{"type", "suite_stopped"}, {"round", state.round}, {"detail", errors}});
         throw std::runtime_error("no problem of the suite could run (" + errors +
                                  "); nothing was ended: fix it and run the same command again");

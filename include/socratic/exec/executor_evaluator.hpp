@@ -104,10 +104,13 @@ class ExecutorEvaluator {
     // The executor may know this job from an earlier evaluator (a killed process, an earlier round
     // of a suite): a live or completed one is taken as it is (a resume), but one the executor or
     // its cluster ended (cancelled, preempted, ...) is no verdict to repeat: the next repeat runs.
-    while (ended_by_executor_before(make_eval_job(candidate, tmpl_, {}, repeat))) repeat = repeats_[probe.key()]++;
-    if (cascade_.enabled && first_ids_.size() < all_ids_.size()) {
-      JobTemplate first = tmpl_;
-      first.purpose = JobPurpose::correctness;
+    const bool staged = cascade_.enabled && first_ids_.size() < all_ids_.size();
+    JobTemplate first = tmpl_;
+    first.purpose = JobPurpose::correctness;
+    while (ended_by_executor_before(make_eval_job(candidate, tmpl_, {}, repeat)) ||
+           (staged && ended_by_executor_before(make_eval_job(candidate, first, first_ids_, repeat))))
+      repeat = repeats_[probe.key()]++;
+    if (staged) {
       EvalReport quick = run(make_eval_job(candidate, first, first_ids_, repeat));
       const bool passed = quick.all_correct() && quick.banned.empty();
       last_cascade_stopped_ = !passed;

@@ -200,6 +200,7 @@ class AgentsProgress {
     else if (p.event == "proposed") line = "proposed, waiting for the gate";
     else if (p.event == "gated")
       line = p.record + " " + std::string(p.verdict ? to_string(*p.verdict) : "?") + ": " + p.reason;
+    else if (p.event == "not_judged") line = "not judged: " + p.detail;
     else if (p.event == "draft") line = "asked for a draft" + (p.record.empty() ? "" : " from " + p.record);
     else if (p.event == "done") line = "done" + (p.detail.empty() ? "" : ": " + p.detail);
     else line = p.event;

@@ -58,7 +58,7 @@ struct ParallelAgentSpec {
 /// @brief A step of one agent, for live progress.
 struct AgentProgress {
   std::string agent;
-  std::string event;  ///< `turn_started`, `proposed`, `gated`, `draft`, `done`
+  std::string event;  ///< `turn_started`, `proposed`, `gated`, `not_judged` (a judge fault), `draft`, `done`
   std::string record;  ///< the record id (`gated`)
   std::optional<GateOutcome> verdict;
   std::string reason;
@@ -479,6 +479,24 @@ class ParallelCampaign {
         return true;
       }
       last_evaluation_[id] = engine_.record_evaluation(p.prepared, g.reports.back()).index;
+      if (const EvalReport& judged = g.reports.back(); judged.fault != EvalFault::none) {
+        // No verdict on the candidate (its job cancelled by the cluster, its judge failed): the
+        // evaluation is in the trace with the reason, nothing is stored, and the agent proposes
+        // again; max_evaluator_failures of them in a row end the campaign (evaluator_error, which
+        // a later run continues), as for one agent.
+        progress({id, "not_judged", {}, {}, judged.error, {}, slot.proposals, judged.error});
+        if (engine_.consecutive_evaluator_failures() >= engine_.config().max_evaluator_failures) {
+          out.reason = StopReason::evaluator_error;
+          out.detail = judged.error;
+          answer.text = "Your proposal was not judged, and the evaluator has failed " +
+                        std::to_string(engine_.config().max_evaluator_failures) +
+                        " times in a row; the campaign stops here: " + judged.error;
+          return true;
+        }
+        answer.text = "Your proposal was not judged (no verdict on it, and nothing recorded): " + judged.error +
+                      "\nPropose again; the same candidate is fine.";
+        return false;
+      }
       StoreRecord r;
       r.key = p.key;
       r.parents = p.parents;

@@ -100,10 +100,17 @@ class ExecutorEvaluator {
       r.build_log = std::string("cannot read the candidate: ") + e.what();
       return r;
     }
-    const int repeat = repeats_[probe.key()]++;
-    if (cascade_.enabled && first_ids_.size() < all_ids_.size()) {
-      JobTemplate first = tmpl_;
-      first.purpose = JobPurpose::correctness;
+    int repeat = repeats_[probe.key()]++;
+    // The executor may know this job from an earlier evaluator (a killed process, an earlier round
+    // of a suite): a live or completed one is taken as it is (a resume), but one the executor or
+    // its cluster ended (cancelled, preempted, ...) is no verdict to repeat: the next repeat runs.
+    const bool staged = cascade_.enabled && first_ids_.size() < all_ids_.size();
+    JobTemplate first = tmpl_;
+    first.purpose = JobPurpose::correctness;
+    while (ended_by_executor_before(make_eval_job(candidate, tmpl_, {}, repeat)) ||
+           (staged && ended_by_executor_before(make_eval_job(candidate, first, first_ids_, repeat))))
+      repeat = repeats_[probe.key()]++;
+    if (staged) {
       EvalReport quick = run(make_eval_job(candidate, first, first_ids_, repeat));
       const bool passed = quick.all_correct() && quick.banned.empty();
       last_cascade_stopped_ = !passed;
@@ -117,6 +124,15 @@ class ExecutorEvaluator {
   const std::vector<std::string>& first_stage_scenarios() const noexcept { return first_ids_; }
 
  private:
+  bool ended_by_executor_before(const EvalJob& job) {
+    try {
+      const JobStatus s = executor_.poll(job.id);
+      return is_terminal(s.state) && ended_by_executor(s.state);
+    } catch (const std::exception&) {
+      return false;  // not known to the executor: a new job
+    }
+  }
+
   EvalReport run(const EvalJob& job) {
     const std::string id = executor_.submit(job);
     const JobStatus s = wait_for(executor_, id, timeout_);

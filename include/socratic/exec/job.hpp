@@ -424,8 +424,17 @@ inline void from_json(const json& j, JobResult& r) {
 
 /// @brief The report of a job that ended without one from its evaluator: the job's problem,
 /// scenario set, candidate and expected scenarios, no results, and `message` as the error.
+/// @brief Whether a job that ended in `s` was ended by the executor or its cluster, not by what
+/// its candidate did: `cancelled`, `preempted`, `node_failure`, `vanished`. Its report is no
+/// verdict on the candidate (EvalFault::harness). `failed`, `timed_out` and `out_of_memory` stay
+/// the candidate's, as for the command evaluator: a candidate can crash, hang or exhaust its judge.
+inline constexpr bool ended_by_executor(JobState s) noexcept {
+  return s == JobState::cancelled || s == JobState::preempted || s == JobState::node_failure || s == JobState::vanished;
+}
+
 inline EvalReport failure_report(const EvalJob& job, JobState state, const std::string& message) {
   EvalReport r;
+  if (ended_by_executor(state)) r.fault = EvalFault::harness;
   r.problem = job.problem;
   r.scenario_set = job.scenarios.name;
   r.candidate.source = job.candidate.origin.empty() ? job.candidate.snapshot : job.candidate.origin;

@@ -214,6 +214,10 @@ inline GateMeasurement measure(const EvalReport& report, const GateConfig& confi
   GateMeasurement m;
   if (!report.judge_modified.empty())
     m.failure = "the judge changed since the campaign began";
+  else if (report.fault != EvalFault::none)  // no verdict on the candidate: its judge (or job) failed
+    m.failure = "not judged (" + std::string(to_string(report.fault)) + " fault): " + report.error;
+  else if (!report.built && report.build_log.empty() && !report.error.empty())
+    m.failure = "harness error: " + report.error;  // no build ran: the judge or its job failed first
   else if (!report.built)
     m.failure = "did not build";
   else if (!report.error.empty())

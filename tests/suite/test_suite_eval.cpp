@@ -304,6 +304,6 @@ TEST_CASE("a suite problem's trusted files: its workloads' safetensors files joi
   const socratic::SuiteProblem s = socratic::load_suite_problem(dir / "p", tree(), "/usr/bin/python3");
   CHECK(std::find(s.files.begin(), s.files.end(), (dir / "p" / "blob" / "w.safetensors").lexically_normal()) !=
         s.files.end());
-  CHECK(s.files.size() == 3);  // definition.json, workload.jsonl, the blob (no reference.py here)
+  CHECK(s.files.size() == 4);  // definition.json, workload.jsonl, sol_times.json, the blob (no reference.py)
   fs::remove_all(dir);
 }

@@ -5,6 +5,8 @@
 // SIGKILL at random points and run again until it ends: the same records, nothing counted twice.
 #include "catch.hpp"
 
+#include <dlfcn.h>
+
 #include <sys/wait.h>
 
 #include <random>
@@ -430,4 +432,26 @@ TEST_CASE("socratic suite: a suite problem's folder inline: its workloads, the e
   CHECK(text.find("entry point rmsnorm_h4096") != std::string::npos);
   CHECK(text.find("eager PyTorch") != std::string::npos);
   CHECK(out["message"]["question"]["trigger"] == "start");
+
+  // Answered on a machine without a GPU: the judge cannot start. That is the person's to fix:
+  // nothing is stored, the turn is not spent, no verdict or question goes to the agent, and the
+  // suite ends nothing (the same command judges the proposal where a GPU is).
+  if (void* cuda = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    ::dlclose(cuda);
+    WARN("a CUDA driver is present: the no-GPU half of this case does not apply here");
+    return;
+  }
+  const fs::path answer = dir / "mailboxes" / "a1" / "norm" / "inbox" / "turn-0";
+  fs::create_directories(answer);
+  fs::copy_file(source_dir() / "tests" / "suite_gpu" / "rmsnorm_h4096.cu", answer / "candidate.cu");
+  write_text(answer / "READY", "");
+  const ProcessResult again = socratic_run({"suite", (dir / "suite.json").string()});
+  INFO(again.stdout_text << again.stderr_text);
+  CHECK(again.exit_code == 2);
+  CHECK(again.stderr_text.find("no problem of the suite could run") != std::string::npos);
+  CHECK(again.stderr_text.find("needs a GPU") != std::string::npos);
+  CHECK(again.stderr_text.find("not the candidate's fault") != std::string::npos);
+  CHECK(store_keys(dir / "state", "norm").empty());
+  CHECK_FALSE(fs::exists(dir / "mailboxes" / "a1" / "norm" / "outbox" / "turn-1.json"));
+  CHECK(suite_events(dir / "state", "suite_ended").empty());
 }

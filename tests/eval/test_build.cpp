@@ -91,6 +91,23 @@ TEST_CASE("real nvcc: a compile error is a result with the log", "[eval][build][
   CHECK_FALSE(builder.build(shared_object(src)).cached);
 }
 
+TEST_CASE("real nvcc: the toolkit's root is found through a wrapper script on PATH", "[eval][build][nvcc]") {
+  REQUIRE(have_real_nvcc());  // run through ctest's eval_nvcc_tests, which reports a skip without nvcc
+  TempDir tmp("nvcc_wrapper");
+  // As Debian's and some images' /usr/local/bin/nvcc: a script that execs the toolkit's nvcc.
+  const std::filesystem::path real = std::filesystem::canonical(find_program("nvcc"));
+  const auto wrapper = write_file(tmp / "bin" / "nvcc", "#!/bin/sh\nexec " + real.string() + " \"$@\"\n");
+  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+  NvccOptions o = options_for(tmp / "cache");
+  o.nvcc = wrapper;
+  NvccBuilder builder(o);
+  // (nvcc on this PATH may itself be such a script: the root is where the real one lies.)
+  REQUIRE_FALSE(builder.toolkit_root().empty());
+  CHECK(std::filesystem::exists(builder.toolkit_root() / "include" / "cuda_runtime.h"));
+  CHECK(std::filesystem::exists(builder.toolkit_root() / "bin" / "nvcc"));
+  CHECK(builder.toolkit_root() != tmp.path);
+}
+
 TEST_CASE("real nvcc: a compile past its timeout is killed and reported", "[eval][build][nvcc]") {
   REQUIRE(have_real_nvcc());  // run through ctest's eval_nvcc_tests, which reports a skip without nvcc
   TempDir tmp("nvcc_timeout");

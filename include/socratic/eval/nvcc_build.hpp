@@ -186,6 +186,8 @@ class NvccBuilder {
     // Headers of the toolkit are covered by the version text; only a real toolkit counts.
     if (!ec && std::filesystem::exists(real.parent_path().parent_path() / "include" / "cuda_runtime.h", ec))
       toolkit_root_ = real.parent_path().parent_path();
+    else
+      toolkit_root_ = toolkit_root_from_dryrun();  // nvcc on PATH may be a wrapper script
     return version_;
   }
 
@@ -427,6 +429,24 @@ class NvccBuilder {
       if (std::find(out.begin(), out.end(), p.string()) == out.end()) out.push_back(p.string());
     }
     return out;
+  }
+
+  /// The toolkit's root as nvcc itself names it (`#$ TOP=...` in `--dryrun`), when it holds the
+  /// runtime's header; empty otherwise.
+  std::filesystem::path toolkit_root_from_dryrun() const {
+    ProcessOptions po;
+    po.timeout = std::chrono::seconds(60);
+    const ProcessResult r =
+        run_process({options_.nvcc.string(), "--dryrun", "-c", "-x", "cu", "/dev/null", "-o", "/dev/null"}, po);
+    const std::string text = r.stderr_text + "\n" + r.stdout_text;
+    const std::string key = "#$ TOP=";
+    const auto at = text.find(key);
+    if (at == std::string::npos) return {};
+    const auto end = text.find('\n', at);
+    std::error_code ec;
+    const auto top = std::filesystem::canonical(text.substr(at + key.size(), end - at - key.size()), ec);
+    if (ec || !std::filesystem::exists(top / "include" / "cuda_runtime.h", ec)) return {};
+    return top;
   }
 
   NvccOptions options_;

@@ -318,7 +318,10 @@ class CudaEvaluator {
 
   /// The link flags of the allowed libraries, found once (the toolkit's folders, then the system's).
   const LibraryLink& library_link() {
-    if (!library_link_) library_link_ = library_link_flags(library_policy_, builder_->toolkit_root());
+    if (!library_link_)  // the toolkit's root is looked for only when a linked library is allowed
+      library_link_ = library_policy_.allows(LibraryFamily::cublas) || library_policy_.allows(LibraryFamily::cudnn)
+                          ? library_link_flags(library_policy_, builder_->toolkit_root())
+                          : LibraryLink{};
     return *library_link_;
   }
 

@@ -186,15 +186,18 @@ class NvccBuilder {
     // Headers of the toolkit are covered by the version text; only a real toolkit counts.
     if (!ec && std::filesystem::exists(real.parent_path().parent_path() / "include" / "cuda_runtime.h", ec))
       toolkit_root_ = real.parent_path().parent_path();
-    else
-      toolkit_root_ = toolkit_root_from_dryrun();  // nvcc on PATH may be a wrapper script
     return version_;
   }
 
   /// @brief The CUDA toolkit's root folder (the real nvcc's grandparent, when it holds
-  /// include/cuda_runtime.h); empty when nvcc is not a real toolkit's. Runs `nvcc --version` once.
+  /// include/cuda_runtime.h, else the root nvcc names in `--dryrun`, for an nvcc on PATH that is
+  /// a wrapper script); empty when nvcc is not a real toolkit's. Runs `nvcc --version` once.
   const std::filesystem::path& toolkit_root() {
     (void)compiler_version();
+    if (toolkit_root_.empty() && !asked_dryrun_) {
+      asked_dryrun_ = true;  // nvcc on PATH may be a wrapper script: nvcc names its own root
+      toolkit_root_ = toolkit_root_from_dryrun();
+    }
     return toolkit_root_;
   }
 
@@ -452,6 +455,7 @@ class NvccBuilder {
   NvccOptions options_;
   std::string version_;
   std::filesystem::path toolkit_root_;
+  bool asked_dryrun_ = false;
 };
 
 }  // namespace socratic

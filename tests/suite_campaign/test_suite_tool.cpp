@@ -345,6 +345,9 @@ TEST_CASE("socratic suite: inbox agents pause the suite, resume when their inbox
   CHECK(out1["gate"]["record"] == "c0");
   CHECK(out1["gate"]["verdict"] == "admitted");
   CHECK(out1["message"]["text"].get<std::string>().find("Your proposal c0 was admitted") == 0);
+  // The proposal's own figures, each workload as the gate measured it (the first: over the baseline).
+  CHECK(out1["message"]["text"].get<std::string>().find("Per workload (speedup over the baseline):\n- ") !=
+        std::string::npos);
   if (out1["message"].contains("question") && !out1["message"]["question"].is_null()) {
     CHECK(!out1["message"]["question"]["id"].get<std::string>().empty());
     CHECK(out1["message"]["text"].get<std::string>().find(out1["message"]["question"]["text"].get<std::string>()) !=

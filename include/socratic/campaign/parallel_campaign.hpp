@@ -23,6 +23,8 @@
 /// @endcode
 
 #include <atomic>
+#include <cmath>
+#include <cstdio>
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
@@ -344,6 +346,28 @@ class ParallelCampaign {
     return m;
   }
 
+  /// Each workload of a gated proposal as the gate measured it (against the incumbent it was
+  /// gated against, or the problem's baseline for the first): what an agent that cannot read the
+  /// store (a CLI agent in its sandbox, an inbox agent elsewhere) needs to know where it stands.
+  static std::string proposal_figures(const StoreRecord& r) {
+    const EvalReport& e = r.report;
+    if (!e.built || e.scenarios.empty()) return {};
+    std::string out = "Per workload (speedup over " +
+                      (r.gate.incumbent.empty() ? std::string("the baseline") : "the incumbent " + r.gate.incumbent) + "):\n";
+    char buf[160];
+    for (const auto& id : e.expected) {
+      const ScenarioResult* sr = e.find(id);
+      if (!sr) out += "- " + id + ": no result\n";
+      else if (!sr->correct) out += "- " + id + ": FAIL " + sr->reason + "\n";
+      else if (std::isnan(sr->speedup)) out += "- " + id + ": correct, no speedup\n";
+      else {
+        std::snprintf(buf, sizeof buf, ": %.3fx (%.4g ms against %.4g ms)", sr->speedup, sr->candidate_ms, sr->baseline_ms);
+        out += "- " + id + buf + "\n";
+      }
+    }
+    return out;
+  }
+
   std::string describe_view(const StoreView& v) const {
     std::string out;
     if (v.incumbent) {
@@ -534,7 +558,7 @@ class ParallelCampaign {
     const StoreView view = store_.view(slot.notes_seen);
     slot.notes_seen = view.next_seq - 1;
     answer.text = "Your proposal " + stored.id + " was " + std::string(to_string(stored.gate.verdict)) + ": " +
-                  stored.gate.reason + "\n" + describe_view(view);
+                  stored.gate.reason + "\n" + proposal_figures(stored) + describe_view(view);
     if (view.incumbent) slot.parent = view.incumbent->id;
     if (plateau_reached(view.attempts_since_admission, config_.drafts) && drafted_at_ != static_cast<int>(view.candidates)) {
       drafted_at_ = static_cast<int>(view.candidates);

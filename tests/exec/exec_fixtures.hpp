@@ -45,15 +45,17 @@ inline fs::path candidate(const fs::path& dir, const std::string& label, const s
 }
 
 /// Judged by fixtures/fake_eval.sh (logging to `log`), built first by fixtures/fake_build.sh.
+/// The log is passed as `--log=PATH`, not as a bare path: a file the command names is one of
+/// the judge's files, hashed when the evaluator starts, and this one changes as others run.
 inline socratic::exec::JobTemplate cpu_template(const fs::path& log, bool with_build = true) {
   socratic::exec::JobTemplate t;
   t.problem = "softmax_cpu";
   t.scenarios = cpu_problem() / "scenarios.json";
   t.evaluator.kind = "command";
   t.evaluator.command.command = {"bash", (fixtures() / "fake_eval.sh").string(), "{candidate}", "{scenarios}",
-                                 log.string()};
+                                 "--log=" + log.string()};
   if (with_build) t.evaluator.command.build_command = {"bash", (fixtures() / "fake_build.sh").string(), "{candidate}",
-                                                       log.string()};
+                                                       "--log=" + log.string()};
   t.evaluator.command.timeout_s = 120;
   return t;
 }

@@ -80,6 +80,7 @@ TEST_CASE("the pool runs one evaluation per GPU, each process seeing its own GPU
       CHECK(s.attempt == 1);
       const auto report = pool.collect(id);
       REQUIRE(report);
+      INFO("report error: " << report->error << "; evaluator log:\n" << read_text(log));
       CHECK(report->all_correct() == expect_correct[id]);
       CHECK(report->expected.size() == 3);
       // The report names the submitted file, not the pool's snapshot of it.

@@ -14,7 +14,6 @@
 #endif
 
 #include "socratic/campaign/impl/campaign_id.ipp"
-#include "socratic/campaign/impl/engine.ipp"
 #include "socratic/campaign/impl/messages.ipp"
 #include "socratic/record/impl/summary.ipp"
 #include "socratic/record/impl/trace.ipp"

@@ -335,3 +335,68 @@ TEST_CASE("gate: through the executor, the incumbent is each job's baseline; a C
   const GateResult same = GateRunner(measure, b.config, 7).judge(b.file("copy.cu", "ms 1.00\n// other bytes\n"), incumbent);
   CHECK(same.decision.outcome == GateOutcome::refused);
 }
+
+namespace {
+// An executor that, as the local pool and Slurm do, hands back the job it knows for a key it has
+// seen (a resume) and measures only jobs it has not: each measurement draws the honest figures
+// once more, with the "lucky" first one of a false elite.
+struct KeyedExecutor {
+  PairMeasure measure;
+  std::map<std::string, std::string> by_key;  // key -> id
+  std::map<std::string, EvalReport> done;
+  std::vector<exec::EvalJob> measured;
+  std::string submit(const exec::EvalJob& job) {
+    if (auto it = by_key.find(job.key()); it != by_key.end()) return it->second;
+    const std::string id = job.id;
+    by_key[job.key()] = id;
+    measured.push_back(job);
+    Candidate c{job.candidate.origin};
+    std::optional<Candidate> inc;
+    if (job.evaluator.cuda.baseline) inc = Candidate{*job.evaluator.cuda.baseline};
+    done[id] = measure(c, inc, GateRunRequest{static_cast<int>(measured.size()) - 1, job.seed.value_or(0)});
+    return id;
+  }
+  exec::JobStatus poll(const std::string& id) { return {id, exec::JobState::completed, "done", 1, "gpu 0"}; }
+  bool cancel(const std::string&) { return true; }
+  std::optional<EvalReport> collect(const std::string& id) { return done.at(id); }
+};
+static_assert(exec::Executor<KeyedExecutor>);
+}  // namespace
+
+TEST_CASE("gate: through the executor, each remeasure of a CUDA job is a job of its own, found again on resume",
+          "[gate][exec]") {
+  GateBench b("executor-remeasure");
+  write_text(b.dir / "set.json", R"({"schema_version": 1, "name": "toy", "problem": "toy", "scenarios": [{"id": "s1"}, {"id": "s2"}, {"id": "s3"}]})");
+  KeyedExecutor executor;
+  PreparedMeasure honest = b.measure;
+  executor.measure = [&](const Candidate& c, const std::optional<Candidate>& inc, const GateRunRequest& r) {
+    EvalReport rep = honest(c, inc, r);
+    if (r.attempt == 0)  // the first measurement is a lucky 2.8x; the candidate is no faster
+      for (auto& s : rep.scenarios) s.candidate_ms /= 2.8, s.speedup *= 2.8;
+    return rep;
+  };
+  exec::JobTemplate tmpl;
+  tmpl.problem = "toy";
+  tmpl.scenarios = b.dir / "set.json";
+  const PairMeasure measure = executor_pair_measure(executor, tmpl);
+  const Candidate incumbent = b.file("incumbent.cu", "ms 1.00\n");
+  const Candidate lucky = b.file("lucky.cu", "ms 1.0\n// other bytes\n");
+  const GateResult g = GateRunner(measure, b.config, 7).judge(lucky, incumbent);
+  // The remeasure ran as a second job (its key differs from the first's) and saw no gain; handed
+  // the first job's report back, the gate would have admitted a false elite.
+  REQUIRE(executor.measured.size() == 2);
+  CHECK(executor.measured[0].measurement == 0);
+  CHECK(executor.measured[1].measurement == 1);
+  CHECK(executor.measured[0].key() != executor.measured[1].key());
+  CHECK_FALSE(executor.measured[1].seed.has_value());
+  CHECK(executor.measured[1].id.find("-m1") != std::string::npos);
+  CHECK(g.decision.outcome == GateOutcome::refused);
+  // A gate run again on the same pair (a resumed campaign) finds both jobs: nothing is measured twice.
+  const GateResult again = GateRunner(measure, b.config, 7).judge(lucky, incumbent);
+  CHECK(executor.measured.size() == 2);
+  CHECK(again.decision.outcome == GateOutcome::refused);
+  // The first measurement's job JSON is as it was before measurements were numbered.
+  CHECK_FALSE(json(executor.measured[0]).contains("measurement"));
+  CHECK(json(executor.measured[1]).at("measurement") == 1);
+  CHECK(json(executor.measured[1]).get<exec::EvalJob>().key() == executor.measured[1].key());
+}

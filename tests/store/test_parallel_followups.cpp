@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "socratic/report/html_report.hpp"
+#include "socratic/suite_campaign/standing.hpp"
 #include "store_fixtures.hpp"
 
 using namespace socratic;
@@ -149,4 +150,97 @@ TEST_CASE("parallel: the coordinator's questions and drafts are question events 
   CHECK(html.find("data-agent=\"B\"") != std::string::npos);
   CHECK(html.find(", to B</td><td class=\"trig text\">plateau") != std::string::npos);
   CHECK(html.find(", to A</td>") != std::string::npos);
+}
+
+namespace {
+/// The engine's evaluator whose first `faults` calls (the incumbent's goal checks) are judge
+/// faults: the job was cancelled by the cluster, say. Nothing was judged.
+struct FaultingBaselineEvaluator {
+  PreparedMeasure measure;
+  std::shared_ptr<int> faults;
+  EvalReport evaluate(const Candidate& c) {
+    if (*faults > 0) {
+      --*faults;
+      EvalReport r;
+      r.candidate = c;
+      r.expected = measure.scenarios;
+      r.fault = EvalFault::harness;
+      r.error = "job cancelled by the cluster (preempted)";
+      return r;
+    }
+    return measure(c, std::nullopt, GateRunRequest{0, 42});
+  }
+};
+static_assert(Evaluator<FaultingBaselineEvaluator>);
+
+Verdict twice_as_fast(const EvalReport& r) {
+  if (r.all_correct() && r.geomean_speedup() >= 1.8) return Verdict::pass();
+  return Verdict::fail({{"", "speedup", ">= 1.8", "less"}});
+}
+}  // namespace
+
+TEST_CASE("parallel: an incumbent whose goal check was not judged is checked again, never taken as checked",
+          "[parallel][resume]") {
+  const auto root = followup_root("unjudged-check");
+  PreparedMeasure measure;
+  FaultingBaselineEvaluator evaluator{measure, std::make_shared<int>(1)};
+  NumberedQuestions questions;
+  ParallelConfig config;
+  config.drafts.plateau_attempts = 0;
+  std::vector<AgentProgress> seen;
+  config.on_progress = [&](const AgentProgress& p) { seen.push_back(p); };
+  ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, &twice_as_fast, campaign_in(root), config);
+  ProposingAgent agent;
+  // The first proposal meets the goal (2x); the second, slower, is refused against it.
+  agent.contents = {"ms 0.5\n", "ms 0.9\n", "ms 0.95\n", "ms 0.97\n"};
+  campaign.add_agent(followup_spec(root, "a", 4), AnyAgent(std::move(agent)));
+  const ParallelResult r = campaign.run();
+  // The first check judged nothing; the second, after the next proposal, found the goal met.
+  CHECK(r.reason == StopReason::goal_met);
+  CHECK(r.detail == "incumbent c0");
+  CHECK(campaign.store().size() == 2);
+  bool told = false;
+  for (const auto& p : seen)
+    told = told || (p.event == "not_judged" && p.detail.find("goal check of incumbent c0 was not judged") != std::string::npos &&
+                    p.detail.find("preempted") != std::string::npos);
+  CHECK(told);
+  // Both checks are in the trace; the verdict follows the one that judged the incumbent.
+  const auto trace = root / "state" / "trace.jsonl";
+  const auto verdicts = events_of_type(trace, "verdict");
+  REQUIRE(verdicts.size() == 1);
+  CHECK(verdicts[0].at("verdict").at("met") == true);
+}
+
+TEST_CASE("parallel: a campaign left open with its incumbent's check not judged checks it when it resumes",
+          "[parallel][resume]") {
+  const auto root = followup_root("unjudged-resume");
+  auto run_once = [&](int faults) {
+    PreparedMeasure measure;
+    FaultingBaselineEvaluator evaluator{measure, std::make_shared<int>(faults)};
+    NumberedQuestions questions;
+    ParallelConfig config;
+    config.drafts.plateau_attempts = 0;
+    config.leave_open_when_agents_done = true;  // as a suite leaves each problem between rounds
+    ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, &twice_as_fast, campaign_in(root), config);
+    ProposingAgent agent;
+    agent.contents = {"ms 0.5\n"};
+    campaign.add_agent(followup_spec(root, "a", 1), AnyAgent(std::move(agent)));
+    return campaign.run();
+  };
+  const ParallelResult first = run_once(1);
+  CHECK(first.reason == StopReason::agents_done);
+  CHECK(first.left_open);
+  // A suite's standing of the problem has no verdict from a check that judged nothing.
+  const ProblemStanding s = read_standing("p", root / "state" / "trace.jsonl", root / "state" / "store", &twice_as_fast);
+  REQUIRE(s.incumbent);
+  CHECK_FALSE(s.incumbent_check);
+  CHECK_FALSE(s.verdict);
+  CHECK_FALSE(s.goal_met);
+  // Resumed with the judge working: the incumbent is checked at once, and the goal holds.
+  const ParallelResult resumed = run_once(0);
+  CHECK(resumed.reason == StopReason::goal_met);
+  CHECK(resumed.detail == "incumbent c0");
+  const ProblemStanding after = read_standing("p", root / "state" / "trace.jsonl", root / "state" / "store", &twice_as_fast);
+  REQUIRE(after.incumbent_check);
+  CHECK(after.goal_met);
 }

@@ -54,7 +54,6 @@
 #include "socratic/core/budget.hpp"
 #include "socratic/core/campaign_state.hpp"
 #include "socratic/core/tools.hpp"
-#include "socratic/core/detail/separate_compilation.hpp"
 #include "socratic/core/trace_events.hpp"
 #include "socratic/questions/detection.hpp"
 
@@ -123,10 +122,6 @@ struct BudgetStop {
   StopReason reason;
   std::string agent;  ///< empty: the campaign's budget; else the agent's own
 };
-
-/// @brief Whether an evaluation record is an evaluator failure: the evaluator threw, or its report
-/// is a judge fault (EvalReport::fault).
-SOCRATIC_DECL bool is_evaluator_failure(const EvaluationRecord& r);
 
 /// @brief The campaign core. @tparam E an Evaluator, @tparam Q a QuestionSource, @tparam G a
 /// GoalPredicate; the evaluator and the source are held by reference and must outlive it.
@@ -483,7 +478,7 @@ class CampaignEngine {
   int consecutive_evaluator_failures() const {
     std::lock_guard lock(mutex_);
     int n = 0;
-    for (auto it = state_.evaluations.rbegin(); it != state_.evaluations.rend() && is_evaluator_failure(*it); ++it) ++n;
+    for (auto it = state_.evaluations.rbegin(); it != state_.evaluations.rend() && it->evaluator_failed(); ++it) ++n;
     return n;
   }
 
@@ -843,7 +838,3 @@ class CampaignEngine {
 };
 
 }  // namespace socratic
-
-#ifndef SOCRATIC_SEPARATE_COMPILATION
-#include "socratic/campaign/impl/engine.ipp"
-#endif

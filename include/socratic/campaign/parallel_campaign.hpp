@@ -149,15 +149,17 @@ class ParallelCampaign {
     // What the question source sees: the campaign's identity and the questions asked, without
     // the evaluations (a copy of those per proposal would grow with the campaign).
     question_state_ = engine_.state();
-    // The incumbent admitted just before a kill cut off its goal check: checked now, once.
+    // The incumbent admitted just before a kill cut off its goal check, or whose check was not
+    // judged (its judge or job failed): checked now, once. A check that judged it counts.
     if (const std::optional<RecordSummary> inc = store_.incumbent()) {
       bool checked = false;
       for (const auto& e : question_state_.evaluations)
-        checked = checked || (e.origin == EvaluationOrigin::incumbent_check && e.candidate_hash == inc->hash);
+        checked = checked || (e.origin == EvaluationOrigin::incumbent_check && e.candidate_hash == inc->hash &&
+                              !e.evaluator_failed());
       if (!checked) {
         const StoreRecord r = store_.record(inc->id);
         const Candidate c{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
-        if (goal_holds_on(inc->agent, c)) {
+        if (goal_holds_on(inc->agent, c, inc->id)) {
           out.reason = StopReason::goal_met;
           out.detail = "incumbent " + inc->id;
           out.incumbent = inc;
@@ -453,10 +455,20 @@ class ParallelCampaign {
     throw error("parallel campaign: no agent \"" + id + "\"");
   }
 
-  /// The goal on `candidate` (the new incumbent) judged against the problem's own baseline by
-  /// the engine's evaluator, recorded as `agent`'s `incumbent_check` and its verdict.
-  bool goal_holds_on(const std::string& agent, const Candidate& candidate) {
+  /// The goal on `candidate` (the incumbent `record`) judged against the problem's own baseline
+  /// by the engine's evaluator, recorded as `agent`'s `incumbent_check` and its verdict. A check
+  /// that was not judged (its judge or job failed) is no verdict on the incumbent: the person is
+  /// told, and the incumbent is checked again after the next proposal (and at a resume).
+  bool goal_holds_on(const std::string& agent, const Candidate& candidate, const std::string& record) {
     const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(agent, EvaluationOrigin::incumbent_check, candidate));
+    if (check.evaluator_failed()) {
+      unchecked_incumbent_ = record;
+      const std::string why = "the goal check of incumbent " + record + " was not judged (" + check.report.error +
+                              "); it runs again after the next proposal";
+      progress({agent, "not_judged", record, {}, why, {}, count_of(agent), why});
+      return false;
+    }
+    unchecked_incumbent_.clear();
     const Verdict v = Verdict(goal_(check.report));
     engine_.record_event(agent, TraceEventType::verdict, {{"evaluation_index", check.index}, {"verdict", v}});
     return v.met;
@@ -546,11 +558,25 @@ class ParallelCampaign {
 
     // The goal, on the new incumbent against the problem's own baseline.
     if (check_goal) {
-      if (goal_holds_on(id, p.prepared.candidate)) {
+      if (goal_holds_on(id, p.prepared.candidate, stored.id)) {
         out.reason = StopReason::goal_met;
         out.detail = "incumbent " + stored.id;
         answer.text = "The goal holds on " + stored.id + "; the campaign ends.";
         return true;
+      }
+    } else if (!unchecked_incumbent_.empty()) {
+      // An earlier check of the incumbent was not judged: again, now that the judge ran once more.
+      if (const std::optional<RecordSummary> inc = store_.incumbent(); inc && inc->id == unchecked_incumbent_) {
+        const StoreRecord r = store_.record(inc->id);
+        const Candidate c{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
+        if (goal_holds_on(inc->agent, c, inc->id)) {
+          out.reason = StopReason::goal_met;
+          out.detail = "incumbent " + inc->id;
+          answer.text = "The goal holds on the incumbent " + inc->id + "; the campaign ends.";
+          return true;
+        }
+      } else {
+        unchecked_incumbent_.clear();
       }
     }
 
@@ -637,6 +663,7 @@ class ParallelCampaign {
   std::deque<Proposal> queue_;
   bool stopping_ = false;
   int drafted_at_ = -1;
+  std::string unchecked_incumbent_;  ///< the incumbent whose goal check was not judged (the coordinator's thread)
   CampaignState question_state_;
   std::map<std::string, DraftAssignment, std::less<>> pending_drafts_;
   std::map<std::string, int, std::less<>> last_evaluation_;  ///< the coordinator's thread only

@@ -68,6 +68,11 @@ struct EvaluationRecord {
     if (!report.all_correct() || !report.banned.empty()) return std::nan("");
     return report.geomean_speedup();
   }
+  /// @brief Whether it judged nothing: the evaluator threw, or its report is a judge fault
+  /// (EvalReport::fault). Such a record is no verdict on the candidate.
+  bool evaluator_failed() const {
+    return report.fault != EvalFault::none || (!report.built && report.error.rfind("evaluator failed: ", 0) == 0);
+  }
   friend bool operator==(const EvaluationRecord&, const EvaluationRecord&) = default;
 };
 

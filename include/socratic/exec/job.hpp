@@ -107,6 +107,11 @@ struct EvalJob {
   std::optional<std::uint64_t> seed;
   JobPurpose purpose = JobPurpose::timing;
   int repeat = 0;
+  /// Which of several measurements of the same comparison this is (a gate's remeasures and
+  /// pooled runs: 1, 2, ...): part of the key, so each is a job of its own and never the first
+  /// one's result taken again. 0 (the first) is left out of the job's JSON, so the keys of jobs
+  /// written before the field existed are unchanged.
+  int measurement = 0;
 
   std::string key() const;
 };
@@ -355,12 +360,13 @@ inline void to_json(json& j, const EvalJob& job) {
            {"seed", detail::optional_json(job.seed)},
            {"purpose", detail::purpose_name(job.purpose)},
            {"repeat", job.repeat}};
+  if (job.measurement > 0) j["measurement"] = job.measurement;
 }
 
 inline void from_json(const json& j, EvalJob& job) {
   check_schema_version(j, "job");
   detail::reject_unknown_fields(j, "job", {"schema_version", "id", "candidate", "problem", "scenarios", "evaluator",
-                                           "seed", "purpose", "repeat"});
+                                           "seed", "purpose", "repeat", "measurement"});
   job.id = optional_field<std::string>(j, "id", "", "job");
   if (!job.id.empty() && !valid_job_id(job.id))
     throw input_error({}, "job field \"id\"", "\"" + job.id + "\" is not a job id (letters, digits, '.', '_', '-'; at most 100)");
@@ -372,6 +378,8 @@ inline void from_json(const json& j, EvalJob& job) {
   job.purpose = detail::purpose_from(optional_field<std::string>(j, "purpose", "timing", "job"));
   job.repeat = optional_field<int>(j, "repeat", 0, "job");
   if (job.repeat < 0) throw input_error({}, "job field \"repeat\"", "must not be negative");
+  job.measurement = optional_field<int>(j, "measurement", 0, "job");
+  if (job.measurement < 0) throw input_error({}, "job field \"measurement\"", "must not be negative");
 }
 
 inline std::string EvalJob::key() const {
@@ -399,6 +407,7 @@ inline std::string job_id_for(const EvalJob& job) {
   while (!slug.empty() && !std::isalnum(static_cast<unsigned char>(slug.front()))) slug.erase(slug.begin());
   if (slug.empty()) slug = "job";
   std::string id = slug + "-" + job.key().substr(0, 12);
+  if (job.measurement > 0) id += "-m" + std::to_string(job.measurement);
   if (job.repeat > 0) id += "-r" + std::to_string(job.repeat);
   return id;
 }

@@ -28,6 +28,7 @@ struct JobTemplate {
   EvaluatorSpec evaluator;
   std::optional<std::uint64_t> seed;
   JobPurpose purpose = JobPurpose::timing;
+  int measurement = 0;  ///< EvalJob::measurement
 };
 
 /// @brief A job for `candidate` (read now: its hash is pinned) under `tmpl`. The bytes are read
@@ -67,6 +68,7 @@ inline EvalJob make_eval_job(const Candidate& candidate, const JobTemplate& tmpl
   job.seed = tmpl.seed;
   job.purpose = tmpl.purpose;
   job.repeat = repeat;
+  job.measurement = tmpl.measurement;
   job.id = job_id_for(job);
   return job;
 }

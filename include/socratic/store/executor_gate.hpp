@@ -30,6 +30,10 @@ PairMeasure executor_pair_measure(X& executor, exec::JobTemplate tmpl,
     // CUDA runner draws a fresh secret key per run by itself; a seed from the gate (derived from
     // a public base and the candidate's own hash) would let the candidate compute its inputs.
     if (t.evaluator.kind == "command") t.seed = request.seed;
+    // Each run of the gate is a measurement of its own: without this, a CUDA job (no seed)
+    // of a remeasure or a pooled run has the first run's key, and the executor hands back the
+    // first run's report instead of measuring again.
+    t.measurement = request.attempt;
     exec::ExecutorEvaluator<X> evaluator(executor, std::move(t), {}, timeout);
     return evaluator.evaluate(candidate);
   };

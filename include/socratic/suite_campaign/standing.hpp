@@ -116,7 +116,8 @@ inline ProblemStanding read_standing(const std::string& name, const std::filesys
   }
   if (s.incumbent) {
     for (auto it = s.state.evaluations.rbegin(); it != s.state.evaluations.rend(); ++it)
-      if (it->origin == EvaluationOrigin::incumbent_check && it->candidate_hash == s.incumbent->hash) {
+      if (it->origin == EvaluationOrigin::incumbent_check && it->candidate_hash == s.incumbent->hash &&
+          !it->evaluator_failed()) {  // a check that judged nothing is no verdict on the incumbent
         s.incumbent_check = *it;
         break;
       }

@@ -6,6 +6,8 @@
 // tests/suite_gpu/row_sum_and_argmax_adapter.cu.
 #include "catch.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -232,14 +234,22 @@ TEST_CASE("custom and safetensors inputs: named in the resolved workload for the
   CHECK(m.inputs[2].shape == std::vector<std::int64_t>{8192});  // token_index: tokens * top_k
   CHECK(m.axes.size() == 4);  // every axis, as SOL's axes_and_scalars has them
 
-  // A safetensors input: its path relative to the problem's folder, made absolute for the worker.
-  host::ProblemDescription p = host::load_problem_folder(problems / "rmsnorm_h4096");
+  // A safetensors input: its path found under the problem's folder, made absolute for the worker;
+  // a file found nowhere makes the problem not judgeable.
+  const fs::path copy = fs::temp_directory_path() / ("socratic-bridge-blob-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  fs::copy(problems / "rmsnorm_h4096", copy / "rmsnorm_h4096", fs::copy_options::recursive);
+  host::ProblemDescription p = host::load_problem_folder(copy / "rmsnorm_h4096");
   p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "blob/w.safetensors", "w"};
+  CHECK_THAT(host::not_judgeable_reason(p).value_or(""), Contains("its safetensors file \"blob/w.safetensors\""));
+  fs::create_directories(copy / "rmsnorm_h4096" / "blob");
+  std::ofstream(copy / "rmsnorm_h4096" / "blob" / "w.safetensors") << "stand-in bytes";
   CHECK_FALSE(host::not_judgeable_reason(p));
   const auto j = host::resolved_workload(p, p.workloads[0], reference_for(p));
   CHECK(j.at("inputs")[1].at("init") ==
         socratic::json({{"kind", "safetensors"},
-                        {"path", fs::absolute(problems / "rmsnorm_h4096/blob/w.safetensors").lexically_normal().string()},
+                        {"path", fs::absolute(copy / "rmsnorm_h4096/blob/w.safetensors").lexically_normal().string()},
                         {"tensor_key", "w"}}));
   const auto r = runner::parse_resolved_workload(j);
   CHECK(r.inputs[1].init.kind == runner::InitKind::safetensors);
@@ -249,6 +259,7 @@ TEST_CASE("custom and safetensors inputs: named in the resolved workload for the
   p.workloads[0].inputs["weight"].path = "/data/blobs/w.safetensors";  // an absolute path as given
   CHECK(host::resolved_workload(p, p.workloads[0], reference_for(p)).at("inputs")[1].at("init").at("path") ==
         "/data/blobs/w.safetensors");
+  fs::remove_all(copy);
 }
 
 TEST_CASE("refusals: what the judge's runner cannot make is refused with the reason, never judged wrong",

@@ -2,10 +2,15 @@
 // describer JSON, every workload made concrete, and the errors on malformed problems.
 #include "catch.hpp"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "socratic/suite/axis_expression.hpp"
+#include "socratic/suite/blob_path.hpp"
 #include "socratic/suite/concrete_workload.hpp"
 #include "socratic/suite/judgeable.hpp"
 #include "socratic/suite/sol_loader.hpp"
@@ -253,4 +258,110 @@ TEST_CASE("a KernelBench Model with learned parameters is not judgeable, and say
   ordered_json bare = described;
   bare["kernelbench"]["learned_parameters"] = ordered_json::array();
   CHECK_FALSE(not_judgeable_reason(describe_problem(bare, "f.py", ProblemOrigin::kernelbench)));
+}
+
+TEST_CASE("constraints over a tensor's values are carried for the reference; one over axes is checked", "[suite]") {
+  using Catch::Matchers::Contains;
+  // A paged-KV decode in SOL-ExecBench's form: the page count relates to the index tensor's last
+  // value, which no axis gives. The suite's reference asserts it; the judge carries it.
+  auto definition = ordered_json::parse(R"json({"name": "paged", "axes": {
+      "batch": {"type": "var"}, "len_indptr": {"type": "var"}, "num_indices": {"type": "var"},
+      "pages": {"type": "var"}, "dim": {"type": "const", "value": 64}},
+    "constraints": ["len_indptr == batch + 1", "num_indices == indptr[-1].item()", "num_indices <= pages * 4"],
+    "inputs": {"q": {"shape": ["batch", "dim"], "dtype": "bfloat16"},
+               "cache": {"shape": ["pages", "dim"], "dtype": "bfloat16"},
+               "indptr": {"shape": ["len_indptr"], "dtype": "int32"},
+               "indices": {"shape": ["num_indices"], "dtype": "int32"}},
+    "outputs": {"out": {"shape": ["batch", "dim"], "dtype": "bfloat16"}},
+    "reference": "def run(q, cache, indptr, indices): return q"})json");
+  const ProblemDescription p = parse_definition(definition, "paged.json", ProblemOrigin::sol_execbench);
+  CHECK(p.constraints.size() == 3);
+  CHECK_FALSE(axis_constraint("num_indices == indptr[-1].item()", p));
+  CHECK_FALSE(axis_constraint("num_indices == indices", p));  // a tensor named: its values
+  REQUIRE(axis_constraint("len_indptr == batch + 1", p));
+  const auto w = ordered_json::parse(R"({"uuid": "w1", "axes": {"batch": 3, "len_indptr": 4, "num_indices": 10, "pages": 16}})");
+  const ConcreteWorkload c = concretize(p, parse_workload(w, p, "w.jsonl", "line 1"));
+  CHECK(c.unchecked_constraints == std::vector<std::string>{"num_indices == indptr[-1].item()"});
+  // The axes' own relations still hold or fail, naming the workload.
+  const auto bad = ordered_json::parse(R"({"uuid": "w2", "axes": {"batch": 3, "len_indptr": 5, "num_indices": 10, "pages": 16}})");
+  CHECK_THROWS_WITH(concretize(p, parse_workload(bad, p, "w.jsonl", "line 2")),
+                    Contains("\"len_indptr == batch + 1\" does not hold (5 == 4)"));
+  // A misspelt axis in a relation between axes is still the definition's error.
+  definition["constraints"] = ordered_json::parse(R"(["len_indptr == batchs + 1"])");
+  CHECK_THROWS_WITH(parse_definition(definition, "paged.json", ProblemOrigin::sol_execbench),
+                    Contains("constraints[0]: expression \"len_indptr \" uses axis") || Contains("uses axis \"batchs\""));
+}
+
+TEST_CASE("safetensors files are found as SOL-ExecBench finds them, or the problem says where it looked", "[suite]") {
+  const fs::path root = fs::temp_directory_path() / ("socratic-blob-test-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  // A dataset: problems under benchmark/, blobs under data/flashinfer-trace/blob/, paths in the
+  // workloads relative to the dataset's root.
+  const fs::path problem = root / "benchmark" / "L1" / "paged";
+  const fs::path blob = root / "data" / "flashinfer-trace" / "blob" / "workloads" / "paged" / "w1.safetensors";
+  fs::create_directories(problem);
+  fs::create_directories(blob.parent_path());
+  std::ofstream(blob) << "not read here";
+  std::ofstream(problem / "definition.json") << R"json({"name": "paged", "axes": {"n": {"type": "var"}},
+    "inputs": {"idx": {"shape": ["n"], "dtype": "int32"}}, "outputs": {"y": {"shape": ["n"], "dtype": "float32"}},
+    "reference": "def run(idx): return idx.float()"})json";
+  auto workload = [&](const std::string& path) {
+    std::ofstream(problem / "workload.jsonl")
+        << R"({"uuid": "w1", "axes": {"n": 4}, "inputs": {"idx": {"type": "safetensors", "path": ")" << path
+        << R"(", "tensor_key": "idx"}}})" << "\n";
+  };
+  ::unsetenv(blob_root_variable);
+  // Relative to the dataset's root, a folder above the problem.
+  CHECK(find_blob("data/flashinfer-trace/blob/workloads/paged/w1.safetensors", problem) == blob);
+  workload("data/flashinfer-trace/blob/workloads/paged/w1.safetensors");
+  CHECK_FALSE(not_judgeable_reason(load_problem_folder(problem)));
+  // Relative to a root that holds only the path's tail: the leading folders are dropped.
+  CHECK(find_blob("somewhere/else/blob/workloads/paged/w1.safetensors", problem) == std::nullopt);
+  ::setenv(blob_root_variable, (root / "data" / "flashinfer-trace").c_str(), 1);
+  CHECK(find_blob("somewhere/else/blob/workloads/paged/w1.safetensors", problem) == blob);
+  ::unsetenv(blob_root_variable);
+  // Found nowhere: not judgeable, naming the file, the folder and the variable to set.
+  workload("blob/workloads/paged/missing.safetensors");
+  const auto why = not_judgeable_reason(load_problem_folder(problem));
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Matchers::Contains("workload \"w1\": inputs.idx: its safetensors file \"blob/workloads/paged/missing.safetensors\""));
+  CHECK_THAT(*why, Catch::Matchers::Contains("set $FLASHINFER_TRACE_DIR"));
+  fs::remove_all(root);
+}
+
+TEST_CASE("a FlashInfer-Bench TraceSet: each definition a problem, its workloads the Trace lines naming it", "[suite]") {
+  using Catch::Matchers::Contains;
+  const fs::path set = fs::path(SOCRATIC_SOURCE_DIR) / "tests" / "suite" / "trace_set";
+  CHECK(is_trace_set(set));
+  const fs::path norm = set / "definitions" / "norm" / "fused_add_rmsnorm_h2048.json";
+  REQUIRE(is_trace_set_definition(norm));
+  CHECK(*trace_set_root(norm) == set);
+  // The mirror file (workloads/norm/NAME.jsonl) is read alone.
+  CHECK(trace_set_workload_files(norm) == std::vector<fs::path>{set / "workloads" / "norm" / "fused_add_rmsnorm_h2048.jsonl"});
+  const ProblemDescription p = load_trace_set_definition(norm);
+  CHECK(p.origin == ProblemOrigin::flashinfer_bench);
+  REQUIRE(p.workloads.size() == 2);
+  CHECK(p.workloads[1].uuid == "far-b512");
+  CHECK(concretize(p, p.workloads[1]).bytes == 512u * 2048 * 2 * 3 + 2048 * 2);  // a scalar is no tensor
+  // No mirror file: every workload file is read, and only the lines naming this definition count.
+  const ProblemDescription shared = load_trace_set_definition(set / "definitions" / "elementwise" / "scaled_add_n.json");
+  REQUIRE(shared.workloads.size() == 2);
+  CHECK(shared.workloads[0].uuid == "sa-1k");
+  CHECK(shared.workloads[1].uuid == "sa-1m");
+  CHECK(shared.workloads[1].line == 3);
+  // Outside a TraceSet, or a set with no workload for it: named errors.
+  CHECK_FALSE(is_trace_set_definition(suite_problems() / "rmsnorm_h4096" / "definition.json"));
+  const fs::path root = fs::temp_directory_path() / ("socratic-trace-set-test-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "definitions" / "norm");
+  fs::create_directories(root / "workloads" / "norm");
+  fs::copy_file(norm, root / "definitions" / "norm" / "fused_add_rmsnorm_h2048.json");
+  CHECK_THROWS_WITH(load_trace_set_definition(root / "definitions" / "norm" / "fused_add_rmsnorm_h2048.json"),
+                    Contains("no workload names \"fused_add_rmsnorm_h2048\" under " + (root / "workloads").string()));
+  std::ofstream(root / "workloads" / "norm" / "fused_add_rmsnorm_h2048.jsonl")
+      << R"({"definition": "fused_add_rmsnorm_h2048", "workload": {"uuid": "w", "axes": {"batch_size": 4}, "inputs": {}}})" << "\n"
+      << R"({"definition": "fused_add_rmsnorm_h2048", "workload": {"uuid": "w2", "axes": {"batch": 4}, "inputs": {}}})" << "\n";
+  CHECK_THROWS_WITH(load_trace_set_definition(root / "definitions" / "norm" / "fused_add_rmsnorm_h2048.json"),
+                    Contains("fused_add_rmsnorm_h2048.jsonl: line 2"));
+  fs::remove_all(root);
 }

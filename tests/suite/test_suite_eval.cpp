@@ -307,3 +307,22 @@ TEST_CASE("a suite problem's trusted files: its workloads' safetensors files joi
   CHECK(s.files.size() == 4);  // definition.json, workload.jsonl, sol_times.json, the blob (no reference.py)
   fs::remove_all(dir);
 }
+
+TEST_CASE("a definition in a FlashInfer-Bench TraceSet is a suite problem: its file, its workload files trusted",
+          "[suite][bridge]") {
+  const fs::path set = fs::path(SOCRATIC_SOURCE_DIR) / "tests" / "suite" / "trace_set";
+  const fs::path norm = set / "definitions" / "norm" / "fused_add_rmsnorm_h2048.json";
+  CHECK(socratic::problem_path_format(norm) == socratic::ProblemPathFormat::trace_set_definition);
+  const socratic::SuiteProblem s = socratic::load_suite_problem(norm, tree(), "/usr/bin/python3");
+  CHECK(s.definition == norm);
+  CHECK(s.description.origin == socratic::suite::ProblemOrigin::flashinfer_bench);
+  CHECK(s.files == std::vector<fs::path>{norm, set / "workloads" / "norm" / "fused_add_rmsnorm_h2048.jsonl"});
+  // A definition whose workloads share a file with others: every workload file is read, and trusted.
+  const socratic::SuiteProblem shared =
+      socratic::load_suite_problem(set / "definitions" / "elementwise" / "scaled_add_n.json", tree(), "/usr/bin/python3");
+  CHECK(shared.description.workloads.size() == 2);
+  CHECK(std::find(shared.files.begin(), shared.files.end(), set / "workloads" / "shared" / "mixed.jsonl") != shared.files.end());
+  // A .json outside a TraceSet is no problem, and says what was expected.
+  CHECK_THROWS_WITH(socratic::problem_path_format(set / "workloads" / "norm" / "fused_add_rmsnorm_h2048.jsonl"),
+                    Contains("a definition in a FlashInfer-Bench TraceSet"));
+}

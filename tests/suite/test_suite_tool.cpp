@@ -156,3 +156,21 @@ TEST_CASE("problem header prints the entry point's header alone", "[suite]") {
   CHECK_THAT(r.stdout_text, Contains("cudaStream_t stream);"));
   fs::remove_all(data);
 }
+
+TEST_CASE("problem list and check: a FlashInfer-Bench TraceSet's definitions are its problems", "[suite]") {
+  const fs::path data = data_dir_with("trace_set");
+  const fs::path set = tool_suite_dir() / "trace_set";
+  const auto r = problem_command({"list", set.string()}, data);
+  INFO(r.stdout_text << r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.stdout_text, Contains("definitions/elementwise/scaled_add_n.json  flashinfer_bench  workloads 2  inputs 3  "
+                                     "outputs 1  dtypes float32  judgeable"));
+  CHECK_THAT(r.stdout_text, Contains("definitions/norm/fused_add_rmsnorm_h2048.json  flashinfer_bench  workloads 2"));
+  CHECK_THAT(r.stdout_text, Contains("2 problems, 2 judgeable"));
+  const auto c = problem_command({"check", (set / "definitions" / "norm" / "fused_add_rmsnorm_h2048.json").string()}, data);
+  INFO(c.stdout_text << c.stderr_text);
+  CHECK(c.exit_code == 0);
+  CHECK_THAT(c.stdout_text, Contains("fused_add_rmsnorm_h2048 (flashinfer_bench, correctness rule"));
+  CHECK_THAT(c.stdout_text, Contains("workload far-b512: batch_size=512 hidden_size=2048"));
+  fs::remove_all(data);
+}

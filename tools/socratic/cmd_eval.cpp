@@ -162,11 +162,12 @@ fs::path candidate_from_solution(const fs::path& given, const std::string& probl
   if (!suite::is_sol_solution(j))
     throw input_error(file.string(), {},
                       "a .json candidate is a SOL-ExecBench solution (an object with \"spec\" and \"sources\"), and this is not one");
-  if (!tool::is_suite_problem(problem) || problem_path_format(problem) != ProblemPathFormat::sol_folder)
+  if (!tool::is_suite_problem(problem) || (problem_path_format(problem) != ProblemPathFormat::sol_folder &&
+                                           problem_path_format(problem) != ProblemPathFormat::trace_set_definition))
     throw input_error(file.string(), {},
-                      "a SOL-ExecBench solution is judged against a SOL-ExecBench / FlashInfer-Bench problem folder: give "
-                      "--problem PATH (the folder with definition.json)");
-  const suite::ProblemDescription p = suite::load_problem_folder(problem);
+                      "a SOL-ExecBench solution is judged against a SOL-ExecBench / FlashInfer-Bench problem: give "
+                      "--problem PATH (the folder with definition.json, or a definition in a FlashInfer-Bench TraceSet)");
+  const suite::ProblemDescription p = tool::load_suite(problem).description;
   const suite::ImportedSolution imported = suite::import_sol_solution(j, p, file.string());
   const fs::path cache = cache_dir.empty() ? default_cache_dir() : fs::path(cache_dir);
   const fs::path dir = fs::absolute(cache) / "solutions" / socratic::detail::sha256_hex(j.dump()).substr(0, 16);

@@ -36,7 +36,7 @@ using namespace socratic::tool;
 using namespace socratic::suite;
 
 /// The formats `problem` recognises on disk.
-enum class ProblemFormat { sol_folder, kernelbench_file };
+enum class ProblemFormat { sol_folder, trace_set_definition, kernelbench_file };
 
 /// What `list` and `check` learn about one path.
 struct FoundProblem {
@@ -49,6 +49,7 @@ struct FoundProblem {
 
 std::string format_name(const FoundProblem& f) {
   if (f.format == ProblemFormat::kernelbench_file) return "kernelbench";
+  if (f.format == ProblemFormat::trace_set_definition) return "flashinfer_bench";
   return f.description ? std::string(origin_name(f.description->origin)) : "sol_execbench";
 }
 
@@ -79,10 +80,14 @@ void describe_kernelbench(FoundProblem& f) {
 FoundProblem examine(const fs::path& path) {
   FoundProblem f;
   f.path = path;
-  f.format = is_sol_problem_folder(path) ? ProblemFormat::sol_folder : ProblemFormat::kernelbench_file;
+  f.format = is_sol_problem_folder(path)         ? ProblemFormat::sol_folder
+             : is_trace_set_definition(path) ? ProblemFormat::trace_set_definition
+                                             : ProblemFormat::kernelbench_file;
   try {
     if (f.format == ProblemFormat::sol_folder)
       f.description = load_problem_folder(path);
+    else if (f.format == ProblemFormat::trace_set_definition)
+      f.description = load_trace_set_definition(path);
     else
       describe_kernelbench(f);
   } catch (const input_error& e) {
@@ -94,10 +99,19 @@ FoundProblem examine(const fs::path& path) {
   return f;
 }
 
-/// Every problem under `dir`, in path order (a problem folder is not searched further).
+/// Every problem under `dir`, in path order (a problem folder is not searched further; a
+/// FlashInfer-Bench TraceSet gives each of its definitions).
 std::vector<fs::path> find_problems(const fs::path& dir) {
   std::vector<fs::path> out;
   if (is_sol_problem_folder(dir)) return {dir};
+  if (is_trace_set(dir)) {
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir / "definitions", ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->path().extension() == ".json" && it->is_regular_file(ec)) out.push_back(it->path());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
   std::vector<fs::path> entries;
   for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e.path());
   std::sort(entries.begin(), entries.end());
@@ -188,8 +202,9 @@ std::string problem_number(double x) {
 
 FoundProblem examine_one(const std::string& given) {
   const fs::path path = given;
-  if (!is_sol_problem_folder(path) && !is_kernelbench_file(path))
-    throw usage_error("\"" + given + "\" is neither a problem folder (with definition.json) nor a KernelBench "
+  if (!is_sol_problem_folder(path) && !is_kernelbench_file(path) && !is_trace_set_definition(path))
+    throw usage_error("\"" + given + "\" is neither a problem folder (with definition.json), a definition in a "
+                      "FlashInfer-Bench TraceSet (ROOT/definitions/...json beside ROOT/workloads/) nor a KernelBench "
                       "file (a .py defining class Model)");
   return examine(path);
 }
@@ -291,8 +306,9 @@ command_run problem_setup(CLI::App& app) {
   auto list_options = std::make_shared<ProblemListOptions>();
   CLI::App* list_app = app.add_subcommand("list", "one line per problem found under a folder");
   list_app->footer(
-      "Walks DIR for SOL-ExecBench / FlashInfer-Bench problem folders (definition.json, workload.jsonl)\n"
-      "and KernelBench files (.py defining class Model); prints per problem its format, workloads,\n"
+      "Walks DIR for SOL-ExecBench / FlashInfer-Bench problem folders (definition.json, workload.jsonl),\n"
+      "FlashInfer-Bench TraceSets (definitions/, workloads/, blob/: each definition a problem) and\n"
+      "KernelBench files (.py defining class Model); prints per problem its format, workloads,\n"
       "inputs/outputs, dtypes and whether it can be judged, or its error. Exit 0 (malformed problems\n"
       "are listed, not fatal), 2 when DIR is not a folder.\n");
   list_app->add_option("DIR", list_options->dir, "the folder to walk")->type_name("")->required();
@@ -304,14 +320,14 @@ command_run problem_setup(CLI::App& app) {
       "Parses PATH, makes every workload concrete (axes, shapes, bytes, FLOPs where the definition\n"
       "gives them, tolerances) and prints the entry point's header. No GPU, no tensors.\n"
       "Exit: 0 when judgeable, 1 when not (the reason is printed), 2 when malformed.\n");
-  check_app->add_option("PATH", *check_path, "a problem folder or a KernelBench file")->type_name("")->required();
+  check_app->add_option("PATH", *check_path, "a problem folder, a TraceSet definition or a KernelBench file")->type_name("")->required();
 
   auto header_path = std::make_shared<std::string>();
   CLI::App* header_app = app.add_subcommand("header", "print the C header of a problem's CUDA entry point");
   header_app->footer(
       "extern \"C\", destination-passing: inputs (tensors const, Python scalars by value), outputs,\n"
       "the var axes as int64_t, then a cudaStream_t; each parameter's shape and dtype in a comment.\n");
-  header_app->add_option("PATH", *header_path, "a problem folder or a KernelBench file")->type_name("")->required();
+  header_app->add_option("PATH", *header_path, "a problem folder, a TraceSet definition or a KernelBench file")->type_name("")->required();
 
   auto export_options = std::make_shared<ProblemExportOptions>();
   CLI::App* export_app = app.add_subcommand("export", "write a candidate in the suite's own solution format");
@@ -323,7 +339,7 @@ command_run problem_setup(CLI::App& app) {
       "torch.utils.cpp_extension.load_inline and calls it from forward. OUT a folder: solution.json\n"
       "or NAME_model_new.py inside it. No GPU. Exit 0, 1 when the problem cannot be described,\n"
       "2 when malformed or the candidate cannot be read.\n");
-  export_app->add_option("PATH", export_options->path, "a problem folder or a KernelBench file")->type_name("")->required();
+  export_app->add_option("PATH", export_options->path, "a problem folder, a TraceSet definition or a KernelBench file")->type_name("")->required();
   export_app->add_option("--candidate", export_options->candidate, "the CUDA C++ candidate defining the entry point")
       ->type_name("FILE.cu")
       ->required();

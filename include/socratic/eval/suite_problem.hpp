@@ -19,17 +19,19 @@
 #include "socratic/core/json.hpp"
 #include "socratic/eval/problem_registry.hpp"
 #include "socratic/process/run_process.hpp"
+#include "socratic/suite/blob_path.hpp"
 #include "socratic/suite/problem_description.hpp"
 #include "socratic/suite/sol_loader.hpp"
 
 namespace socratic {
 
 /// @brief How a problem on disk is written.
-enum class ProblemPathFormat { sol_folder, kernelbench_file, native_folder };
+enum class ProblemPathFormat { sol_folder, trace_set_definition, kernelbench_file, native_folder };
 
 constexpr std::string_view problem_path_format_name(ProblemPathFormat f) {
   switch (f) {
     case ProblemPathFormat::sol_folder: return "SOL-ExecBench/FlashInfer-Bench folder";
+    case ProblemPathFormat::trace_set_definition: return "FlashInfer-Bench TraceSet definition";
     case ProblemPathFormat::kernelbench_file: return "KernelBench file";
     case ProblemPathFormat::native_folder: return "Socratic problem folder";
   }
@@ -70,8 +72,10 @@ inline ProblemPathFormat problem_path_format(const std::filesystem::path& path) 
                       "problem.json (Socratic's own format)");
   }
   if (fs::is_regular_file(path) && path.extension() == ".py") return ProblemPathFormat::kernelbench_file;
+  if (suite::is_trace_set_definition(path)) return ProblemPathFormat::trace_set_definition;
   if (!fs::exists(path)) throw input_error(path.string(), {}, "no such problem file or folder");
-  throw input_error(path.string(), {}, "not a problem: expected a folder or a KernelBench .py file");
+  throw input_error(path.string(), {}, "not a problem: expected a folder, a KernelBench .py file or a definition "
+                                       "in a FlashInfer-Bench TraceSet (ROOT/definitions/...json beside ROOT/workloads/)");
 }
 
 /// @brief A suite problem as the judge uses it.
@@ -148,12 +152,23 @@ inline SuiteProblem load_suite_problem(const std::filesystem::path& path, const 
     for (const auto& w : s.description.workloads)
       for (const auto& [name, source] : w.inputs)
         if (source.kind == suite::InputSourceKind::safetensors) {
-          fs::path file(source.path);
-          if (file.is_relative()) file = (s.path / file).lexically_normal();
-          if (fs::is_regular_file(file) && std::find(s.files.begin(), s.files.end(), file) == s.files.end())
-            s.files.push_back(file);
+          const std::optional<fs::path> file = suite::find_blob(source.path, s.path);
+          if (file && std::find(s.files.begin(), s.files.end(), *file) == s.files.end()) s.files.push_back(*file);
         }
     if (fs::is_regular_file(s.path / "baseline.cu")) s.baseline = s.path / "baseline.cu";
+  } else if (s.format == ProblemPathFormat::trace_set_definition) {
+    s.description = suite::load_trace_set_definition(s.path);
+    s.definition = s.path;
+    s.files.push_back(s.path);
+    for (const auto& f : suite::trace_set_workload_files(s.path)) s.files.push_back(f);
+    for (const auto& w : s.description.workloads)
+      for (const auto& [name, source] : w.inputs)
+        if (source.kind == suite::InputSourceKind::safetensors)
+          if (const auto file = suite::find_blob(source.path, s.path.parent_path());
+              file && std::find(s.files.begin(), s.files.end(), *file) == s.files.end())
+            s.files.push_back(*file);
+    const fs::path beside = s.path.parent_path() / (s.path.stem().string() + ".baseline.cu");
+    if (fs::is_regular_file(beside)) s.baseline = beside;
   } else {
     s.description = describe_kernelbench_file(
         s.path, data_dir / "kernels" / "harness" / "python" / "kernelbench_describe.py", python);

@@ -4,6 +4,7 @@
 /// inputs and outputs occupy, the FLOPs when the definition gives them, and each output's
 /// tolerance. Pure arithmetic over the description: no tensor is allocated.
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -34,7 +35,9 @@ struct ConcreteWorkload {
   std::vector<Tolerance> output_tolerances;  ///< one per output: the suite's, then the workload's
   std::uint64_t bytes = 0;                   ///< inputs + outputs
   std::optional<std::uint64_t> flops;        ///< when the definition gives `flops`
-  std::vector<std::string> unchecked_constraints;  ///< constraints not of the form `a OP b`
+  /// Constraints that are not a relation between axes (no single comparison, or a side over a
+  /// tensor's values or a call: `n == kv_indptr[-1].item()`): carried, asserted by the reference.
+  std::vector<std::string> unchecked_constraints;
 };
 
 /// @brief A constraint split at its comparison (`==`, `!=`, `<=`, `>=`, `<`, `>`), or nothing
@@ -54,6 +57,30 @@ inline std::optional<ConstraintParts> split_constraint(const std::string& c) {
     return ConstraintParts{left, op, right};
   }
   return std::nullopt;
+}
+
+/// @brief The constraint as a relation between axes, or nothing when it relates something
+/// else: a tensor's values or a call (`num_kv_indices == kv_indptr[-1].item()`, SOL-ExecBench's
+/// paged attention), which no axis value can check. The suites carry such constraints as
+/// assertions of the reference; so does the judge. A side that is an expression over names that
+/// are not the problem's tensors is a relation between axes, and an unknown name there is the
+/// definition's error (the loader reports it).
+inline std::optional<ConstraintParts> axis_constraint(const std::string& c, const ProblemDescription& p) {
+  auto parts = split_constraint(c);
+  if (!parts) return std::nullopt;
+  for (const std::string* side : {&parts->left, &parts->right}) {
+    std::vector<std::string> names;
+    try {
+      names = axis_expression_names(*side);
+    } catch (const input_error&) {
+      return std::nullopt;  // not an axis expression: indexing, a method call, ...
+    }
+    for (const auto& n : names) {
+      const bool output = std::any_of(p.outputs.begin(), p.outputs.end(), [&](const TensorSpec& t) { return t.name == n; });
+      if (p.find_input(n) || output) return std::nullopt;  // a relation over a tensor's values
+    }
+  }
+  return parts;
 }
 
 namespace detail {
@@ -171,7 +198,7 @@ inline ConcreteWorkload concretize(const ProblemDescription& p, const Workload& 
     }
   }
   for (const auto& constraint : p.constraints) {
-    const auto parts = split_constraint(constraint);
+    const auto parts = axis_constraint(constraint, p);
     if (!parts) {
       c.unchecked_constraints.push_back(constraint);
       continue;

@@ -17,7 +17,7 @@
 /// cannot generate (a random, custom or safetensors Python scalar, fp8 `probs`) refuses the problem:
 /// input_refusal_reason, used by judgeable.hpp. `custom` and `safetensors` tensors are filled by
 /// the trusted reference worker (its `fill_inputs`: the reference's custom_inputs_entrypoint seeded
-/// from the judge's secret, the file the workload names, relative to the problem's folder).
+/// from the judge's secret, the file the workload names, found as SOL-ExecBench finds it: blob_path.hpp).
 
 #include <cctype>
 #include <cmath>
@@ -32,6 +32,7 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
+#include "socratic/suite/blob_path.hpp"
 #include "socratic/suite/concrete_workload.hpp"
 #include "socratic/suite/problem_description.hpp"
 
@@ -261,10 +262,12 @@ inline json resolved_workload(const ProblemDescription& p, const Workload& w, co
       in["shape"] = *c.inputs[i].dims;
       in["init"] = json{{"kind", "custom"}};
     } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::safetensors) {
-      // The reference worker loads it: the path relative to the problem's folder (the
-      // definition's), made absolute here, since the worker runs elsewhere.
-      fs::path file(it->second.path);
-      if (file.is_relative()) file = fs::absolute(fs::path(reference.definition).parent_path() / file);
+      // The reference worker loads it: the path found under the blob roots of the problem's
+      // folder (the definition's) as SOL-ExecBench finds it, made absolute here, since the worker
+      // runs elsewhere. Not found (problem list says so first): the worker's error names it.
+      const fs::path problem_dir = fs::path(reference.definition).parent_path();
+      fs::path file = find_blob(it->second.path, problem_dir).value_or(fs::path(it->second.path));
+      if (file.is_relative()) file = fs::absolute(problem_dir / file);
       in["shape"] = *c.inputs[i].dims;
       in["init"] = json{{"kind", "safetensors"}, {"path", file.lexically_normal().string()},
                         {"tensor_key", it->second.tensor_key}};

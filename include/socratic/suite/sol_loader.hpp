@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -219,7 +220,9 @@ inline ProblemDescription parse_definition(const ordered_json& j, const std::str
       const std::string field = "constraints[" + std::to_string(i) + "]";
       if (!(*constraints)[i].is_string()) at.fail(field, "expected a string");
       const std::string c = (*constraints)[i].get<std::string>();
-      if (const auto parts = split_constraint(c)) {
+      // A relation between axes must name axes; one over a tensor's values is carried for the
+      // reference to assert (axis_constraint).
+      if (const auto parts = axis_constraint(c, p)) {
         detail::check_expression_axes(parts->left, p, at, field);
         detail::check_expression_axes(parts->right, p, at, field);
       }
@@ -438,6 +441,100 @@ inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, 
   }
   if (p.workloads.empty()) throw input_error(workload_path.string(), {}, "no workloads: a problem needs at least one");
   if (fs::is_regular_file(dir / sol_times_file)) read_sol_times(p, dir / sol_times_file);
+  return p;
+}
+
+// ---- FlashInfer-Bench's dataset (a TraceSet) ---------------------------------------------------
+// ROOT/definitions/**/NAME.json holds the definitions, ROOT/workloads/**/*.jsonl the workloads as
+// Trace lines (`{"definition": NAME, "workload": {...}, ...}`), ROOT/blob/ their safetensors files
+// (paths relative to ROOT). A definition file there is a problem; its workloads are the lines that
+// name it, in the file that mirrors its path (workloads/OP/NAME.jsonl) when there is one, else in
+// every workload file.
+
+/// @brief Whether `dir` is a TraceSet's root (it has `definitions/` and `workloads/`).
+inline bool is_trace_set(const std::filesystem::path& dir) {
+  std::error_code ec;
+  return std::filesystem::is_directory(dir / "definitions", ec) && std::filesystem::is_directory(dir / "workloads", ec);
+}
+
+/// @brief The TraceSet root of a definition file (the folder above the nearest `definitions`
+/// folder holding it, when that is a TraceSet), or nothing.
+inline std::optional<std::filesystem::path> trace_set_root(const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (file.extension() != ".json" || !fs::is_regular_file(file, ec)) return std::nullopt;
+  for (fs::path dir = fs::absolute(file, ec).lexically_normal().parent_path(); !dir.empty() && dir != dir.root_path();
+       dir = dir.parent_path())
+    if (dir.filename() == "definitions") {
+      if (is_trace_set(dir.parent_path())) return dir.parent_path();
+      return std::nullopt;
+    }
+  return std::nullopt;
+}
+
+/// @brief Whether `file` is a definition in a TraceSet.
+inline bool is_trace_set_definition(const std::filesystem::path& file) { return trace_set_root(file).has_value(); }
+
+/// @brief The workload files a TraceSet definition's workloads are read from: the one mirroring
+/// its path under workloads/ when it exists, else every .jsonl there (sorted).
+inline std::vector<std::filesystem::path> trace_set_workload_files(const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  const auto root = trace_set_root(file);
+  if (!root) return {};
+  std::error_code ec;
+  const fs::path rel = fs::absolute(file, ec).lexically_normal().lexically_relative(*root / "definitions");
+  fs::path mirror = *root / "workloads" / rel;
+  mirror.replace_extension(".jsonl");
+  if (fs::is_regular_file(mirror, ec)) return {mirror};
+  std::vector<fs::path> out;
+  for (auto it = fs::recursive_directory_iterator(*root / "workloads", ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->path().extension() == ".jsonl" && it->is_regular_file(ec)) out.push_back(it->path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// @brief A definition of a FlashInfer-Bench TraceSet (`ROOT/definitions/.../NAME.json`) with the
+/// workloads that name it. Errors name the file, the field and the line, as for a folder.
+inline ProblemDescription load_trace_set_definition(const std::filesystem::path& file) {
+  namespace fs = std::filesystem;
+  const auto root = trace_set_root(file);
+  if (!root) throw input_error(file.string(), {}, "not a definition inside a FlashInfer-Bench TraceSet (ROOT/definitions/...json beside ROOT/workloads/)");
+  std::ifstream in(file);
+  if (!in) throw input_error(file.string(), {}, "cannot be read");
+  ordered_json definition;
+  try {
+    definition = ordered_json::parse(in);
+  } catch (const ordered_json::parse_error& e) {
+    throw input_error(file.string(), {}, std::string("not valid JSON: ") + e.what());
+  }
+  ProblemDescription p = parse_definition(definition, file.string(), ProblemOrigin::flashinfer_bench);
+  p.source = file.string();
+  if (p.reference.empty()) throw input_error(file.string(), "reference", "missing: the PyTorch reference defines run()");
+  std::set<std::string> uuids;
+  const std::vector<fs::path> files = trace_set_workload_files(file);
+  for (const auto& wf : files) {
+    std::ifstream lines(wf);
+    if (!lines) throw input_error(wf.string(), {}, "cannot be read");
+    std::string text;
+    for (std::size_t line = 1; std::getline(lines, text); ++line) {
+      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+      ordered_json j;
+      try {
+        j = ordered_json::parse(text);
+      } catch (const ordered_json::parse_error& e) {
+        throw input_error(wf.string(), "line " + std::to_string(line), std::string("not valid JSON: ") + e.what());
+      }
+      // Another definition's workload (a shared file): not this problem's.
+      if (const ordered_json* d = detail::member(j, "definition"); !d || !d->is_string() || d->get<std::string>() != p.name)
+        continue;
+      Workload w = parse_workload(j, p, wf.string(), "line " + std::to_string(line), line);
+      detail::add_checked_workload(p, std::move(w), wf.string(), uuids);
+    }
+  }
+  if (p.workloads.empty())
+    throw input_error(file.string(), {}, "no workload names \"" + p.name + "\" under " + (*root / "workloads").string() +
+                                             (files.size() == 1 ? " (read " + files.front().string() + ")" : std::string()));
   return p;
 }
 

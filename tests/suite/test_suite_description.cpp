@@ -365,3 +365,23 @@ TEST_CASE("a FlashInfer-Bench TraceSet: each definition a problem, its workloads
                     Contains("fused_add_rmsnorm_h2048.jsonl: line 2"));
   fs::remove_all(root);
 }
+
+TEST_CASE("a KernelBench file whose forward pass the describer could not run: read, not judgeable, with the reason",
+          "[suite]") {
+  using Catch::Matchers::Contains;
+  const auto described = ordered_json::parse(R"({
+    "definition": {"name": "sdpa", "axes": {"b": {"type": "const", "value": 2}},
+                   "inputs": {"q": {"shape": ["b"], "dtype": "float32"}}, "outputs": {},
+                   "reference": "sdpa.py"},
+    "workloads": [{"uuid": "default", "axes": {}, "inputs": {"q": {"type": "random"}}}],
+    "kernelbench": {"outputs_unknown": "the forward pass on meta tensors failed: AttributeError: no scaled_dot_product_attention"}})");
+  const ProblemDescription p = describe_problem(described, "sdpa.py", ProblemOrigin::kernelbench);
+  CHECK(p.outputs.empty());
+  CHECK_THAT(not_judgeable_reason(p).value_or(""),
+             Contains("its outputs are unknown: the forward pass on meta tensors failed: AttributeError"));
+  // Without the describer's reason, no outputs is still a malformed definition.
+  auto plain = described;
+  plain.erase("kernelbench");
+  CHECK_THROWS_WITH(describe_problem(plain, "sdpa.py", ProblemOrigin::kernelbench),
+                    Contains("a definition needs at least one output"));
+}

@@ -89,11 +89,12 @@ class DescribesProblems(unittest.TestCase):
         d = describe(os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))
         definition = d["definition"]
         self.assertEqual(d["kernelbench"]["init_inputs"], [3, 8, 3])
-        # 16 - 3 + 1 = 14 is no module constant: a generic name. height == width: the first
-        # constant of that value in the file names it.
+        # 16 - 3 + 1 = 14 is no module constant: a generic name. height == width: the n-th
+        # dimension of that value in a shape takes the n-th constant of it in the file.
         self.assertEqual(definition["outputs"]["output"]["shape"], ["batch_size", "out_channels", "d0", "d0"])
         self.assertEqual(definition["axes"]["d0"], {"type": "const", "value": 14})
-        self.assertEqual(definition["inputs"]["x"]["shape"], ["batch_size", "in_channels", "height", "height"])
+        self.assertEqual(definition["inputs"]["x"]["shape"], ["batch_size", "in_channels", "height", "width"])
+        self.assertEqual(definition["axes"]["width"], {"type": "const", "value": 16})
 
     def test_scalar_input_and_float_init_input(self):
         d = describe(os.path.join(KERNELBENCH, "4_RMSNorm_eps.py"))

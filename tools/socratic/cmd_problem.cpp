@@ -234,11 +234,13 @@ int problem_check(const std::string& given) {
                       << (it->second.kind == InputSourceKind::scalar ? " " + it->second.value.dump() : "") << ")";
         std::cout << "\n";
       }
-    const Tolerance& t = c.output_tolerances.front();
-    std::cout << "    bytes " << c.bytes << ", FLOPs " << (c.flops ? std::to_string(*c.flops) : "unknown")
-              << ", tolerance atol " << t.atol << " rtol " << t.rtol << " matched ratio " << t.required_matched_ratio
-              << (t.max_error_cap ? ", cap " + problem_number(*t.max_error_cap) : "")
-              << (w.t_sol_ms ? ", T_SOL " + problem_number(*w.t_sol_ms) + " ms" : "") << "\n";
+    std::cout << "    bytes " << c.bytes << ", FLOPs " << (c.flops ? std::to_string(*c.flops) : "unknown");
+    if (!c.output_tolerances.empty()) {  // none when the outputs are unknown
+      const Tolerance& t = c.output_tolerances.front();
+      std::cout << ", tolerance atol " << t.atol << " rtol " << t.rtol << " matched ratio " << t.required_matched_ratio
+                << (t.max_error_cap ? ", cap " + problem_number(*t.max_error_cap) : "");
+    }
+    std::cout << (w.t_sol_ms ? ", T_SOL " + problem_number(*w.t_sol_ms) + " ms" : "") << "\n";
     for (const auto& u : c.unchecked_constraints) std::cout << "    constraint not checked: " << u << "\n";
   }
   std::cout << "\n" << entry_point_header(p) << "\n";

@@ -17,6 +17,7 @@ namespace socratic::suite {
 
 /// @brief Why `p` cannot be judged on the judge's GPU, or nothing when it can.
 inline std::optional<std::string> not_judgeable_reason(const ProblemDescription& p) {
+  if (!p.outputs_unknown.empty()) return "its outputs are unknown: " + p.outputs_unknown;
   if (!p.learned_parameters.empty()) {
     std::string list;
     for (std::size_t i = 0; i < p.learned_parameters.size() && i < 4; ++i)

@@ -122,6 +122,9 @@ struct ProblemDescription {
   /// KernelBench: the Model's learned parameters (`name [shape]`), which a C entry point is not
   /// given (the reference builds them from its seed).
   std::vector<std::string> learned_parameters;
+  /// KernelBench: why the describer found no outputs (its forward pass could not run on meta
+  /// tensors); `outputs` is then empty and the problem is not judgeable.
+  std::string outputs_unknown;
   std::vector<Workload> workloads;
 
   CorrectnessRule rule() const { return origin_rule(origin); }

@@ -140,7 +140,7 @@ inline ToleranceOverride parse_tolerance(const ordered_json& j, const DocumentPl
 /// @brief A definition (without workloads) from its JSON: checks every field, every axis an
 /// expression or a shape names, the dtypes. `file` names the document in errors.
 inline ProblemDescription parse_definition(const ordered_json& j, const std::string& file, ProblemOrigin origin,
-                                           const std::string& prefix = {}) {
+                                           const std::string& prefix = {}, bool outputs_may_be_empty = false) {
   const detail::DocumentPlace at{file, prefix};
   if (!j.is_object()) at.fail("", "expected a definition object, found " + detail::kind_of(j));
   ProblemDescription p;
@@ -205,7 +205,8 @@ inline ProblemDescription parse_definition(const ordered_json& j, const std::str
     const ordered_json* tensors = detail::member(j, role);
     if (!tensors) at.fail(role, "missing (an object of named tensors)");
     if (!tensors->is_object()) at.fail(role, "expected an object of named tensors, found " + detail::kind_of(*tensors));
-    if (std::string(role) == "outputs" && tensors->empty()) at.fail(role, "a definition needs at least one output");
+    if (std::string(role) == "outputs" && tensors->empty() && !outputs_may_be_empty)
+      at.fail(role, "a definition needs at least one output");
     for (const auto& [name, t] : tensors->items()) {
       const std::string path = std::string(role) + "." + name;
       if (!names.insert(name).second) at.fail(path, "\"" + name + "\" is both an input and an output");
@@ -339,8 +340,10 @@ inline void add_checked_workload(ProblemDescription& p, Workload w, const std::s
 /// describer's `{"definition": ..., "workloads": [...]}`. `source` names them in errors
 /// (`SOURCE: definition: inputs.x.dtype: ...`, `SOURCE: workloads[2] (workload "w2"): axes.M: ...`).
 inline ProblemDescription describe_problem(const ordered_json& definition, const std::vector<ordered_json>& workloads,
-                                           const std::string& source, ProblemOrigin origin) {
-  ProblemDescription p = parse_definition(definition, source, origin, "definition");
+                                           const std::string& source, ProblemOrigin origin,
+                                           const std::string& outputs_unknown = {}) {
+  ProblemDescription p = parse_definition(definition, source, origin, "definition", !outputs_unknown.empty());
+  p.outputs_unknown = outputs_unknown;
   if (workloads.empty()) throw input_error(source, "workloads", "no workloads: a problem needs at least one");
   std::set<std::string> uuids;
   for (std::size_t i = 0; i < workloads.size(); ++i) {
@@ -362,7 +365,13 @@ inline ProblemDescription describe_problem(const ordered_json& described, const 
       !described.at("workloads").is_array())
     throw input_error(source, {}, "expected {\"definition\": {...}, \"workloads\": [...]}");
   std::vector<ordered_json> workloads(described.at("workloads").begin(), described.at("workloads").end());
-  ProblemDescription p = describe_problem(described.at("definition"), workloads, source, origin);
+  // The describer could not run the forward pass (an operation without a meta kernel, or one
+  // this PyTorch lacks): the problem is read, with no outputs, and is not judgeable for that.
+  std::string outputs_unknown;
+  if (described.contains("kernelbench") && described.at("kernelbench").is_object())
+    if (const ordered_json* why = detail::member(described.at("kernelbench"), "outputs_unknown"); why && why->is_string())
+      outputs_unknown = why->get<std::string>();
+  ProblemDescription p = describe_problem(described.at("definition"), workloads, source, origin, outputs_unknown);
   if (described.contains("kernelbench") && described.at("kernelbench").is_object() &&
       described.at("kernelbench").contains("learned_parameters"))
     for (const auto& param : described.at("kernelbench").at("learned_parameters"))

@@ -29,30 +29,42 @@ _UUID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/socratic/ke
 
 
 class AxisNamer:
-    """Names each distinct dimension: the module constant of that value, else d0, d1, ..."""
+    """Names each distinct dimension: the module constant of that value, else d0, d1, ...
+
+    Where several constants share a value (`batch_size = 32`, `num_heads = 32`), the n-th
+    dimension of that value in one tensor's shape takes the n-th of them in the file's order
+    (the last when there are more dimensions than names): `[batch_size, num_heads, ...]`, as the
+    file's get_inputs() writes shapes, not `[batch_size, batch_size, ...]`."""
 
     def __init__(self, constants):
         self.by_value = {}
         for name, value in constants:
-            self.by_value.setdefault(value, name)
+            self.by_value.setdefault(value, []).append(name)
         self.taken = {name for name, _ in constants}
         self.axes = {}
         self.next_generic = 0
 
-    def name(self, value):
-        name = self.by_value.get(value)
-        if name is None:
+    def name(self, value, occurrence=0):
+        names = self.by_value.get(value)
+        if names is None:
             while f"d{self.next_generic}" in self.taken:
                 self.next_generic += 1
-            name = f"d{self.next_generic}"
-            self.taken.add(name)
-            self.by_value[value] = name
+            names = [f"d{self.next_generic}"]
+            self.taken.add(names[0])
+            self.by_value[value] = names
+        name = names[min(occurrence, len(names) - 1)]
         self.axes.setdefault(name, {"type": "const", "value": value})
         return name
 
 
 def _tensor_spec(tensor, namer):
-    return {"shape": [namer.name(int(d)) for d in tensor.shape], "dtype": dtype_names.name_of(tensor.dtype)}
+    seen = {}
+    shape = []
+    for d in tensor.shape:
+        value = int(d)
+        shape.append(namer.name(value, seen.get(value, 0)))
+        seen[value] = seen.get(value, 0) + 1
+    return {"shape": shape, "dtype": dtype_names.name_of(tensor.dtype)}
 
 
 def _json_value(value):

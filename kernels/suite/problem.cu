@@ -93,7 +93,8 @@ __global__ void generate_kernel(void* p, std::size_t n, Dtype d, InitParams q, s
       case InitKind::cumsum_uniform:
       case InitKind::softmax_normal: break;  // row_generate_kernel
       case InitKind::custom:
-      case InitKind::safetensors: break;  // the reference worker (fill_inputs)
+      case InitKind::safetensors:
+      case InitKind::model_state: break;  // the reference worker (fill_inputs)
     }
     store_float(p, d, i, v);
   }
@@ -234,9 +235,10 @@ class SuiteProblem final : public Problem {
       const auto& in = a.init;
       if (suite::init_by_worker(in.kind)) {
         worker_buffers[a.name] = nlohmann::json{{"index", k++}};  // its place among the tensor inputs
-        sources[a.name] = in.kind == InitKind::custom
-                              ? nlohmann::json{{"type", "custom"}}
-                              : nlohmann::json{{"type", "safetensors"}, {"path", in.path}, {"tensor_key", in.tensor_key}};
+        sources[a.name] = in.kind == InitKind::custom        ? nlohmann::json{{"type", "custom"}}
+                          : in.kind == InitKind::model_state ? nlohmann::json{{"type", "model_state"}, {"key", in.state_key}}
+                                                             : nlohmann::json{{"type", "safetensors"}, {"path", in.path},
+                                                                              {"tensor_key", in.tensor_key}};
         continue;
       }
       InitParams q{in.kind, 0, 0, in.scaled ? scale : 1.0f, 1, 1};

@@ -24,18 +24,21 @@ namespace socratic::harness::suite {
 /// 0.1, a causal mask over the last two dimensions, and two per-row ones along the last dimension:
 /// the running sum of uniform values in [low, high), a softmax of normal logits. The last two are
 /// filled by the trusted reference worker (`fill_inputs`, docs/reference-worker.md): a workload's
-/// `custom` inputs (the reference's custom_inputs_entrypoint, seeded from the judge's secret) and
-/// its `safetensors` inputs (`path`, absolute, and `tensor_key`).
+/// `custom` inputs (the reference's custom_inputs_entrypoint, seeded from the judge's secret), its
+/// `safetensors` inputs (`path`, absolute, and `tensor_key`) and a KernelBench Model's state
+/// (`model_state`: `key` in the seeded Model's state_dict).
 enum class InitKind {
   randn, uniform, randint, ones, zeros, full,
   cos_normal, sin_normal, positive_normal, causal_mask, cumsum_uniform, softmax_normal,
-  custom, safetensors
+  custom, safetensors, model_state
 };
 
 /// Whether `k` fills each row of the last dimension as a whole (a second kind of kernel).
 inline bool init_is_per_row(InitKind k) { return k == InitKind::cumsum_uniform || k == InitKind::softmax_normal; }
 /// Whether the reference worker fills inputs of kind `k` (no generator kernel).
-inline bool init_by_worker(InitKind k) { return k == InitKind::custom || k == InitKind::safetensors; }
+inline bool init_by_worker(InitKind k) {
+  return k == InitKind::custom || k == InitKind::safetensors || k == InitKind::model_state;
+}
 
 struct InputInit {
   InitKind kind = InitKind::randn;
@@ -44,6 +47,7 @@ struct InputInit {
   double value = 0;             ///< full
   bool scaled = true;           ///< whether the trial's regime scales it (randn, uniform)
   std::string path, tensor_key; ///< safetensors: the file (absolute) and the tensor's key in it
+  std::string state_key;        ///< model_state: the Model's state_dict key
 };
 
 /// An element-wise rule of the suites (i38a's include/socratic/suite/correctness_rule.hpp
@@ -186,10 +190,13 @@ inline InputInit init(const nlohmann::json& j, const std::string& field, Dtype d
   else if (kind == "softmax_normal") in.kind = InitKind::softmax_normal;
   else if (kind == "custom") in.kind = InitKind::custom;
   else if (kind == "safetensors") in.kind = InitKind::safetensors;
+  else if (kind == "model_state") in.kind = InitKind::model_state;
   else
     fail(field + ".kind", "expected randn, uniform, randint, ones, zeros, full, cos_normal, sin_normal, "
-                          "positive_normal, causal_mask, cumsum_uniform, softmax_normal, custom or safetensors, "
-                          "got \"" + kind + "\"");
+                          "positive_normal, causal_mask, cumsum_uniform, softmax_normal, custom, safetensors "
+                          "or model_state, got \"" + kind + "\"");
+  if (in.kind == InitKind::model_state) in.state_key = string_member(j, field, "key");
+  else if (j.contains("key")) fail(field + ".key", "only a model_state input has one");
   if (in.kind == InitKind::safetensors) {
     in.path = string_member(j, field, "path");
     in.tensor_key = string_member(j, field, "tensor_key");

@@ -12,6 +12,7 @@
 #include "socratic/suite/axis_expression.hpp"
 #include "socratic/suite/blob_path.hpp"
 #include "socratic/suite/concrete_workload.hpp"
+#include "socratic/suite/entry_point_header.hpp"
 #include "socratic/suite/judgeable.hpp"
 #include "socratic/suite/sol_loader.hpp"
 
@@ -243,21 +244,30 @@ TEST_CASE("definition errors: cycles, clashes, custom inputs without an entry po
   CHECK(parse_workload(trace, p, "w.jsonl", "line 1").uuid == "t");  // a FlashInfer trace line
 }
 
-TEST_CASE("a KernelBench Model with learned parameters is not judgeable, and says which", "[suite]") {
-  const ordered_json described = ordered_json::parse(R"({
+TEST_CASE("a KernelBench Model's state: inputs of the entry point, filled by the reference worker", "[suite]") {
+  using Catch::Matchers::Contains;
+  ordered_json described = ordered_json::parse(R"json({
     "definition": {"name": "gelu_linear", "axes": {"n": {"type": "const", "value": 8}},
-                   "inputs": {"x": {"shape": ["n"], "dtype": "float32"}},
+                   "inputs": {"x": {"shape": ["n"], "dtype": "float32"},
+                              "linear_weight": {"shape": ["n", "n"], "dtype": "float32",
+                                                "description": "the Model's linear.weight (its state, filled from the Model the reference builds)"},
+                              "linear_bias": {"shape": ["n"], "dtype": "float32"}},
                    "outputs": {"output": {"shape": ["n"], "dtype": "float32"}}, "reference": "f.py"},
-    "workloads": [{"uuid": "w", "axes": {}, "inputs": {"x": {"type": "random"}}}],
-    "kernelbench": {"learned_parameters": ["linear.weight [8, 8]", "linear.bias [8]"]}})");
+    "workloads": [{"uuid": "w", "axes": {}, "inputs": {"x": {"type": "random"},
+                   "linear_weight": {"type": "model_state", "key": "linear.weight"},
+                   "linear_bias": {"type": "model_state", "key": "linear.bias"}}}]})json");
   const ProblemDescription p = describe_problem(described, "f.py", ProblemOrigin::kernelbench);
-  REQUIRE(p.learned_parameters.size() == 2);
-  const auto why = not_judgeable_reason(p);
-  REQUIRE(why);
-  CHECK_THAT(*why, Catch::Contains("2 learned parameter(s) (linear.weight [8, 8], linear.bias [8])"));
-  ordered_json bare = described;
-  bare["kernelbench"]["learned_parameters"] = ordered_json::array();
-  CHECK_FALSE(not_judgeable_reason(describe_problem(bare, "f.py", ProblemOrigin::kernelbench)));
+  CHECK_FALSE(not_judgeable_reason(p));
+  CHECK(p.workloads[0].inputs.at("linear_weight").kind == InputSourceKind::model_state);
+  CHECK(p.workloads[0].inputs.at("linear_weight").state_key == "linear.weight");
+  CHECK_THAT(entry_point_header(p), Contains("const float* linear_weight,"));
+  CHECK_THAT(entry_point_header(p), Contains("// input, [n, n] float32, the Model's linear.weight\n"));
+  // Only the describer's: a suite's workload has no Model.
+  auto sol = described;
+  CHECK_THROWS_WITH(describe_problem(sol, "f.py", ProblemOrigin::sol_execbench),
+                    Contains("inputs.linear_weight.type: unknown input type \"model_state\""));
+  sol["workloads"][0]["inputs"]["linear_bias"] = {{"type", "model_state"}};
+  CHECK_THROWS_WITH(describe_problem(sol, "f.py", ProblemOrigin::kernelbench), Contains("inputs.linear_bias.key"));
 }
 
 TEST_CASE("constraints over a tensor's values are carried for the reference; one over axes is checked", "[suite]") {

@@ -246,6 +246,43 @@ print(json.dumps({"definition": {"name": "1_scaled_row_sum",
   INFO(compiled.stdout_text << compiled.stderr_text);
   CHECK(compiled.exit_code == 0);
 
+  // A Model with state: ModelNew carries the problem's file and builds its Model first, seeded as
+  // KernelBench seeds it; forward hands the Model's tensors to the entry point after x.
+  socratic::test::write_text(dir / "data" / "kernels/harness/python/kernelbench_describe.py", R"(import json, sys
+print(json.dumps({"definition": {"name": "linear_state",
+    "axes": {"n": {"type": "const", "value": 8}},
+    "inputs": {"x": {"shape": ["n", "n"], "dtype": "float32"}, "linear_weight": {"shape": ["n", "n"], "dtype": "float32"},
+               "linear_bias": {"shape": ["n"], "dtype": "float32"}},
+    "outputs": {"output": {"shape": ["n", "n"], "dtype": "float32"}}, "reference": sys.argv[1]},
+    "workloads": [{"uuid": "default", "axes": {}, "inputs": {"x": {"type": "random"},
+        "linear_weight": {"type": "model_state", "key": "linear.weight"},
+        "linear_bias": {"type": "model_state", "key": "linear.bias"}}}]}))
+)");
+  socratic::test::write_text(dir / "linear_state.py", "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n"
+                                                      "    def __init__(self):\n        super().__init__()\n"
+                                                      "        self.linear = nn.Linear(8, 8)\n\n"
+                                                      "    def forward(self, x):\n        return self.linear(x)\n\n"
+                                                      "def get_inputs():\n    return [torch.randn(8, 8)]\n\n"
+                                                      "def get_init_inputs():\n    return []\n");
+  socratic::test::write_text(dir / "linear.cu", "#include <cstdint>\n#include <cuda_runtime.h>\nextern \"C\" void "
+                                                "linear_state(const float* x, const float* w, const float* b, float* y, "
+                                                "cudaStream_t s) {}\n");
+  const fs::path stateful = dir / "model_new_state.py";
+  const auto st = run({SOCRATIC_TOOL_PATH, "problem", "export", (dir / "linear_state.py").string(), "--candidate",
+                       (dir / "linear.cu").string(), "-o", stateful.string()},
+                      env);
+  INFO(st.stdout_text << st.stderr_text);
+  CHECK(st.exit_code == 0);
+  const std::string spy = socratic::test::read_text(stateful);
+  CHECK_THAT(spy, Contains("self.reference_state = _problem[\"Model\"](*init_inputs)"));
+  CHECK_THAT(spy, Contains("def forward(self, x):"));
+  CHECK_THAT(spy, Contains("linear_weight = state[\"linear.weight\"].contiguous()"));
+  CHECK_THAT(spy, Contains("_extension.run(x, linear_weight, linear_bias, output_out)"));
+  CHECK_THAT(spy, Contains("self.linear = nn.Linear(8, 8)"));  // the problem's own file, carried
+  const auto st_compiled = run({"python3", "-m", "py_compile", stateful.string()});
+  INFO(st_compiled.stdout_text << st_compiled.stderr_text);
+  CHECK(st_compiled.exit_code == 0);
+
   const auto missing = run({SOCRATIC_TOOL_PATH, "problem", "export", (suite_dir() / "problems" / "rmsnorm_h4096").string(),
                             "--candidate", (dir / "no_such.cu").string(), "-o", (dir / "x.json").string()},
                            env);

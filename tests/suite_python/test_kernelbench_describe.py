@@ -44,7 +44,7 @@ class DescribesProblems(unittest.TestCase):
         self.assertEqual(list(definition["inputs"]), ["A", "B"])  # forward's parameter order
         self.assertEqual(definition["inputs"]["A"], {"shape": ["M", "K"], "dtype": "float32"})
         self.assertEqual(definition["inputs"]["B"], {"shape": ["K", "N"], "dtype": "float32"})
-        self.assertEqual(d["kernelbench"]["learned_parameters"], [])  # nothing the entry point lacks
+        self.assertEqual(set(d["workloads"][0]["inputs"]), {"A", "B"})  # a Model without state: nothing more
         self.assertEqual(definition["outputs"], {"output": {"shape": ["M", "N"], "dtype": "float32"}})
         [workload] = d["workloads"]
         self.assertEqual(workload["axes"], {})
@@ -78,12 +78,18 @@ class DescribesProblems(unittest.TestCase):
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         self.assertLess(peak_kib, 2 * 1024 * 1024, "the describer allocated the problem's tensors")
 
-    def test_learned_parameters_are_named_with_their_shapes(self):
+    def test_the_models_state_follows_the_forward_inputs(self):
         d = describe(os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))
-        params = d["kernelbench"]["learned_parameters"]
-        self.assertTrue(params, "a conv with batch norm has weights")
-        self.assertTrue(all(" [" in p for p in params), params)
-        self.assertTrue(any(p.startswith("conv.weight [") or ".weight [" in p for p in params), params)
+        inputs, sources = d["definition"]["inputs"], d["workloads"][0]["inputs"]
+        self.assertEqual(list(inputs), ["x", "conv_weight", "conv_bias", "norm_weight", "norm_bias",
+                                        "norm_running_mean", "norm_running_var", "norm_num_batches_tracked"])
+        self.assertEqual(sources["conv_weight"], {"type": "model_state", "key": "conv.weight"})
+        self.assertEqual(inputs["conv_weight"]["shape"], ["out_channels", "in_channels", "kernel_size", "kernel_size"])
+        self.assertTrue(inputs["conv_weight"]["description"].startswith("the Model's conv.weight"))
+        # A buffer too, with its own dtype: a 0-d int64 tensor, not a Python scalar.
+        self.assertEqual(inputs["norm_num_batches_tracked"]["shape"], [])
+        self.assertEqual(inputs["norm_num_batches_tracked"]["dtype"], "int64")
+        self.assertNotIn("learned_parameters", d["kernelbench"])
 
     def test_conv_init_inputs_and_a_generic_axis(self):
         d = describe(os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))

@@ -242,7 +242,7 @@ class SolDefinitions(WorkerTest):
                 "no tensor `bias` (its tensors: short, weights)")
         refused("sources.table", {"type": "safetensors", "path": "/no/such.safetensors", "tensor_key": "w"},
                 "/no/such.safetensors: No such file or directory")
-        refused("sources.table.type", {"type": "random"}, "must be custom or safetensors")
+        refused("sources.table.type", {"type": "random"}, "must be custom, safetensors or model_state")
         refused("seed", {"type": "custom"}, "needs the judge's `seed`", seed=None)
         self.assertTrue(torch.equal(self.read(table), torch.full([10, 16], -7.0)))  # nothing written
         self.ok("hello")  # and the worker goes on
@@ -408,6 +408,39 @@ class KernelBenchFiles(WorkerTest):
         x = torch.randn(2, 3, 16, 16)
         out = self.output_buffer([2, 8, 14, 14])
         self.ok("run", inputs={"x": self.buffer(x)}, outputs={"output": out})
+        with torch.no_grad():
+            self.assertTrue(torch.allclose(self.read(out), model(x), atol=1e-5, rtol=1e-5))
+
+    def test_the_models_state_filled_into_the_judges_buffers(self):
+        loaded = self.ok("load", kernelbench=os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))
+        self.assertEqual(loaded["inputs"][:3], ["x", "conv_weight", "conv_bias"])
+        module = _kernelbench_module("3_Conv2d_BatchNorm_ReLU.py")
+        torch.manual_seed(42)
+        init = module.get_init_inputs()
+        torch.manual_seed(42)
+        model = module.Model(*init)
+        weight, bias, count = self.output_buffer([8, 3, 3, 3]), self.output_buffer([8]), self.output_buffer([], torch.int64)
+        sources = {"conv_weight": {"type": "model_state", "key": "conv.weight"},
+                   "conv_bias": {"type": "model_state", "key": "conv.bias"},
+                   "norm_num_batches_tracked": {"type": "model_state", "key": "norm.num_batches_tracked"}}
+        self.ok("fill_inputs", seed=7, inputs={"conv_weight": weight, "conv_bias": bias,
+                                               "norm_num_batches_tracked": count}, sources=sources)
+        self.assertTrue(torch.equal(self.read(weight), model.conv.weight.detach()))
+        self.assertTrue(torch.equal(self.read(bias), model.conv.bias.detach()))
+        # A key that is not the input's, or an input that is no state: refused, naming it.
+        wrong = self.request("fill_inputs", seed=7, inputs={"conv_weight": weight},
+                             sources={"conv_weight": {"type": "model_state", "key": "conv.bias"}})
+        self.assertFalse(wrong["ok"])
+        self.assertIn("conv_weight is the Model's 'conv.weight'", wrong["error"])
+        x_buffer = self.output_buffer([2, 3, 16, 16])
+        notstate = self.request("fill_inputs", seed=7, inputs={"x": x_buffer},
+                                sources={"x": {"type": "model_state", "key": "x"}})
+        self.assertFalse(notstate["ok"])
+        self.assertIn("x is not a tensor of", notstate["error"])
+        # The reference computes with its own Model: run takes the state inputs or leaves them out.
+        x = torch.randn(2, 3, 16, 16)
+        out = self.output_buffer([2, 8, 14, 14])
+        self.ok("run", inputs={"x": self.buffer(x), "conv_weight": weight}, outputs={"output": out})
         with torch.no_grad():
             self.assertTrue(torch.allclose(self.read(out), model(x), atol=1e-5, rtol=1e-5))
 

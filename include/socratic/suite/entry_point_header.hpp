@@ -99,9 +99,13 @@ inline std::vector<EntryPointParameter> entry_point_parameters(const ProblemDesc
                                 (type != dtype_c_type(t.dtype) ? ", passed as " + type : "")});
       continue;
     }
+    // A KernelBench Model's state (the describer says whose): named, so the candidate knows the
+    // weights it is given are the reference Model's.
+    const std::string whose = p.origin == ProblemOrigin::kernelbench && t.description.rfind("the Model's ", 0) == 0
+                                  ? ", " + t.description.substr(0, t.description.find(" (")) : std::string();
     parameters.push_back({Role::tensor_input, detail::parameter_name(t.name, "input", taken),
                           "const " + std::string(dtype_c_type(t.dtype)) + "*", t.dtype, tensors++,
-                          "input, " + detail::shape_comment(t)});
+                          "input, " + detail::shape_comment(t) + whose});
   }
   for (const auto& t : p.outputs)
     parameters.push_back({Role::output, detail::parameter_name(t.name, "output", taken),

@@ -18,14 +18,6 @@ namespace socratic::suite {
 /// @brief Why `p` cannot be judged on the judge's GPU, or nothing when it can.
 inline std::optional<std::string> not_judgeable_reason(const ProblemDescription& p) {
   if (!p.outputs_unknown.empty()) return "its outputs are unknown: " + p.outputs_unknown;
-  if (!p.learned_parameters.empty()) {
-    std::string list;
-    for (std::size_t i = 0; i < p.learned_parameters.size() && i < 4; ++i)
-      list += (list.empty() ? "" : ", ") + p.learned_parameters[i];
-    if (p.learned_parameters.size() > 4) list += ", ...";
-    return "the Model has " + std::to_string(p.learned_parameters.size()) + " learned parameter(s) (" + list +
-           "), which the reference builds from its seed and a C entry point is not given";
-  }
   for (const char* role : {"inputs", "outputs"})
     for (const auto& t : std::string(role) == "inputs" ? p.inputs : p.outputs)
       if (auto why = dtype_not_runnable_reason(t.dtype)) return std::string(role) + "." + t.name + ": " + *why;

@@ -74,7 +74,9 @@ struct TensorSpec {
 };
 
 /// @brief Where a workload's input comes from (spelled as the workload's `type`).
-enum class InputSourceKind { random, scalar, safetensors, custom };
+/// `model_state` is the KernelBench describer's own: a tensor of the Model's state (a parameter or
+/// a buffer, `key` in its state_dict), which the reference worker fills from the seeded Model.
+enum class InputSourceKind { random, scalar, safetensors, custom, model_state };
 
 constexpr std::string_view input_source_name(InputSourceKind k) {
   switch (k) {
@@ -82,6 +84,7 @@ constexpr std::string_view input_source_name(InputSourceKind k) {
     case InputSourceKind::scalar: return "scalar";
     case InputSourceKind::safetensors: return "safetensors";
     case InputSourceKind::custom: return "custom";
+    case InputSourceKind::model_state: return "model_state";
   }
   return "?";
 }
@@ -91,6 +94,7 @@ struct InputSource {
   json value;              ///< for `scalar`: a number or a bool
   std::string path;        ///< for `safetensors`: relative to the problem's folder, or absolute
   std::string tensor_key;  ///< for `safetensors`
+  std::string state_key;   ///< for `model_state`: the Model's state_dict key (`conv.weight`)
 };
 
 /// @brief One concrete instance of a definition: values for its `var` axes and its inputs' sources.
@@ -119,9 +123,6 @@ struct ProblemDescription {
   std::vector<std::string> constraints;  ///< relations between axes (`"H_qo == H_kv * H_r"`)
   std::string custom_inputs_entrypoint;  ///< the reference's function that makes `custom` inputs
   std::optional<std::string> flops;  ///< FLOPs per call as an expression over the axes, when given
-  /// KernelBench: the Model's learned parameters (`name [shape]`), which a C entry point is not
-  /// given (the reference builds them from its seed).
-  std::vector<std::string> learned_parameters;
   /// KernelBench: why the describer found no outputs (its forward pass could not run on meta
   /// tensors); `outputs` is then empty and the problem is not judgeable.
   std::string outputs_unknown;

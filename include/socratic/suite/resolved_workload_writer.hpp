@@ -190,6 +190,8 @@ inline std::optional<std::string> input_refusal_reason(const ProblemDescription&
     const auto it = w.inputs.find(t.name);
     const InputSourceKind kind = it == w.inputs.end() ? InputSourceKind::random : it->second.kind;
     switch (kind) {
+      case InputSourceKind::model_state:  // a tensor by its parse (sol_loader.hpp)
+        break;
       case InputSourceKind::custom:  // the reference worker fills it (fill_inputs): a tensor only
       case InputSourceKind::safetensors:
         if (t.is_scalar())
@@ -261,6 +263,10 @@ inline json resolved_workload(const ProblemDescription& p, const Workload& w, co
       // The reference worker calls custom_inputs_entrypoint, seeded from the judge's secret.
       in["shape"] = *c.inputs[i].dims;
       in["init"] = json{{"kind", "custom"}};
+    } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::model_state) {
+      // The reference worker copies the seeded Model's tensor (its state_dict's `key`).
+      in["shape"] = *c.inputs[i].dims;
+      in["init"] = json{{"kind", "model_state"}, {"key", it->second.state_key}};
     } else if (it != w.inputs.end() && it->second.kind == InputSourceKind::safetensors) {
       // The reference worker loads it: the path found under the blob roots of the problem's
       // folder (the definition's) as SOL-ExecBench finds it, made absolute here, since the worker

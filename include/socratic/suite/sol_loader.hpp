@@ -300,6 +300,11 @@ inline Workload parse_workload(const ordered_json& line_json, const ProblemDescr
       } else if (type == "custom") {
         s.kind = InputSourceKind::custom;
         ++custom;
+      } else if (type == "model_state" && p.origin == ProblemOrigin::kernelbench) {
+        // The describer's: a tensor of the Model's state, filled by the reference worker.
+        s.kind = InputSourceKind::model_state;
+        s.state_key = detail::string_field(d, "key", at, path + ".", true);
+        if (t->is_scalar()) at.fail(path + ".type", "\"model_state\" given for a Python scalar");
       } else {
         at.fail(path + ".type", "unknown input type \"" + type + "\" (known: random, scalar, safetensors, custom)");
       }
@@ -372,10 +377,6 @@ inline ProblemDescription describe_problem(const ordered_json& described, const 
     if (const ordered_json* why = detail::member(described.at("kernelbench"), "outputs_unknown"); why && why->is_string())
       outputs_unknown = why->get<std::string>();
   ProblemDescription p = describe_problem(described.at("definition"), workloads, source, origin, outputs_unknown);
-  if (described.contains("kernelbench") && described.at("kernelbench").is_object() &&
-      described.at("kernelbench").contains("learned_parameters"))
-    for (const auto& param : described.at("kernelbench").at("learned_parameters"))
-      if (param.is_string()) p.learned_parameters.push_back(param.get<std::string>());
   return p;
 }
 

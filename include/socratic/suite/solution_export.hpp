@@ -13,6 +13,8 @@
 /// PyTorch's current CUDA stream. Pure string generation: no GPU, no torch here.
 
 #include <cstddef>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -255,17 +257,36 @@ inline nlohmann::ordered_json solution_json(const ProblemDescription& p, const E
 
 /// @brief A KernelBench `ModelNew` file: the candidate and the binding compiled with
 /// `load_inline` when the module is imported; `forward` allocates the outputs and calls `run`.
-/// `ModelNew(*get_init_inputs())` accepts and ignores the Model's init inputs: the candidate
-/// receives only the forward pass's inputs (the entry point's parameters).
+/// Without Model state, `ModelNew(*get_init_inputs())` accepts and ignores the Model's init
+/// inputs. With it (the describer's `model_state` inputs: the Model's parameters and buffers),
+/// the file carries the problem's own source, and ModelNew builds its Model first thing in
+/// `__init__`: KernelBench seeds before building each model, so that Model's state is the
+/// reference's, and `forward` hands its tensors to the entry point after the forward inputs.
 inline std::string kernelbench_model_new(const ProblemDescription& p, const ExportCandidate& c) {
   detail::require_candidate(p, c);
-  std::vector<std::string> arguments, tensors;
+  std::vector<std::string> arguments, tensors, call_inputs;
+  std::vector<std::pair<std::string, std::string>> state;  // input name, state_dict key
   for (const auto& t : p.inputs) {
+    const InputSource* source = nullptr;
+    if (!p.workloads.empty())
+      if (auto it = p.workloads.front().inputs.find(t.name); it != p.workloads.front().inputs.end()) source = &it->second;
+    call_inputs.push_back(t.name);
+    if (source && source->kind == InputSourceKind::model_state) {
+      state.emplace_back(t.name, source->state_key);
+      continue;
+    }
     arguments.push_back(t.name);
     if (!t.is_scalar()) tensors.push_back(t.name);
   }
-  std::string body;
+  std::string body, problem_source;
   for (const auto& n : tensors) body += "        " + n + " = " + n + ".contiguous()\n";
+  if (!state.empty()) {
+    std::ifstream in(p.source, std::ios::binary);
+    if (!in) throw input_error(p.source, {}, "export: the problem's file cannot be read (ModelNew carries its Model)");
+    problem_source.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    body += "        state = self.reference_state.state_dict()\n";
+    for (const auto& [name, key] : state) body += "        " + name + " = state[" + json(key).dump() + "].contiguous()\n";
+  }
   std::vector<std::string> outputs;
   for (const auto& t : p.outputs) {
     std::string shape = "(";
@@ -301,10 +322,8 @@ inline std::string kernelbench_model_new(const ProblemDescription& p, const Expo
     outputs.push_back(name);
   }
   std::string call_arguments, parameters;
-  for (const auto& a : arguments) {
-    parameters += ", " + a;
-    call_arguments += (call_arguments.empty() ? "" : ", ") + a;
-  }
+  for (const auto& a : arguments) parameters += ", " + a;
+  for (const auto& a : call_inputs) call_arguments += (call_arguments.empty() ? "" : ", ") + a;
   for (const auto& o : outputs) call_arguments += (call_arguments.empty() ? "" : ", ") + o;
   std::string returned;
   for (const auto& o : outputs) returned += (returned.empty() ? "" : ", ") + o;
@@ -317,10 +336,17 @@ inline std::string kernelbench_model_new(const ProblemDescription& p, const Expo
          "binding_source = " + json(torch_binding_source(p, false)).dump() + "\n\n"
          "_extension = load_inline(\n    name=" + json(module).dump() +
          ",\n    cpp_sources=[binding_source],\n    cuda_sources=[candidate_source],\n    functions=[\"run\"],\n"
-         "    extra_cuda_cflags=[\"-O3\"],\n    verbose=False,\n)\n\n\n"
+         "    extra_cuda_cflags=[\"-O3\"],\n    verbose=False,\n)\n\n\n" +
+         (state.empty() ? std::string()
+                        : "# The problem's own file: ModelNew builds its Model, seeded as KernelBench seeds it, for the\n"
+                          "# weights the reference computes with.\n"
+                          "_problem_source = " + json(problem_source).dump() + "\n"
+                          "_problem = {\"__name__\": \"kernelbench_problem\"}\n"
+                          "exec(compile(_problem_source, \"kernelbench_problem\", \"exec\"), _problem)\n\n\n") +
          "class ModelNew(nn.Module):\n"
-         "    def __init__(self, *init_inputs):\n        super().__init__()\n\n"
-         "    def forward(self" + parameters + "):\n" + body +
+         "    def __init__(self, *init_inputs):\n        super().__init__()\n" +
+         (state.empty() ? std::string() : "        self.reference_state = _problem[\"Model\"](*init_inputs)\n") +
+         "\n    def forward(self" + parameters + "):\n" + body +
          "        _extension.run(" + call_arguments + ")\n        return " + returned + "\n";
 }
 

@@ -2,7 +2,8 @@
 """kernelbench_describe.py FILE: a KernelBench problem file as a SOL-ExecBench definition and workload.
 
 Prints one JSON object on stdout: {"definition": {...}, "workloads": [...], "kernelbench": {...}}
-(docs/reference-worker.md, "The describer"). The problem's tensors are built on the meta device,
+(docs/reference-worker.md, "The describer"). The Model's state (parameters and buffers) follows
+the forward pass's inputs as inputs of kind `model_state`, filled by the reference worker. The problem's tensors are built on the meta device,
 so no input or weight is allocated, whatever its size; the forward pass runs on meta tensors for
 the outputs' shapes and dtypes, and when an operation has no meta kernel the outputs are reported
 unknown with the reason. A file that cannot be used: one line on stderr naming it and the cause,
@@ -21,7 +22,8 @@ sys.dont_write_bytecode = True  # the folder ships read-only with the kernels' d
 import torch  # noqa: E402
 
 import dtype_names  # noqa: E402
-from kernelbench_problem import DEFAULT_SEED, TOLERANCE_BY_DTYPE, KernelBenchProblem, ProblemError  # noqa: E402
+from kernelbench_problem import (DEFAULT_SEED, TOLERANCE_BY_DTYPE, KernelBenchProblem, ProblemError,  # noqa: E402
+                                 state_input_names)
 from meta_tensors import on_meta_device  # noqa: E402
 
 _PRECISION = "float32"  # KernelBench's default: inputs and weights cast to fp32
@@ -127,6 +129,16 @@ def describe(path):
         else:
             raise ProblemError(f"{problem.path}: get_inputs() returned a {type(value).__name__} as "
                                f"`{name}`: only tensors and Python scalars can be described")
+    # The Model's state (its parameters and buffers, in state_dict order): inputs of the entry
+    # point after the forward pass's, which the judge's reference worker fills from the seeded
+    # Model it runs (`model_state`), so a C entry point computes with the same weights.
+    state = model.state_dict()
+    for name, key in state_input_names(list(state), list(definition_inputs)).items():
+        value = state[key]
+        spec = _tensor_spec(value, namer)
+        spec["description"] = f"the Model's {key} (its state, filled from the Model the reference builds)"
+        definition_inputs[name] = spec
+        workload_inputs[name] = {"type": "model_state", "key": key}
     definition_outputs = {}
     if outputs_unknown is None:
         for name, value in _outputs(result):
@@ -165,8 +177,6 @@ def describe(path):
         "rtol": tolerance,
         "tolerance_by_precision": TOLERANCE_BY_DTYPE,
     }
-    # What a C entry point is not given: the Model's learned parameters, built from the seed.
-    kernelbench["learned_parameters"] = [f"{n} {list(t.shape)}" for n, t in model.named_parameters()]
     if outputs_unknown is not None:
         kernelbench["outputs_unknown"] = outputs_unknown
     return {"definition": definition, "workloads": [workload], "kernelbench": kernelbench}

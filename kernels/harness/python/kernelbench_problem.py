@@ -17,6 +17,23 @@ DEFAULT_SEED = 42
 TOLERANCE_BY_DTYPE = {"float32": 1e-4, "float16": 1e-2, "bfloat16": 1e-2}
 
 
+def state_input_names(keys, taken):
+    """The entry point's names for a Model's state_dict `keys`, in order, as {name: key}:
+    `conv.weight` -> `conv_weight`, made unlike the names in `taken` (the forward pass's inputs)
+    and each other. The describer and the reference worker both name them so."""
+    names, used = {}, set(taken)
+    for key in keys:
+        base = "".join(c if c.isalnum() or c == "_" else "_" for c in key)
+        if not base or base[0].isdigit():
+            base = "state_" + base
+        name, n = base, 2
+        while name in used:
+            name, n = f"{base}_{n}", n + 1
+        used.add(name)
+        names[name] = key
+    return names
+
+
 class ProblemError(Exception):
     """A problem file that cannot be used; the message is one line naming the file and the cause."""
 

@@ -12,7 +12,7 @@ import types
 
 import torch
 
-from kernelbench_problem import DEFAULT_SEED, KernelBenchProblem, ProblemError
+from kernelbench_problem import DEFAULT_SEED, KernelBenchProblem, ProblemError, state_input_names
 from meta_tensors import on_meta_device
 from shared_buffers import RequestError
 
@@ -167,8 +167,16 @@ class KernelBenchReference:
         self.model = model.to(device=self.device, dtype=getattr(torch, precision))
         self.name = os.path.splitext(os.path.basename(self.problem.path))[0]
         names = self.problem.forward_parameter_names()
-        self.input_names = names if names is not None and len(names) == count else [f"input_{i}" for i in range(count)]
+        self.forward_names = names if names is not None and len(names) == count else [f"input_{i}" for i in range(count)]
+        # The Model's state follows as inputs (the describer names them alike): a C entry point
+        # gets the weights this Model computes with; fill_inputs copies them into the judge's buffers.
+        self.state_inputs = state_input_names(list(self.model.state_dict()), self.forward_names)
+        self.input_names = self.forward_names + list(self.state_inputs)
         self.output_names = None  # known after the first run: output, or output_0, output_1, ...
+
+    def state_value(self, name):
+        """The Model's tensor that fills the state input `name` (by its state_dict key)."""
+        return self.model.state_dict()[self.state_inputs[name]]
 
     @property
     def function(self):
@@ -178,7 +186,7 @@ class KernelBenchReference:
         return self.run_with(self.model, inputs)
 
     def run_with(self, function, inputs):
-        results = _as_list(_call_reference("Model.forward", function, *[inputs[n] for n in self.input_names]))
+        results = _as_list(_call_reference("Model.forward", function, *[inputs[n] for n in self.forward_names]))
         names = ["output"] if len(results) == 1 else [f"output_{i}" for i in range(len(results))]
         self.output_names = names
         return list(zip(names, results)), len(results)
@@ -186,4 +194,6 @@ class KernelBenchReference:
     def make_inputs(self, request):
         torch.manual_seed(request.get("seed", self.seed))
         values = _as_list(_call_reference("get_inputs()", self.problem.namespace["get_inputs"]))
-        return dict(zip(self.input_names, values))
+        made = dict(zip(self.forward_names, values))
+        made.update({name: self.state_value(name) for name in self.state_inputs})
+        return made

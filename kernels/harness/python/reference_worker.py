@@ -223,7 +223,8 @@ class Worker:
         `custom` inputs from the reference's custom_inputs_entrypoint, called as SOL-ExecBench
         calls it (`entrypoint(axes_and_scalars, device)`) after torch.manual_seed(seed), the seed
         the judge's secret for this round; its `safetensors` inputs from the file the workload
-        names. Each checked against the buffer (the definition's dtype and shape), never cast."""
+        names; a KernelBench Model's state (`model_state`, its state_dict `key`) from the Model the
+        worker built. Each checked against the buffer (the definition's dtype and shape), never cast."""
         problem = self._loaded()
         if request.get("seed") is None:
             raise RequestError("seed", "fill_inputs needs the judge's `seed` (custom inputs are drawn from it)")
@@ -238,9 +239,14 @@ class Worker:
             field = f"sources.{name}"
             if name not in problem.input_names:
                 raise RequestError(field, f"{field}: {problem.name} has no input {name}")
-            if not isinstance(source, dict) or source.get("type") not in ("custom", "safetensors"):
-                raise RequestError(f"{field}.type", f"{field}.type must be custom or safetensors, not "
+            if not isinstance(source, dict) or source.get("type") not in ("custom", "safetensors", "model_state"):
+                raise RequestError(f"{field}.type", f"{field}.type must be custom, safetensors or model_state, not "
                                                     f"{source.get('type') if isinstance(source, dict) else source!r}")
+            if source["type"] == "model_state" and name not in getattr(problem, "state_inputs", {}):
+                raise RequestError(field, f"{field}: {name} is not a tensor of {problem.name}'s Model state")
+            if source["type"] == "model_state" and source.get("key") != problem.state_inputs[name]:
+                raise RequestError(f"{field}.key", f"{field}.key is {source.get('key')!r}; {name} is the Model's "
+                                                   f"{problem.state_inputs[name]!r}")
             if name not in buffers:
                 raise RequestError(f"inputs.{name}", f"inputs.{name}: no buffer was given for this input")
         values, reply_inputs, ok = {}, {}, True
@@ -258,6 +264,8 @@ class Worker:
         for name, source in sources.items():
             if source["type"] == "safetensors":
                 values[name] = self._safetensors_input(name, source, buffers[name], declared.get(name, {}))
+            elif source["type"] == "model_state":
+                values[name] = problem.state_value(name)
         for name, value in values.items():
             check = self._deliver(f"inputs.{name}", value, buffers[name])
             ok = ok and check["ok"]
@@ -358,10 +366,15 @@ class Worker:
                 raise RequestError(f"inputs.{name}", f"inputs.{name}: {self.problem.name} has no input "
                                                      f"{name} (its inputs: {', '.join(expected)})")
         declared = getattr(self.problem, "definition", {}).get("inputs", {})
+        # A KernelBench Model's state inputs may be left out: the reference computes with its own
+        # Model (they are the candidate's copy of it).
+        required = getattr(self.problem, "forward_names", expected)
         inputs = {}
         for name in expected:
             field = f"inputs.{name}"
             if name not in given:
+                if name not in required:
+                    continue
                 raise RequestError(field, f"{field} is missing")
             value = given[name]
             if name in declared and (declared[name].get("shape") is None) != _is_scalar(value):

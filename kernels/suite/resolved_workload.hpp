@@ -173,7 +173,7 @@ inline Tolerance tolerance(const nlohmann::json& j, const std::string& field, To
 }
 
 inline InputInit init(const nlohmann::json& j, const std::string& field, Dtype d) {
-  only_keys(j, field, {"kind", "mean", "std", "low", "high", "value", "scaled", "path", "tensor_key"});
+  only_keys(j, field, {"kind", "mean", "std", "low", "high", "value", "scaled", "path", "tensor_key", "key"});
   InputInit in;
   const std::string kind = string_member(j, field, "kind");
   if (kind == "randn") in.kind = InitKind::randn;

@@ -161,6 +161,15 @@ TEST_CASE("SOL's structured input conventions: parsed by name, unscaled, on floa
              Catch::Matchers::Contains("field \"inputs[0].init.tensor_key\": required"));
   CHECK_THAT(error_of(first_init({{"kind", "randn"}, {"path", "/w.safetensors"}})),
              Catch::Matchers::Contains("field \"inputs[0].init.path\": only a safetensors input has one"));
+  // A KernelBench Model's state: the worker copies its Model's tensor under `key`.
+  const auto state = parse_resolved_workload(first_init({{"kind", "model_state"}, {"key", "conv.weight"}})).inputs[0];
+  CHECK(state.init.kind == InitKind::model_state);
+  CHECK(state.init.state_key == "conv.weight");
+  CHECK(init_by_worker(InitKind::model_state));
+  CHECK_THAT(error_of(first_init({{"kind", "model_state"}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.key\": required"));
+  CHECK_THAT(error_of(first_init({{"kind", "custom"}, {"key", "conv.weight"}})),
+             Catch::Matchers::Contains("field \"inputs[0].init.key\": only a model_state input has one"));
 }
 
 TEST_CASE("SOL's structured input conventions: the generators' arithmetic, on the host", "[harness][suite]") {

@@ -256,6 +256,18 @@ TEST_CASE("custom and safetensors inputs: named in the resolved workload for the
   CHECK(r.inputs[1].init.tensor_key == "w");
   CHECK(fs::path(r.inputs[1].init.path).is_absolute());
   CHECK(r.inputs[0].init.kind == runner::InitKind::randn);  // the others as before
+  // A KernelBench Model's state: named by its key for the worker, parsed back by the runner.
+  const auto described = host::ordered_json::parse(R"json({
+    "definition": {"name": "linear", "axes": {"n": {"type": "const", "value": 8}},
+                   "inputs": {"x": {"shape": ["n"], "dtype": "float32"}, "fc_weight": {"shape": ["n", "n"], "dtype": "float32"}},
+                   "outputs": {"output": {"shape": ["n"], "dtype": "float32"}}, "reference": "linear.py"},
+    "workloads": [{"uuid": "w", "axes": {}, "inputs": {"x": {"type": "random"},
+                   "fc_weight": {"type": "model_state", "key": "fc.weight"}}}]})json");
+  const auto kb = host::describe_problem(described, copy.string(), host::ProblemOrigin::kernelbench);
+  const auto s = runner::parse_resolved_workload(host::resolved_workload(kb, kb.workloads[0], reference_for(kb)));
+  CHECK(s.inputs[1].init.kind == runner::InitKind::model_state);
+  CHECK(s.inputs[1].init.state_key == "fc.weight");
+  CHECK(s.inputs[1].shape == std::vector<std::int64_t>{8, 8});
   p.workloads[0].inputs["weight"].path = "/data/blobs/w.safetensors";  // an absolute path as given
   CHECK(host::resolved_workload(p, p.workloads[0], reference_for(p)).at("inputs")[1].at("init").at("path") ==
         "/data/blobs/w.safetensors");

@@ -432,3 +432,29 @@ int pool_driver_child(const std::vector<std::string>& args) {
 const bool pool_driver_registered = socratic::test::register_child_mode("pool-driver", pool_driver_child);
 
 }  // namespace
+
+TEST_CASE("a worker asked to end by its scheduler publishes no verdict, even when its evaluation died first",
+          "[exec][pool]") {
+  const fs::path dir = fresh_dir("pool_cancelled");
+  const fs::path log = dir / "eval.log";
+  LocalPoolConfig config = pool_config(dir, {"0"});
+  config.environment.push_back("SLURM_JOB_ID=4242");  // as on a cluster's node
+  LocalGpuPool pool(config);
+  // The evaluation signals the worker and itself, as scancel signals every process of the job:
+  // it dies of SIGTERM, which the judge reads as a crash of the candidate's doing.
+  const std::string id = pool.submit(cpu_job(candidate(dir, "cancelled", {"cancelled"}), log, false));
+  const JobStatus s = pool.wait(id, std::chrono::minutes(2));
+  INFO(s.detail);
+  CHECK(s.state != JobState::completed);  // no verdict on the candidate was published
+  CHECK_THAT(s.detail, Catch::Contains("code 143"));
+  // An evaluation that dies of SIGTERM with no signal to the worker: after the worker's wait, the
+  // candidate's (the judge reads it as a crash).
+  const std::string crash = pool.submit(cpu_job(candidate(dir, "crashed", {"term-self"}), log, false));
+  const JobStatus c = pool.wait(crash, std::chrono::minutes(2));
+  INFO(c.detail);
+  CHECK(c.state == JobState::completed);
+  const auto report = pool.collect(crash);
+  REQUIRE(report);
+  CHECK_FALSE(report->all_correct());
+  CHECK_THAT(report->error, Catch::Contains("killed by signal 15"));
+}

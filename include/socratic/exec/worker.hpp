@@ -12,11 +12,18 @@
 ///   command evaluator's `build_command`): when that already decides the report (a compile
 ///   error) it publishes the result, else it writes `{"ready": true}` to `--build-out`.
 /// Exit code: 0 when the phase's outcome is written, 2 on bad arguments or an unreadable job,
-/// 3 when the result could not be written. Heavy (the evaluators, Boost.Process).
+/// 3 when the result could not be written, 128 + N when signal N (TERM, INT, HUP) asked it to
+/// end: then it publishes nothing. A cluster that cancels a job signals all its processes at
+/// once, and an evaluation whose child died of that signal first must not be published as the
+/// candidate's verdict (a crash). Under a scheduler (SLURM_JOB_ID set), a verdict that is not a
+/// clean pass waits up to 2 s for such a signal before it is published.
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
+#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -48,6 +55,19 @@ struct WorkerArgs {
 };
 
 namespace detail {
+
+/// The signal that asked this worker to end (0: none yet).
+inline volatile std::sig_atomic_t termination_signal = 0;
+extern "C" inline void record_termination(int signal_number) { termination_signal = signal_number; }
+
+/// Termination signals are recorded, not obeyed at once: the evaluation they also reach ends by
+/// itself, and the worker then publishes nothing.
+inline void record_termination_signals() {
+  struct sigaction action {};
+  action.sa_handler = record_termination;
+  sigemptyset(&action.sa_mask);
+  for (int s : {SIGTERM, SIGINT, SIGHUP}) ::sigaction(s, &action, nullptr);
+}
 
 inline WorkerArgs parse_worker_args(const std::vector<std::string>& args) {
   WorkerArgs w;
@@ -205,7 +225,20 @@ inline int exec_worker_main(const std::vector<std::string>& args, std::ostream& 
   result.slurm_job_id = array_job.empty() ? detail::env_or_empty("SLURM_JOB_ID")
                                           : array_job + "_" + detail::env_or_empty("SLURM_ARRAY_TASK_ID");
 
+  detail::record_termination_signals();
+  const bool under_scheduler = !result.slurm_job_id.empty();
+  auto terminated = [&]() -> int {
+    err << "socratic exec-job: job " << job.id << " was asked to end (signal " << int(detail::termination_signal)
+        << "); nothing is published for it\n";
+    return 128 + int(detail::termination_signal);
+  };
   auto publish = [&](JobState state, std::string message, EvalReport report) -> int {
+    // A cancellation's signal may reach the evaluation before this process: wait for it a moment
+    // before a verdict against the candidate stands.
+    const bool clean_pass = state == JobState::completed && report.built && report.error.empty() && report.all_correct();
+    for (int i = 0; under_scheduler && !clean_pass && !detail::termination_signal && i < 40; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (detail::termination_signal) return terminated();
     result.state = state;
     result.message = std::move(message);
     result.report = std::move(report);
@@ -262,6 +295,7 @@ inline int exec_worker_main(const std::vector<std::string>& args, std::ostream& 
   }
 
   // A build that leaves the rest to the GPU.
+  if (detail::termination_signal) return terminated();
   try {
     socratic::write_file_atomically(
         w.build_out, json{{"ready", true},

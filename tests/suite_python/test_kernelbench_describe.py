@@ -84,7 +84,6 @@ class DescribesProblems(unittest.TestCase):
         self.assertEqual(list(inputs), ["x", "conv_weight", "conv_bias", "norm_weight", "norm_bias",
                                         "norm_running_mean", "norm_running_var", "norm_num_batches_tracked"])
         self.assertEqual(sources["conv_weight"], {"type": "model_state", "key": "conv.weight"})
-        self.assertEqual(inputs["conv_weight"]["shape"], ["out_channels", "in_channels", "kernel_size", "kernel_size"])
         self.assertTrue(inputs["conv_weight"]["description"].startswith("the Model's conv.weight"))
         # A buffer too, with its own dtype: a 0-d int64 tensor, not a Python scalar.
         self.assertEqual(inputs["norm_num_batches_tracked"]["shape"], [])
@@ -95,12 +94,25 @@ class DescribesProblems(unittest.TestCase):
         d = describe(os.path.join(KERNELBENCH, "3_Conv2d_BatchNorm_ReLU.py"))
         definition = d["definition"]
         self.assertEqual(d["kernelbench"]["init_inputs"], [3, 8, 3])
-        # 16 - 3 + 1 = 14 is no module constant: a generic name. height == width: the n-th
-        # dimension of that value in a shape takes the n-th constant of it in the file.
-        self.assertEqual(definition["outputs"]["output"]["shape"], ["batch_size", "out_channels", "d0", "d0"])
-        self.assertEqual(definition["axes"]["d0"], {"type": "const", "value": 14})
+        # height == width (16): the input's shape is named as get_inputs() writes it. 16 - 3 + 1 =
+        # 14 is no module constant, and 3 is two (in_channels, kernel_size): generic names there,
+        # not a guess.
         self.assertEqual(definition["inputs"]["x"]["shape"], ["batch_size", "in_channels", "height", "width"])
         self.assertEqual(definition["axes"]["width"], {"type": "const", "value": 16})
+        self.assertEqual(definition["inputs"]["conv_weight"]["shape"], ["out_channels", "d0", "d0", "d0"])
+        self.assertEqual(definition["axes"]["d0"], {"type": "const", "value": 3})
+        self.assertEqual(definition["outputs"]["output"]["shape"], ["batch_size", "out_channels", "d1", "d1"])
+        self.assertEqual(definition["axes"]["d1"], {"type": "const", "value": 14})
+
+    def test_dimensions_of_a_shared_value_named_as_get_inputs_writes_them(self):
+        d = describe(os.path.join(KERNELBENCH, "6_Heads_share_a_size.py"))
+        definition = d["definition"]
+        # batch_size == num_heads == 4: the inputs' shapes from get_inputs()'s own calls; the
+        # output's 4s have no call to name them, so a generic name, not batch_size twice.
+        self.assertEqual(definition["inputs"]["q"]["shape"], ["batch_size", "num_heads", "seq_len", "head_dim"])
+        self.assertEqual(definition["inputs"]["k"]["shape"], ["batch_size", "num_heads", "seq_len", "head_dim"])
+        self.assertEqual(definition["outputs"]["output"]["shape"], ["d0", "d0", "seq_len", "seq_len"])
+        self.assertEqual(definition["axes"]["d0"], {"type": "const", "value": 4})
 
     def test_scalar_input_and_float_init_input(self):
         d = describe(os.path.join(KERNELBENCH, "4_RMSNorm_eps.py"))

@@ -31,42 +31,51 @@ _UUID_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://github.com/socratic/ke
 
 
 class AxisNamer:
-    """Names each distinct dimension: the module constant of that value, else d0, d1, ...
+    """Names each distinct dimension after the module constant of that value. Where several
+    constants share the value (`batch_size = 128`, `out_channels = 128`), the value alone cannot
+    say which: an input's shape takes its names from get_inputs()'s own source when a shape there
+    matches (`torch.randn(batch_size, in_channels, height, width)`), any other dimension a generic
+    name (d0, d1, ...) rather than a guess."""
 
-    Where several constants share a value (`batch_size = 32`, `num_heads = 32`), the n-th
-    dimension of that value in one tensor's shape takes the n-th of them in the file's order
-    (the last when there are more dimensions than names): `[batch_size, num_heads, ...]`, as the
-    file's get_inputs() writes shapes, not `[batch_size, batch_size, ...]`."""
-
-    def __init__(self, constants):
+    def __init__(self, constants, hints=()):
         self.by_value = {}
         for name, value in constants:
             self.by_value.setdefault(value, []).append(name)
+        self.values = dict(constants)
+        self.hints = list(hints)
         self.taken = {name for name, _ in constants}
+        self.generic = {}
         self.axes = {}
         self.next_generic = 0
 
-    def name(self, value, occurrence=0):
-        names = self.by_value.get(value)
-        if names is None:
+    def _generic(self, value):
+        if value not in self.generic:
             while f"d{self.next_generic}" in self.taken:
                 self.next_generic += 1
-            names = [f"d{self.next_generic}"]
-            self.taken.add(names[0])
-            self.by_value[value] = names
-        name = names[min(occurrence, len(names) - 1)]
+            self.generic[value] = f"d{self.next_generic}"
+            self.taken.add(self.generic[value])
+        return self.generic[value]
+
+    def _add(self, name, value):
         self.axes.setdefault(name, {"type": "const", "value": value})
         return name
 
+    def name(self, value):
+        names = self.by_value.get(value, [])
+        return self._add(names[0] if len(names) == 1 else self._generic(value), value)
 
-def _tensor_spec(tensor, namer):
-    seen = {}
-    shape = []
-    for d in tensor.shape:
-        value = int(d)
-        shape.append(namer.name(value, seen.get(value, 0)))
-        seen[value] = seen.get(value, 0) + 1
-    return {"shape": shape, "dtype": dtype_names.name_of(tensor.dtype)}
+    def shape(self, dims, hinted=False):
+        """The names of a shape's dimensions; `hinted`: an input's, which may take a source hint."""
+        if hinted:
+            for i, hint in enumerate(self.hints):
+                if [self.values.get(n) for n in hint] == dims:
+                    del self.hints[i]
+                    return [self._add(n, v) for n, v in zip(hint, dims)]
+        return [self.name(v) for v in dims]
+
+
+def _tensor_spec(tensor, namer, hinted=False):
+    return {"shape": namer.shape([int(d) for d in tensor.shape], hinted), "dtype": dtype_names.name_of(tensor.dtype)}
 
 
 def _json_value(value):
@@ -117,11 +126,11 @@ def describe(path):
             outputs_unknown = ("the forward pass on meta tensors failed (an operation without a meta "
                                f"kernel, or one that reads values): {type(error).__name__}: {first_sentence}")
 
-    namer = AxisNamer(problem.constants)
+    namer = AxisNamer(problem.constants, problem.shape_hints)
     definition_inputs, workload_inputs = {}, {}
     for name, value in zip(_input_names(problem, len(inputs)), inputs):
         if isinstance(value, torch.Tensor):
-            definition_inputs[name] = _tensor_spec(value, namer)
+            definition_inputs[name] = _tensor_spec(value, namer, hinted=True)
             workload_inputs[name] = {"type": "random"}
         elif isinstance(value, (bool, int, float)):
             definition_inputs[name] = {"shape": None, "dtype": dtype_names.scalar_dtype_name(value)}

@@ -84,7 +84,9 @@ class KernelBenchProblem:
             if not callable(self.namespace.get(name)):
                 raise ProblemError(f"{self.path}: no `{what}`: a KernelBench problem defines Model, "
                                    "get_inputs and get_init_inputs at module level")
-        self.constants = self._int_constants(code_tree=ast.parse(source))
+        tree = ast.parse(source)
+        self.constants = self._int_constants(code_tree=tree)
+        self.shape_hints = self._shape_hints(tree)
 
     @contextlib.contextmanager
     def quiet(self):
@@ -124,6 +126,27 @@ class KernelBenchProblem:
                 return None
             names.append(parameter.name)
         return names
+
+    def _shape_hints(self, code_tree):
+        """The shapes get_inputs() writes with module constants, in its source order: each call
+        whose arguments (or one tuple or list of them) are all names of int constants, as
+        `torch.randn(batch_size, in_channels, height, width)`, gives (batch_size, in_channels,
+        height, width). They name an input's dimensions where constants share a value."""
+        ints = {n: v for n, v in ((n, self.namespace.get(n)) for n in self.namespace)
+                if isinstance(v, int) and not isinstance(v, bool)}
+        hints = []
+        for node in code_tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name == "get_inputs"):
+                continue
+            for call in ast.walk(node):
+                if not isinstance(call, ast.Call):
+                    continue
+                args = call.args
+                if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)):
+                    args = args[0].elts
+                if args and all(isinstance(a, ast.Name) and a.id in ints for a in args):
+                    hints.append(((call.lineno, call.col_offset), tuple(a.id for a in args)))
+        return [names for _, names in sorted(hints)]  # in source order (ast.walk is breadth-first)
 
     def _int_constants(self, code_tree):
         """Module-level `NAME = ...` whose value is an int (not a bool), in the file's order."""

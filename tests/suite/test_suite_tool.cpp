@@ -174,3 +174,14 @@ TEST_CASE("problem list and check: a FlashInfer-Bench TraceSet's definitions are
   CHECK_THAT(c.stdout_text, Contains("workload far-b512: batch_size=512 hidden_size=2048"));
   fs::remove_all(data);
 }
+
+TEST_CASE("problem check: a describer's Python without PyTorch is named, with the variable that chooses another",
+          "[suite]") {
+  const fs::path data = data_dir_with("no_torch", "raise ModuleNotFoundError(\"No module named 'torch'\")\n");
+  const auto r = problem_command({"check", (tool_suite_dir() / "problems" / "kernelbench" / "1_scaled_row_sum.py").string()}, data);
+  INFO(r.stdout_text << r.stderr_text);
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.stderr_text, Contains("No module named 'torch'"));
+  CHECK_THAT(r.stderr_text, Contains("has no PyTorch: set SOCRATIC_REFERENCE_PYTHON to a Python that imports torch"));
+  fs::remove_all(data);
+}

@@ -120,7 +120,13 @@ inline suite::ProblemDescription describe_kernelbench_file(const std::filesystem
     std::string last = r.stderr_text;
     while (!last.empty() && last.back() == '\n') last.pop_back();
     if (auto nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
-    throw input_error(file.string(), {}, "the KernelBench describer failed (" + r.describe() + ")" + (last.empty() ? "" : ": " + last));
+    // The most common first-hour failure: the python3 found first lacks PyTorch.
+    const std::string hint = last.find("No module named 'torch'") != std::string::npos
+                                 ? " (" + python.string() + " has no PyTorch: set SOCRATIC_REFERENCE_PYTHON to a Python "
+                                   "that imports torch, e.g. Debian's /usr/bin/python3 with python3-torch)"
+                                 : std::string();
+    throw input_error(file.string(), {}, "the KernelBench describer failed (" + r.describe() + ")" +
+                                             (last.empty() ? "" : ": " + last) + hint);
   }
   suite::ordered_json described;
   try {

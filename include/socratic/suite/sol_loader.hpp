@@ -339,6 +339,28 @@ inline void add_checked_workload(ProblemDescription& p, Workload w, const std::s
   p.workloads.push_back(std::move(w));
 }
 
+/// Reads `file`'s workload lines (JSON Lines; blank lines skipped) into `p`, each checked; `keep`
+/// picks the lines that are `p`'s. Errors name the file and the line.
+inline void read_workload_lines(ProblemDescription& p, const std::filesystem::path& file, std::set<std::string>& uuids,
+                                const std::string& unreadable,
+                                const std::function<bool(const ordered_json&)>& keep = {}) {
+  std::ifstream in(file);
+  if (!in) throw input_error(file.string(), {}, unreadable);
+  std::string text;
+  for (std::size_t line = 1; std::getline(in, text); ++line) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ordered_json j;
+    try {
+      j = ordered_json::parse(text);
+    } catch (const ordered_json::parse_error& e) {
+      throw input_error(file.string(), "line " + std::to_string(line), std::string("not valid JSON: ") + e.what());
+    }
+    if (keep && !keep(j)) continue;
+    Workload w = parse_workload(j, p, file.string(), "line " + std::to_string(line), line);
+    add_checked_workload(p, std::move(w), file.string(), uuids);
+  }
+}
+
 }  // namespace detail
 
 /// @brief A problem from a definition and its workloads as JSON values, e.g. the KernelBench
@@ -434,21 +456,8 @@ inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, 
   if (p.reference.empty() && p.reference_file.empty())
     throw input_error(definition_path.string(), "reference",
                       "missing, and there is no reference.py beside it: the PyTorch reference defines run()");
-  std::ifstream workloads_in(workload_path);
-  if (!workloads_in) throw input_error(workload_path.string(), {}, "cannot be read (a problem needs its workloads)");
   std::set<std::string> uuids;
-  std::string text;
-  for (std::size_t line = 1; std::getline(workloads_in, text); ++line) {
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    ordered_json j;
-    try {
-      j = ordered_json::parse(text);
-    } catch (const ordered_json::parse_error& e) {
-      throw input_error(workload_path.string(), "line " + std::to_string(line), std::string("not valid JSON: ") + e.what());
-    }
-    Workload w = parse_workload(j, p, workload_path.string(), "line " + std::to_string(line), line);
-    detail::add_checked_workload(p, std::move(w), workload_path.string(), uuids);
-  }
+  detail::read_workload_lines(p, workload_path, uuids, "cannot be read (a problem needs its workloads)");
   if (p.workloads.empty()) throw input_error(workload_path.string(), {}, "no workloads: a problem needs at least one");
   if (fs::is_regular_file(dir / sol_times_file)) read_sol_times(p, dir / sol_times_file);
   return p;
@@ -523,25 +532,12 @@ inline ProblemDescription load_trace_set_definition(const std::filesystem::path&
   if (p.reference.empty()) throw input_error(file.string(), "reference", "missing: the PyTorch reference defines run()");
   std::set<std::string> uuids;
   const std::vector<fs::path> files = trace_set_workload_files(file);
-  for (const auto& wf : files) {
-    std::ifstream lines(wf);
-    if (!lines) throw input_error(wf.string(), {}, "cannot be read");
-    std::string text;
-    for (std::size_t line = 1; std::getline(lines, text); ++line) {
-      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-      ordered_json j;
-      try {
-        j = ordered_json::parse(text);
-      } catch (const ordered_json::parse_error& e) {
-        throw input_error(wf.string(), "line " + std::to_string(line), std::string("not valid JSON: ") + e.what());
-      }
-      // Another definition's workload (a shared file): not this problem's.
-      if (const ordered_json* d = detail::member(j, "definition"); !d || !d->is_string() || d->get<std::string>() != p.name)
-        continue;
-      Workload w = parse_workload(j, p, wf.string(), "line " + std::to_string(line), line);
-      detail::add_checked_workload(p, std::move(w), wf.string(), uuids);
-    }
-  }
+  // Another definition's workload (a shared file) is not this problem's.
+  const auto names_this = [&](const ordered_json& j) {
+    const ordered_json* d = detail::member(j, "definition");
+    return d && d->is_string() && d->get<std::string>() == p.name;
+  };
+  for (const auto& wf : files) detail::read_workload_lines(p, wf, uuids, "cannot be read", names_this);
   if (p.workloads.empty())
     throw input_error(file.string(), {}, "no workload names \"" + p.name + "\" under " + (*root / "workloads").string() +
                                              (files.size() == 1 ? " (read " + files.front().string() + ")" : std::string()));

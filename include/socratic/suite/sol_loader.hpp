@@ -339,6 +339,17 @@ inline void add_checked_workload(ProblemDescription& p, Workload w, const std::s
   p.workloads.push_back(std::move(w));
 }
 
+/// One JSON document from `file`, in its members' order; errors name the file.
+inline ordered_json read_json_document(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw input_error(file.string(), {}, "cannot be read");
+  try {
+    return ordered_json::parse(in);
+  } catch (const ordered_json::parse_error& e) {
+    throw input_error(file.string(), {}, std::string("not valid JSON: ") + e.what());
+  }
+}
+
 /// Reads `file`'s workload lines (JSON Lines; blank lines skipped) into `p`, each checked; `keep`
 /// picks the lines that are `p`'s. Errors name the file and the line.
 inline void read_workload_lines(ProblemDescription& p, const std::filesystem::path& file, std::set<std::string>& uuids,
@@ -416,14 +427,7 @@ inline constexpr const char* sol_times_file = "sol_times.json";
 /// workload, a time that is not positive, or a time that disagrees with the workload's own
 /// `t_sol_ms` is an error naming the file and the uuid.
 inline void read_sol_times(ProblemDescription& p, const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw input_error(file.string(), {}, "cannot be read");
-  ordered_json j;
-  try {
-    j = ordered_json::parse(in);
-  } catch (const ordered_json::parse_error& e) {
-    throw input_error(file.string(), {}, std::string("not valid JSON: ") + e.what());
-  }
+  const ordered_json j = detail::read_json_document(file);
   const detail::DocumentPlace at{file.string(), {}};
   if (!j.is_object()) at.fail("", "expected an object of workload uuid -> T_SOL in milliseconds, found " + detail::kind_of(j));
   for (const auto& [uuid, v] : j.items()) {
@@ -442,14 +446,7 @@ inline ProblemDescription load_problem_folder(const std::filesystem::path& dir, 
   namespace fs = std::filesystem;
   const fs::path definition_path = dir / "definition.json";
   const fs::path workload_path = dir / "workload.jsonl";
-  std::ifstream definition_in(definition_path);
-  if (!definition_in) throw input_error(definition_path.string(), {}, "cannot be read");
-  ordered_json definition;
-  try {
-    definition = ordered_json::parse(definition_in);
-  } catch (const ordered_json::parse_error& e) {
-    throw input_error(definition_path.string(), {}, std::string("not valid JSON: ") + e.what());
-  }
+  const ordered_json definition = detail::read_json_document(definition_path);
   ProblemDescription p = parse_definition(definition, definition_path.string(), origin);
   p.source = dir.string();
   if (fs::is_regular_file(dir / "reference.py")) p.reference_file = (dir / "reference.py").string();
@@ -519,14 +516,7 @@ inline ProblemDescription load_trace_set_definition(const std::filesystem::path&
   namespace fs = std::filesystem;
   const auto root = trace_set_root(file);
   if (!root) throw input_error(file.string(), {}, "not a definition inside a FlashInfer-Bench TraceSet (ROOT/definitions/...json beside ROOT/workloads/)");
-  std::ifstream in(file);
-  if (!in) throw input_error(file.string(), {}, "cannot be read");
-  ordered_json definition;
-  try {
-    definition = ordered_json::parse(in);
-  } catch (const ordered_json::parse_error& e) {
-    throw input_error(file.string(), {}, std::string("not valid JSON: ") + e.what());
-  }
+  const ordered_json definition = detail::read_json_document(file);
   ProblemDescription p = parse_definition(definition, file.string(), ProblemOrigin::flashinfer_bench);
   p.source = file.string();
   if (p.reference.empty()) throw input_error(file.string(), "reference", "missing: the PyTorch reference defines run()");

@@ -23,12 +23,12 @@
 
 #include <chrono>
 #include <csignal>
-#include <thread>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "socratic/core/candidate_files.hpp"

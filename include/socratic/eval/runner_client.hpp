@@ -191,265 +191,312 @@ inline RunnerCommand runner_command(const RunnerJob& job, const std::vector<std:
 
 }  // namespace detail
 
+namespace detail {
+
+/// One evaluation's runner runs: the results kept across restarts, and what each run's lines
+/// say. run() starts a run for the scenarios still without a result until all have one, a run
+/// makes no progress, or the time limit is reached.
+class RunnerSession {
+ public:
+  using clock = std::chrono::steady_clock;
+
+  RunnerSession(const RunnerJob& job, const std::function<void(const RunnerProgress&)>& on_progress)
+      : job_(job), on_progress_(on_progress), deadline_(clock::now() + job.limits.timeout),
+        results_(job.expected.size()) {
+    for (std::size_t i = 0; i < job.expected.size(); ++i) position_.emplace(job.expected[i], i);
+  }
+
+  RunnerOutcome run() {
+    while (!stop_all_) {
+      const std::vector<std::string> todo = remaining();
+      if (todo.empty()) break;
+      const auto now = clock::now();
+      if (now >= deadline_) {
+        not_run_reason_ = "not run: the evaluation's runner time limit of " +
+                          format_seconds(job_.limits.timeout) + " s was reached";
+        break;
+      }
+      // Every run names its scenarios, so a runner never judges one it was not asked for.
+      RunnerCommand command;
+      try {
+        command = runner_command(job_, todo);
+      } catch (const std::invalid_argument& e) {
+        outcome_.problems.push_back(e.what());
+        not_run_reason_ = std::string("not run: ") + e.what();
+        break;
+      }
+      Run r;
+      r.number = ++outcome_.runs;
+      r.token = runner_token();
+      const StreamResult sr = stream_process(
+          command.argv, [&](std::string_view line, bool truncated) { return on_line(r, line, truncated); },
+          stream_options(r, command, now));
+      outcome_.seconds += sr.seconds;
+      outcome_.stderr_tail = sr.stderr_text;
+      if (!sr.started) {
+        outcome_.problems.push_back("cannot start the runner: " + sr.error);
+        not_run_reason_ = "not run: the runner could not be started";
+        break;
+      }
+      if (stop_all_ || !run_again_after(r, sr)) break;
+    }
+    return finish();
+  }
+
+ private:
+  /// What one runner process said so far.
+  struct Run {
+    int number = 0;
+    std::string token;                  // written on every line of this run's runner
+    std::optional<std::size_t> current;  // position of the scenario in progress
+    std::string current_taint;          // a protocol error seen during the current scenario
+    std::string fatal_message;
+    bool saw_done = false;
+    bool progressed = false;
+    std::set<std::size_t> ended;        // the scenarios this run ended
+    std::size_t line_number = 0;
+  };
+
+  StreamOptions stream_options(const Run& r, const RunnerCommand& command, clock::time_point now) const {
+    StreamOptions so;
+    so.working_dir = job_.working_dir;
+    so.environment = job_.environment ? *job_.environment : scrubbed_environment();
+    so.environment->push_back("SOCRATIC_RUNNER_TOKEN=" + r.token);
+    so.stdin_data = command.stdin_words;
+    so.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now);
+    so.no_output_timeout = job_.limits.watchdog;
+    so.max_line_bytes = job_.limits.max_line_bytes;
+    so.max_stdout_bytes = job_.limits.max_stdout_bytes;
+    so.max_stderr_bytes = job_.limits.max_stderr_bytes;
+    return so;
+  }
+
+  void record(std::size_t pos, ScenarioResult r) {
+    if (!results_[pos]) ++done_count_;
+    results_[pos] = std::move(r);
+    if (on_progress_)
+      on_progress_({true, pos, done_count_, job_.expected.size(), job_.expected[pos], &*results_[pos]});
+  }
+
+  std::vector<std::string> remaining() const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < job_.expected.size(); ++i)
+      if (!results_[i]) out.push_back(job_.expected[i]);
+    return out;
+  }
+
+  void protocol_problem(Run& r, const std::string& what) {
+    outcome_.problems.push_back("runner protocol error (run " + std::to_string(r.number) + "): " + what);
+    if (r.current && r.current_taint.empty()) r.current_taint = what;
+  }
+
+  /// One stdout line: believed only when it parses and carries this run's token.
+  StreamAction on_line(Run& r, std::string_view line, bool truncated) {
+    ++r.line_number;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) return StreamAction::proceed;
+    const std::string where = "stdout line " + std::to_string(r.line_number);
+    if (truncated) {
+      protocol_problem(r, where + " is longer than " + std::to_string(job_.limits.max_line_bytes) +
+                              " bytes: \"" + cap_text(line) + "\"");
+      return StreamAction::proceed;
+    }
+    RunnerEvent ev = parse_runner_event(line);
+    if (ev.kind != RunnerEvent::Kind::malformed && ev.token != r.token &&
+        !(ev.kind == RunnerEvent::Kind::hello && ev.hello.protocol != runner_protocol_version)) {
+      protocol_problem(r, where + " does not carry this run's token (not written by the runner: "
+                                  "ignored): \"" + cap_text(line) + "\"");
+      return StreamAction::proceed;
+    }
+    switch (ev.kind) {
+      case RunnerEvent::Kind::malformed:
+        protocol_problem(r, where + " is not a protocol event (" + ev.message + "): \"" + cap_text(line) + "\"");
+        break;
+      case RunnerEvent::Kind::hello:
+        return on_hello(ev.hello);
+      case RunnerEvent::Kind::scenario_begin:
+        on_scenario_begin(r, ev.id, where);
+        break;
+      case RunnerEvent::Kind::scenario_end:
+        on_scenario_end(r, ev, where);
+        break;
+      case RunnerEvent::Kind::libraries:
+        for (auto& path : ev.mapped)
+          if (mapped_seen_.insert(path).second) outcome_.mapped_libraries.push_back(path);
+        break;
+      case RunnerEvent::Kind::fatal:
+        r.fatal_message = ev.message.empty() ? "(no message)" : ev.message;
+        break;
+      case RunnerEvent::Kind::done:
+        r.saw_done = true;
+        break;
+      case RunnerEvent::Kind::log:
+      case RunnerEvent::Kind::unknown:
+        break;
+    }
+    return StreamAction::proceed;
+  }
+
+  /// A runner of another protocol or problem cannot be trusted to run anything.
+  StreamAction on_hello(const RunnerHello& hello) {
+    if (hello.protocol != runner_protocol_version) {
+      outcome_.problems.push_back("the runner speaks protocol " + std::to_string(hello.protocol) +
+                                  ", this host speaks " + std::to_string(runner_protocol_version) +
+                                  ": rebuild the runner");
+      not_run_reason_ = "not run: runner protocol mismatch";
+      stop_all_ = true;
+      return StreamAction::stop;
+    }
+    if (!job_.problem.empty() && !hello.problem.empty() && hello.problem != job_.problem) {
+      outcome_.problems.push_back("the runner is for problem \"" + hello.problem + "\", expected \"" +
+                                  job_.problem + "\"");
+      not_run_reason_ = "not run: the runner is for another problem";
+      stop_all_ = true;
+      return StreamAction::stop;
+    }
+    if (!outcome_.hello) outcome_.hello = hello;
+    return StreamAction::proceed;
+  }
+
+  void on_scenario_begin(Run& r, const std::string& id, const std::string& where) {
+    auto it = position_.find(id);
+    if (it == position_.end() || results_[it->second]) {
+      protocol_problem(r, where + ": scenario_begin for \"" + id + "\", which " +
+                              (it == position_.end() ? "was not asked for" : "already has a result"));
+      return;
+    }
+    if (r.current) {
+      record(*r.current, failed_result(job_.expected[*r.current],
+                                       "the runner began scenario \"" + id + "\" before ending this one"));
+      r.progressed = true;
+    }
+    r.current = it->second;
+    r.current_taint.clear();
+    if (on_progress_) on_progress_({false, *r.current, done_count_, job_.expected.size(), id, nullptr});
+  }
+
+  void on_scenario_end(Run& r, RunnerEvent& ev, const std::string& where) {
+    if (!r.current || ev.result.id != job_.expected[*r.current]) {
+      // Not believed: only the scenario the runner announced can end.
+      protocol_problem(r, where + ": scenario_end for \"" + ev.result.id +
+                              "\" without a matching scenario_begin (ignored)");
+      // A second end for a scenario this run already ended means one of them was forged (the
+      // candidate runs inside the runner): neither is believed.
+      auto it = position_.find(ev.result.id);
+      if (it != position_.end() && r.ended.count(it->second) && results_[it->second]->correct)
+        record(it->second, failed_result(ev.result.id, "conflicting results: the runner reported this scenario "
+                                                       "twice (" + where + "); neither is believed"));
+      return;
+    }
+    // Believed up to the runs' wall time (capped at the end): lines may reach us in bursts, so
+    // the time between two of them says nothing about the runner's clock.
+    if (std::isfinite(ev.timing_s) && ev.timing_s >= 0) reported_timing_ += ev.timing_s;
+    ScenarioResult result = std::move(ev.result);
+    if (!r.current_taint.empty()) {
+      // A protocol violation during the scenario: its verdict stands as a failure and none of
+      // its figures is believed.
+      result.correct = false;
+      result.speedup = std::numeric_limits<double>::quiet_NaN();
+      result.tflops = std::numeric_limits<double>::quiet_NaN();
+      result.reason = "protocol error during this scenario: " + r.current_taint +
+                      (result.reason.empty() ? "" : "; runner's verdict: " + result.reason);
+    } else if (!result.correct && result.reason.empty()) {
+      result.reason = "failed (the runner gave no reason)";
+    }
+    const std::size_t pos = *r.current;
+    r.current.reset();
+    r.progressed = true;
+    r.ended.insert(pos);
+    record(pos, std::move(result));
+  }
+
+  /// How the run ended, in words, for the scenario it broke; empty for a clean end.
+  std::string how_run_ended(const Run& r, const StreamResult& sr) const {
+    if (sr.watchdog_fired)
+      return "no output for " + format_seconds(job_.limits.watchdog) + " s: watchdog killed the runner";
+    if (sr.timed_out)
+      return "the runner ran past the evaluation's time limit of " + format_seconds(job_.limits.timeout) +
+             " s and was killed";
+    if (sr.output_limit)
+      return "the runner printed more than " + std::to_string(job_.limits.max_stdout_bytes) +
+             " bytes and was killed";
+    if (sr.signal) return "runner killed by signal " + describe_signal(sr.signal);
+    if (sr.exit_code != 0) return "runner exited with code " + std::to_string(sr.exit_code);
+    if (!r.saw_done) return "runner exited (code 0) without finishing";
+    return {};
+  }
+
+  /// After a run: the scenario it broke fails; true when another run should take the rest (it
+  /// broke after making progress).
+  bool run_again_after(Run& r, const StreamResult& sr) {
+    const std::string how = how_run_ended(r, sr);
+    std::string detail_text;
+    if (!r.fatal_message.empty()) detail_text += "; runner reported: " + cap_text(r.fatal_message, 500);
+    if (!how.empty()) {
+      const std::string last = last_nonempty_line(sr.stderr_text);
+      if (!last.empty()) detail_text += "; last stderr line: " + cap_text(last);
+    }
+    if (r.current) {
+      const std::string id = job_.expected[*r.current];
+      const std::string reason =
+          (how.empty() ? std::string("runner stopped") : how) + " during this scenario" + detail_text;
+      outcome_.problems.push_back("scenario \"" + id + "\": " + reason);
+      record(*r.current, failed_result(id, reason));
+      r.progressed = true;
+    }
+    const std::vector<std::string> left = remaining();
+    if (left.empty()) return false;
+    if (!how.empty() && r.progressed) {
+      outcome_.problems.push_back("restarting the runner for the " + std::to_string(left.size()) +
+                                  " remaining scenario(s) after: " + how + detail_text);
+      return true;
+    }
+    // No progress (it died before any scenario), or it finished without reporting some.
+    if (!how.empty() || !r.fatal_message.empty()) {
+      const std::string cause = (how.empty() ? std::string("fatal error") : how) + detail_text;
+      not_run_reason_ = "not run: the runner stopped before this scenario (" + cause + ")";
+      outcome_.problems.push_back("the runner stopped before " + std::to_string(left.size()) +
+                                  " scenario(s) without progress: " + cause);
+    } else {
+      not_run_reason_ = "no result: the runner finished without reporting this scenario";
+      outcome_.problems.push_back("the runner finished without reporting " + std::to_string(left.size()) +
+                                  " scenario(s): " + join_ids(left));
+    }
+    return false;
+  }
+
+  /// Every scenario without a result fails with the reason nothing ran it.
+  RunnerOutcome finish() {
+    if (not_run_reason_.empty()) not_run_reason_ = "not run";
+    for (std::size_t i = 0; i < job_.expected.size(); ++i)
+      if (!results_[i]) results_[i] = failed_result(job_.expected[i], not_run_reason_);
+    outcome_.results.reserve(results_.size());
+    for (auto& r : results_) outcome_.results.push_back(std::move(*r));
+    outcome_.timing_s = std::min(reported_timing_, outcome_.seconds);
+    outcome_.check_s = outcome_.seconds - outcome_.timing_s;
+    return std::move(outcome_);
+  }
+
+  const RunnerJob& job_;
+  const std::function<void(const RunnerProgress&)>& on_progress_;
+  const clock::time_point deadline_;
+  std::map<std::string, std::size_t> position_;  // id -> index in expected
+  std::vector<std::optional<ScenarioResult>> results_;
+  std::size_t done_count_ = 0;
+  std::set<std::string> mapped_seen_;
+  double reported_timing_ = 0;
+  bool stop_all_ = false;  // the runner cannot be trusted to run anything (wrong protocol/problem)
+  std::string not_run_reason_;
+  RunnerOutcome outcome_;
+};
+
+}  // namespace detail
+
 /// @brief Runs the runner until every expected scenario has a result (restarting it after a
 /// crash, as long as each run makes progress). Never throws for the runner's or the candidate's
 /// faults; `on_progress` (optional) sees each scenario begin and end.
 inline RunnerOutcome run_runner(const RunnerJob& job,
                                 const std::function<void(const RunnerProgress&)>& on_progress = {}) {
-  using clock = std::chrono::steady_clock;
-  RunnerOutcome outcome;
-  const auto began = clock::now();
-  const auto deadline = began + job.limits.timeout;
-  std::map<std::string, std::size_t> position;  // id -> index in expected
-  for (std::size_t i = 0; i < job.expected.size(); ++i) position.emplace(job.expected[i], i);
-  std::vector<std::optional<ScenarioResult>> results(job.expected.size());
-  std::size_t done_count = 0;
-  std::set<std::string> mapped_seen;
-  double reported_timing = 0;
-
-  auto record = [&](std::size_t pos, ScenarioResult r) {
-    if (!results[pos]) ++done_count;
-    results[pos] = std::move(r);
-    if (on_progress)
-      on_progress({true, pos, done_count, job.expected.size(), job.expected[pos], &*results[pos]});
-  };
-  auto remaining = [&] {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < job.expected.size(); ++i)
-      if (!results[i]) out.push_back(job.expected[i]);
-    return out;
-  };
-
-  bool stop_all = false;  // the runner cannot be trusted to run anything (wrong protocol/problem)
-  std::string not_run_reason;
-  while (!stop_all) {
-    const std::vector<std::string> todo = remaining();
-    if (todo.empty()) break;
-    const auto now = clock::now();
-    if (now >= deadline) {
-      not_run_reason = "not run: the evaluation's runner time limit of " +
-                       detail::format_seconds(job.limits.timeout) + " s was reached";
-      break;
-    }
-    // Every run names its scenarios, so a runner never judges one it was not asked for.
-    detail::RunnerCommand command;
-    try {
-      command = detail::runner_command(job, todo);
-    } catch (const std::invalid_argument& e) {
-      outcome.problems.push_back(e.what());
-      not_run_reason = std::string("not run: ") + e.what();
-      break;
-    }
-    const std::vector<std::string>& argv = command.argv;
-    ++outcome.runs;
-    const int run_number = outcome.runs;
-
-    const std::string token = detail::runner_token();
-    StreamOptions so;
-    so.working_dir = job.working_dir;
-    so.environment = job.environment ? *job.environment : scrubbed_environment();
-    so.environment->push_back("SOCRATIC_RUNNER_TOKEN=" + token);
-    so.stdin_data = command.stdin_words;
-    so.timeout = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-    so.no_output_timeout = job.limits.watchdog;
-    so.max_line_bytes = job.limits.max_line_bytes;
-    so.max_stdout_bytes = job.limits.max_stdout_bytes;
-    so.max_stderr_bytes = job.limits.max_stderr_bytes;
-
-    std::optional<std::size_t> current;  // position of the scenario in progress
-    std::string current_taint;           // a protocol error seen during the current scenario
-    std::string fatal_message;
-    bool saw_done = false;
-    bool progressed = false;
-    std::set<std::size_t> ended_this_run;
-    std::size_t line_number = 0;
-    auto protocol_problem = [&](const std::string& what) {
-      outcome.problems.push_back("runner protocol error (run " + std::to_string(run_number) + "): " + what);
-      if (current && current_taint.empty()) current_taint = what;
-    };
-
-    const StreamResult sr = stream_process(
-        argv,
-        [&](std::string_view line, bool truncated) {
-          ++line_number;
-          if (line.find_first_not_of(" \t\r") == std::string_view::npos) return StreamAction::proceed;
-          const std::string where = "stdout line " + std::to_string(line_number);
-          if (truncated) {
-            protocol_problem(where + " is longer than " + std::to_string(job.limits.max_line_bytes) +
-                             " bytes: \"" + detail::cap_text(line) + "\"");
-            return StreamAction::proceed;
-          }
-          RunnerEvent ev = parse_runner_event(line);
-          if (ev.kind != RunnerEvent::Kind::malformed && ev.token != token &&
-              !(ev.kind == RunnerEvent::Kind::hello && ev.hello.protocol != runner_protocol_version)) {
-            protocol_problem(where + " does not carry this run's token (not written by the runner: "
-                             "ignored): \"" + detail::cap_text(line) + "\"");
-            return StreamAction::proceed;
-          }
-          switch (ev.kind) {
-            case RunnerEvent::Kind::malformed:
-              protocol_problem(where + " is not a protocol event (" + ev.message + "): \"" +
-                               detail::cap_text(line) + "\"");
-              break;
-            case RunnerEvent::Kind::hello:
-              if (ev.hello.protocol != runner_protocol_version) {
-                outcome.problems.push_back("the runner speaks protocol " + std::to_string(ev.hello.protocol) +
-                                           ", this host speaks " + std::to_string(runner_protocol_version) +
-                                           ": rebuild the runner");
-                not_run_reason = "not run: runner protocol mismatch";
-                stop_all = true;
-                return StreamAction::stop;
-              }
-              if (!job.problem.empty() && !ev.hello.problem.empty() && ev.hello.problem != job.problem) {
-                outcome.problems.push_back("the runner is for problem \"" + ev.hello.problem +
-                                           "\", expected \"" + job.problem + "\"");
-                not_run_reason = "not run: the runner is for another problem";
-                stop_all = true;
-                return StreamAction::stop;
-              }
-              if (!outcome.hello) outcome.hello = ev.hello;
-              break;
-            case RunnerEvent::Kind::scenario_begin: {
-              auto it = position.find(ev.id);
-              if (it == position.end() || results[it->second]) {
-                protocol_problem(where + ": scenario_begin for \"" + ev.id + "\", which " +
-                                 (it == position.end() ? "was not asked for" : "already has a result"));
-                break;
-              }
-              if (current) {
-                record(*current, detail::failed_result(
-                                     job.expected[*current],
-                                     "the runner began scenario \"" + ev.id + "\" before ending this one"));
-                progressed = true;
-              }
-              current = it->second;
-              current_taint.clear();
-              if (on_progress) on_progress({false, *current, done_count, job.expected.size(), ev.id, nullptr});
-              break;
-            }
-            case RunnerEvent::Kind::scenario_end: {
-              if (!current || ev.result.id != job.expected[*current]) {
-                // Not believed: only the scenario the runner announced can end.
-                protocol_problem(where + ": scenario_end for \"" + ev.result.id +
-                                 "\" without a matching scenario_begin (ignored)");
-                // A second end for a scenario this run already ended means one of them was forged
-                // (the candidate runs inside the runner): neither is believed.
-                auto it = position.find(ev.result.id);
-                if (it != position.end() && ended_this_run.count(it->second) && results[it->second]->correct)
-                  record(it->second, detail::failed_result(
-                                         ev.result.id, "conflicting results: the runner reported this scenario "
-                                                       "twice (" + where + "); neither is believed"));
-                break;
-              }
-              // Believed up to the runs' wall time (capped at the end): lines may reach us in
-              // bursts, so the time between two of them says nothing about the runner's clock.
-              if (std::isfinite(ev.timing_s) && ev.timing_s >= 0) reported_timing += ev.timing_s;
-              ScenarioResult r = std::move(ev.result);
-              if (!current_taint.empty()) {
-                // A protocol violation during the scenario: its verdict stands as a failure and
-                // none of its figures is believed.
-                r.correct = false;
-                r.speedup = std::numeric_limits<double>::quiet_NaN();
-                r.tflops = std::numeric_limits<double>::quiet_NaN();
-                r.reason = "protocol error during this scenario: " + current_taint +
-                           (r.reason.empty() ? "" : "; runner's verdict: " + r.reason);
-              } else if (!r.correct && r.reason.empty()) {
-                r.reason = "failed (the runner gave no reason)";
-              }
-              const std::size_t pos = *current;
-              current.reset();
-              progressed = true;
-              ended_this_run.insert(pos);
-              record(pos, std::move(r));
-              break;
-            }
-            case RunnerEvent::Kind::libraries:
-              for (auto& path : ev.mapped)
-                if (mapped_seen.insert(path).second) outcome.mapped_libraries.push_back(path);
-              break;
-            case RunnerEvent::Kind::fatal:
-              fatal_message = ev.message.empty() ? "(no message)" : ev.message;
-              break;
-            case RunnerEvent::Kind::done:
-              saw_done = true;
-              break;
-            case RunnerEvent::Kind::log:
-            case RunnerEvent::Kind::unknown:
-              break;
-          }
-          return StreamAction::proceed;
-        },
-        so);
-    outcome.seconds += sr.seconds;
-    outcome.stderr_tail = sr.stderr_text;
-
-    if (!sr.started) {
-      outcome.problems.push_back("cannot start the runner: " + sr.error);
-      not_run_reason = "not run: the runner could not be started";
-      break;
-    }
-    if (stop_all) break;
-
-    // How the run ended, in words, for the scenario it broke.
-    std::string how;
-    if (sr.watchdog_fired)
-      how = "no output for " + detail::format_seconds(job.limits.watchdog) + " s: watchdog killed the runner";
-    else if (sr.timed_out)
-      how = "the runner ran past the evaluation's time limit of " +
-            detail::format_seconds(job.limits.timeout) + " s and was killed";
-    else if (sr.output_limit)
-      how = "the runner printed more than " + std::to_string(job.limits.max_stdout_bytes) +
-            " bytes and was killed";
-    else if (sr.signal)
-      how = "runner killed by signal " + describe_signal(sr.signal);
-    else if (sr.exit_code != 0)
-      how = "runner exited with code " + std::to_string(sr.exit_code);
-    else if (!saw_done)
-      how = "runner exited (code 0) without finishing";
-    std::string detail_text;
-    if (!fatal_message.empty()) detail_text += "; runner reported: " + detail::cap_text(fatal_message, 500);
-    if (!how.empty()) {
-      const std::string last = detail::last_nonempty_line(sr.stderr_text);
-      if (!last.empty()) detail_text += "; last stderr line: " + detail::cap_text(last);
-    }
-
-    if (current) {
-      const std::string id = job.expected[*current];
-      const std::string reason =
-          (how.empty() ? std::string("runner stopped") : how) + " during this scenario" + detail_text;
-      outcome.problems.push_back("scenario \"" + id + "\": " + reason);
-      record(*current, detail::failed_result(id, reason));
-      progressed = true;
-    }
-    const std::vector<std::string> left = remaining();
-    if (left.empty()) break;
-    if (!how.empty() && progressed) {
-      outcome.problems.push_back("restarting the runner for the " + std::to_string(left.size()) +
-                                 " remaining scenario(s) after: " + how + detail_text);
-      continue;
-    }
-    // No progress (it died before any scenario), or it finished without reporting some.
-    if (!how.empty() || !fatal_message.empty()) {
-      const std::string cause = (how.empty() ? std::string("fatal error") : how) + detail_text;
-      not_run_reason = "not run: the runner stopped before this scenario (" + cause + ")";
-      outcome.problems.push_back("the runner stopped before " + std::to_string(left.size()) +
-                                 " scenario(s) without progress: " + cause);
-    } else {
-      not_run_reason = "no result: the runner finished without reporting this scenario";
-      outcome.problems.push_back("the runner finished without reporting " + std::to_string(left.size()) +
-                                 " scenario(s): " + detail::join_ids(left));
-    }
-    break;
-  }
-
-  if (not_run_reason.empty()) not_run_reason = "not run";
-  for (std::size_t i = 0; i < job.expected.size(); ++i)
-    if (!results[i]) results[i] = detail::failed_result(job.expected[i], not_run_reason);
-  outcome.results.reserve(results.size());
-  for (auto& r : results) outcome.results.push_back(std::move(*r));
-  outcome.timing_s = std::min(reported_timing, outcome.seconds);
-  outcome.check_s = outcome.seconds - outcome.timing_s;
-  return outcome;
+  return detail::RunnerSession(job, on_progress).run();
 }
 
 }  // namespace socratic

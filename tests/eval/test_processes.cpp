@@ -2,10 +2,12 @@
 // timeout, the child dying with its parent) and stream_process (lines as they arrive, watchdog,
 // timeout, caps); and the runner client against fake runners that crash, hang, print garbage,
 // forge results and exit early.
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -16,6 +18,7 @@
 #include "catch.hpp"
 #include "eval_fixtures.hpp"
 #include "socratic/eval/runner_client.hpp"
+#include "socratic/process/detail/proc_file.hpp"
 #include "socratic/process/run_process.hpp"
 #include "socratic/process/stream_process.hpp"
 
@@ -33,11 +36,10 @@ std::vector<int> processes_with(const std::string& marker) {
   for (const auto& e : std::filesystem::directory_iterator("/proc")) {
     const std::string name = e.path().filename().string();
     if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream cmd(e.path() / "cmdline", std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+    // A process may exit while it is read: its files then read empty.
+    std::string text = socratic::detail::read_proc_file(e.path() / "cmdline");
     std::replace(text.begin(), text.end(), '\0', ' ');
-    std::ifstream stat(e.path() / "stat");
-    std::string stat_text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::string stat_text = socratic::detail::read_proc_file(e.path() / "stat");
     const auto close = stat_text.rfind(')');
     const bool zombie = close != std::string::npos && stat_text.size() > close + 2 && stat_text[close + 2] == 'Z';
     if (!zombie && text.find(marker) != std::string::npos) out.push_back(std::stoi(name));
@@ -55,6 +57,33 @@ bool gone_within(const std::string& marker, std::chrono::milliseconds limit) {
 }
 
 }  // namespace
+
+TEST_CASE("a /proc file whose process ends while it is read reads empty, never throws", "[eval][process]") {
+  // Between listing /proc and reading a process's file, the process may exit: the read fails
+  // with ESRCH, which std::ifstream turns into an exception (it crashed a sweep's caller).
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  const std::string path = "/proc/" + std::to_string(child) + "/cmdline";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  char byte;
+  errno = 0;
+  CHECK(::pread(fd, &byte, 1, 0) < 0);
+  CHECK(errno == ESRCH);  // what the reader meets
+  std::string text = "not read";
+  CHECK_NOTHROW(text = socratic::detail::read_to_end_or_error(fd));
+  CHECK(text.empty());
+  ::close(fd);
+  CHECK(socratic::detail::read_proc_file(path).empty());  // gone before it is opened
+  CHECK_FALSE(socratic::detail::read_proc_file("/proc/self/cmdline").empty());
+}
 
 TEST_CASE("run_process: stdin in, capped output out, the whole process group ended at the timeout",
           "[eval][process]") {

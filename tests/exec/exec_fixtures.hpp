@@ -17,6 +17,7 @@
 #include "test_files.hpp"
 #include "socratic/exec/job.hpp"
 #include "socratic/exec/make_job.hpp"
+#include "socratic/process/detail/proc_file.hpp"
 
 namespace exec_fixtures {
 
@@ -51,7 +52,7 @@ inline socratic::exec::JobTemplate cpu_template(const fs::path& log, bool with_b
   socratic::exec::JobTemplate t;
   t.problem = "softmax_cpu";
   t.scenarios = cpu_problem() / "scenarios.json";
-  t.evaluator.kind = "command";
+  t.evaluator.kind = socratic::exec::EvaluatorKind::command;
   t.evaluator.command.command = {"bash", (fixtures() / "fake_eval.sh").string(), "{candidate}", "{scenarios}",
                                  "--log=" + log.string()};
   if (with_build) t.evaluator.command.build_command = {"bash", (fixtures() / "fake_build.sh").string(), "{candidate}",
@@ -120,9 +121,7 @@ inline std::vector<Span> spans(const std::vector<LogLine>& log) {
 inline bool process_alive(pid_t pid) {
   if (pid <= 0 || ::kill(pid, 0) != 0) return false;
   // A zombie has ended; only its parent has not looked yet.
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string s;
-  std::getline(stat, s);
+  const std::string s = socratic::detail::read_proc_file("/proc/" + std::to_string(pid) + "/stat");
   const auto close = s.rfind(')');
   return close == std::string::npos || close + 2 >= s.size() || s[close + 2] != 'Z';
 }

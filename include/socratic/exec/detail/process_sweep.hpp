@@ -14,11 +14,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "socratic/process/detail/proc_file.hpp"
 
 namespace socratic::exec::detail {
 
@@ -37,9 +37,8 @@ inline std::vector<pid_t> processes_with_token(const std::string& token, bool pr
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
     const pid_t pid = static_cast<pid_t>(std::atol(name.c_str()));
     if (pid == ::getpid()) continue;
-    std::ifstream in(entry.path() / "environ", std::ios::binary);
-    if (!in) continue;  // gone, or not ours to read
-    const std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // Empty when the process is gone (it may exit while it is read) or not ours to read.
+    const std::string env = socratic::detail::read_proc_file(entry.path() / "environ");
     // Entries are NUL-separated: match a whole entry, not a prefix of a longer token.
     for (std::size_t at = env.find(needle); at != std::string::npos; at = env.find(needle, at + 1)) {
       const bool starts = at == 0 || env[at - 1] == '\0';

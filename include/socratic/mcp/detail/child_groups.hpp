@@ -10,10 +10,11 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "socratic/process/detail/proc_file.hpp"
 
 namespace socratic::mcp::detail {
 
@@ -25,8 +26,7 @@ inline std::vector<pid_t> child_processes() {
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string stat = socratic::detail::read_proc_file(entry.path() / "stat");  // empty: gone
     const auto close = stat.rfind(')');  // the command name may hold spaces and parentheses
     if (close == std::string::npos) continue;
     std::istringstream rest(stat.substr(close + 1));

@@ -162,8 +162,8 @@ int main() {
   config.budget.evaluations = 20;
   config.budget.cost_usd = 2.0;
   config.on_progress = [](const CampaignProgress& p) {
-    if (p.event == "evaluation" || p.event == "verdict")
-      std::cout << "turn " << p.turn << ": " << p.event << ", best " << p.best_score << ", $"
+    if (p.event == CampaignStep::evaluation || p.event == CampaignStep::verdict)
+      std::cout << "turn " << p.turn << ": " << to_string(p.event) << ", best " << p.best_score << ", $"
                 << p.spent.cost_usd << "\n";
   };
 

@@ -258,7 +258,7 @@ TEST_CASE("a campaign that ended on an agent error continues when run again, and
   CHECK(continued[0]["previous_reason"] == "agent_error");
   CHECK(continued[0]["previous_detail"] == first.detail);
   bool said = false;
-  for (const auto& p : progress) said = said || (p.event == "continued" && p.detail.find("agent_error") == 0);
+  for (const auto& p : progress) said = said || (p.event == CampaignStep::continued && p.detail.find("agent_error") == 0);
   CHECK(said);
   // The history is one campaign: both endings, in order, and the summary reads it as ended once more.
   const auto ended = engine_events(second.trace_path, "campaign_ended");

@@ -36,7 +36,7 @@ JobTemplate canned_template(const fs::path& dir, double seconds) {
   JobTemplate t;
   t.problem = "softmax_cpu";
   t.scenarios = cpu_problem() / "scenarios.json";
-  t.evaluator.kind = "command";
+  t.evaluator.kind = socratic::exec::EvaluatorKind::command;
   char sleep[64];
   std::snprintf(sleep, sizeof sleep, "%g", seconds);
   t.evaluator.command.command = {"bash", "-c", std::string(seconds > 0 ? "sleep " : ": ") + sleep + "; cat " + canned.string()};

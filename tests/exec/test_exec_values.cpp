@@ -122,7 +122,7 @@ TEST_CASE("a bad job document is refused with the field named", "[exec]") {
   CHECK_THAT(error_of(j), Catch::Contains("purpose"));
   j = good;
   j["evaluator"]["kind"] = "magic";
-  CHECK_THAT(error_of(j), Catch::Contains("not cuda or command"));
+  CHECK_THAT(error_of(j), Catch::Contains("\"magic\" is not `cuda` or `command`"));
   j = good;
   j["evaluator"]["timeout_s"] = -1;
   CHECK_THAT(error_of(j), Catch::Contains("timeout_s"));

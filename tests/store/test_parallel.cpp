@@ -49,7 +49,7 @@ TEST_CASE("parallel: proposals of several agents are gated into one store", "[pa
   std::map<std::string, int> gated_per_agent;
   config.on_progress = [&](const AgentProgress& p) {
     std::lock_guard lock(progress_mutex);
-    if (p.event == "gated") ++gated_per_agent[p.agent];
+    if (p.event == AgentStep::gated) ++gated_per_agent[p.agent];
   };
   ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, never_met, campaign_in(root), config);
   campaign.note("a3", "tiling by 128 was slower on s2");
@@ -104,7 +104,7 @@ TEST_CASE("parallel: drafts fire at the plateau and only there; a winning draft 
   std::vector<std::pair<std::size_t, std::string>> drafts;  // (records when it fired, question)
   ParallelCampaign<BaselineEvaluator, NumberedQuestions, decltype(&never_met)>* self = nullptr;
   config.on_progress = [&](const AgentProgress& p) {
-    if (p.event == "draft") drafts.push_back({self->store().size(), p.detail});
+    if (p.event == AgentStep::draft) drafts.push_back({self->store().size(), p.detail});
   };
   ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, &never_met, campaign_in(root), config);
   self = &campaign;
@@ -151,7 +151,7 @@ TEST_CASE("parallel: distinct draft questions across agents at one plateau", "[p
   std::vector<std::string> asked;
   config.on_progress = [&](const AgentProgress& p) {
     std::lock_guard lock(m);
-    if (p.event == "draft") asked.push_back(p.detail);
+    if (p.event == AgentStep::draft) asked.push_back(p.detail);
   };
   ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, never_met, campaign_in(root), config);
   // Every proposal as fast as the first (admitted) one, so the plateau comes at the 6th attempt

@@ -201,7 +201,7 @@ TEST_CASE("parallel: an incumbent whose goal check was not judged is checked aga
   CHECK(campaign.store().size() == 2);
   bool told = false;
   for (const auto& p : seen)
-    told = told || (p.event == "not_judged" && p.detail.find("goal check of incumbent c0 was not judged") != std::string::npos &&
+    told = told || (p.event == AgentStep::not_judged && p.detail.find("goal check of incumbent c0 was not judged") != std::string::npos &&
                     p.detail.find("preempted") != std::string::npos);
   CHECK(told);
   // Both checks are in the trace; the verdict follows the one that judged the incumbent.
@@ -243,4 +243,53 @@ TEST_CASE("parallel: a campaign left open with its incumbent's check not judged 
   const ProblemStanding after = read_standing("p", root / "state" / "trace.jsonl", root / "state" / "store", &twice_as_fast);
   REQUIRE(after.incumbent_check);
   CHECK(after.goal_met);
+}
+
+TEST_CASE("parallel: a judge changed since the start stops the campaign; the proposal is not the agent's failure",
+          "[parallel][resume]") {
+  // Found in the evidence suite: a judge rebuilt between two runs failed every agent's proposal
+  // ("the judge changed since the campaign began") and sent the agents back to try again.
+  const auto root = followup_root("judge-changed");
+  PreparedMeasure measure;
+  auto changed = std::make_shared<bool>(true);
+  PairMeasure judge = [measure, changed](const Candidate& c, const std::optional<Candidate>& incumbent,
+                                         const GateRunRequest& req) {
+    if (!*changed) return measure(c, incumbent, req);
+    EvalReport r;  // what the evaluators report when their integrity check fails
+    r.candidate = c;
+    r.expected = measure.scenarios;
+    r.error = "integrity check failed: /judge/runner was modified since the campaign began";
+    r.judge_modified = {"/judge/runner was modified since the campaign began"};
+    r.fault = EvalFault::configuration;
+    return r;
+  };
+  NumberedQuestions questions;
+  ParallelConfig config;
+  config.drafts.plateau_attempts = 0;
+  std::vector<AgentProgress> seen;
+  config.on_progress = [&](const AgentProgress& p) { seen.push_back(p); };
+  ProposingAgent agent;
+  agent.contents = {"ms 0.5\n", "ms 0.4\n"};
+  {
+    BaselineEvaluator evaluator{measure};
+    ParallelCampaign campaign(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
+    campaign.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+    const ParallelResult r = campaign.run();
+    CHECK(r.reason == StopReason::evaluator_error);  // at once: no retry changes a changed judge
+    CHECK_THAT(r.detail, Catch::Matchers::Contains("the judge changed since the campaign began") &&
+                             Catch::Matchers::Contains("/judge/runner") && Catch::Matchers::Contains("not the candidate's fault"));
+    CHECK(campaign.store().size() == 0);  // no failed record against the agent
+  }
+  std::size_t gated = 0;
+  for (const auto& p : seen) gated += p.event == AgentStep::gated;
+  CHECK(gated == 0);
+  // The judge restored: the campaign continues and judges the proposal.
+  *changed = false;
+  BaselineEvaluator evaluator{measure};
+  ParallelCampaign again(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
+  again.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+  const ParallelResult r = again.run();
+  CHECK(r.reason == StopReason::goal_met);
+  REQUIRE(again.store().size() >= 1);
+  CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
 }

@@ -131,7 +131,7 @@ ProblemStanding standing_with(const std::string& name, double distance, int atte
 
 TEST_CASE("suite planner: apportions by distance, plateaus weigh less, every move has its reason", "[suite]") {
   SuitePolicy policy;
-  policy.kind = "planner";
+  policy.kind = SuitePolicyKind::planner;
   policy.plateau = 3;
   const std::vector<std::string> agents{"a1", "a2", "a3", "a4"};
   // First round: nothing judged yet, every problem as far as the others: one agent each, then one more to the first.
@@ -182,7 +182,7 @@ TEST_CASE("suite fixed share: two agents on one problem and one on another; a pr
   SuiteConfig config;
   config.agents = {"a1", "a2", "a3"};
   config.problems = {"p", "q"};
-  config.policy.kind = "fixed";
+  config.policy.kind = SuitePolicyKind::fixed;
   config.policy.assign = {{"a1", "p"}, {"a2", "p"}, {"a3", "q"}};
   config.proposals_per_round = 1;
   config.budget.proposals = 10;  // the suite's own
@@ -248,7 +248,7 @@ TEST_CASE("suite planner end to end: three problems, agents moved to the furthes
   SuiteConfig config;
   config.agents = {"a1", "a2", "a3"};
   config.problems = {"near", "far", "stuck"};
-  config.policy.kind = "planner";
+  config.policy.kind = SuitePolicyKind::planner;
   config.policy.plateau = 2;
   config.proposals_per_round = 1;
   config.budget.proposals = 40;

@@ -47,7 +47,7 @@ TEST_CASE("agents section: count, kinds, roles and budgets, each agent its own w
     CHECK(c.agents.agents[0].id == "agent-1");
     CHECK(c.agents.agents[2].id == "agent-3");
     for (const auto& a : c.agents.agents) {
-      CHECK(a.kind == "llm");
+      CHECK(a.kind == tool::AgentKind::llm);
       CHECK(a.workspace == dir / "agents" / a.id);
       CHECK_FALSE(a.budget);
     }
@@ -65,7 +65,7 @@ TEST_CASE("agents section: count, kinds, roles and budgets, each agent its own w
     REQUIRE(c.agents.agents.size() == 3);
     const auto& a = c.agents.agents;
     CHECK(a[0].id == "memory");
-    CHECK(a[0].kind == "claude-code");
+    CHECK(a[0].kind == tool::AgentKind::claude_code);
     CHECK(a[0].role == "Work on the memory layout.");
     CHECK(a[0].question_group == "memory");
     CHECK(a[0].model == "m-2");
@@ -78,12 +78,12 @@ TEST_CASE("agents section: count, kinds, roles and budgets, each agent its own w
     CHECK(a[0].program == dir / "bin" / "claude");
     CHECK(a[0].workspace == dir / "team" / "memory");
     CHECK(a[1].id == "agent-2");
-    CHECK(a[1].kind == "codex");
+    CHECK(a[1].kind == tool::AgentKind::codex);
     CHECK(a[1].program == fs::path("codex"));  // a bare name: found on PATH
     REQUIRE(a[1].budget);
     CHECK(a[1].budget->turns == 5);
     CHECK(a[1].budget->evaluations == 9);
-    CHECK(a[2].kind == "claude-code");
+    CHECK(a[2].kind == tool::AgentKind::claude_code);
     CHECK(a[2].workspace == dir / "team" / "agent-3");
 
     // Saved and read again: the same agents.
@@ -180,7 +180,7 @@ TEST_CASE("init --agents N writes an agents section that reads back", "[tool][ca
   const tool::CampaignFile c = tool::load_campaign_file(dir / "campaign.json");
   REQUIRE(c.agents.agents.size() == 3);
   CHECK(c.agents.agents[1].id == "agent-2");
-  CHECK(c.agents.agents[1].kind == "codex");
+  CHECK(c.agents.agents[1].kind == tool::AgentKind::codex);
   CHECK(c.agents.agents[2].workspace == dir / "agents" / "agent-3");
   CHECK(json::parse(read_text(dir / "campaign.json"))["agents"]["folder"] == "agents");
 

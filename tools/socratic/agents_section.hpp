@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "socratic/core/budget.hpp"
@@ -17,15 +18,36 @@
 
 namespace socratic::tool {
 
-/// The kinds of agent a campaign file can name.
+/// The kinds of agent a campaign file can name: `llm` (the in-process LLM agent with the `agent`
+/// section's backend), `claude-code` and `codex` (the CLI headless, CliAgent), `replay` (a
+/// recorded campaign's actions), `inbox` (an outside agent answering through a mailbox).
+enum class AgentKind { llm, claude_code, codex, replay, inbox };
 inline constexpr const char* agent_kind_names = "llm, claude-code, codex, replay or inbox";
+
+constexpr std::string_view to_string(AgentKind k) noexcept {
+  switch (k) {
+    case AgentKind::llm: return "llm";
+    case AgentKind::claude_code: return "claude-code";
+    case AgentKind::codex: return "codex";
+    case AgentKind::replay: return "replay";
+    case AgentKind::inbox: return "inbox";
+  }
+  return "unknown";
+}
+
+constexpr std::optional<AgentKind> parse_agent_kind(std::string_view name) noexcept {
+  for (const AgentKind k : {AgentKind::llm, AgentKind::claude_code, AgentKind::codex, AgentKind::replay, AgentKind::inbox})
+    if (to_string(k) == name) return k;
+  return std::nullopt;
+}
+
+/// A CLI agent (claude-code, codex): it runs a program of its own.
+constexpr bool runs_cli(AgentKind k) noexcept { return k == AgentKind::claude_code || k == AgentKind::codex; }
 
 /// One agent of a parallel campaign.
 struct AgentEntry {
   std::string id;    ///< unique; names its workspace folder and its steps in the trace
-  /// `llm` (the in-process LLM agent with the `agent` section's backend), `claude-code` and
-  /// `codex` (the CLI headless, CliAgent), `replay` (a recorded campaign's actions)
-  std::string kind;
+  AgentKind kind = AgentKind::llm;
   std::string role;            ///< text added to its task (e.g. "work on the memory layout")
   std::string question_group;  ///< the bank group its questions come from first, when one fits
   std::optional<Budget> budget;  ///< its own limits (none: the section's `budget`)
@@ -61,8 +83,11 @@ inline Budget parse_budget(const json& j, const std::string& where) {
   }
 }
 
-inline bool valid_agent_kind(const std::string& k) {
-  return k == "llm" || k == "claude-code" || k == "codex" || k == "replay" || k == "inbox";
+/// Field `kind` of `j` (`fallback` when absent), an input_error naming `where` otherwise.
+inline AgentKind agent_kind_field(const json& j, AgentKind fallback, const std::string& where) {
+  const std::string name = optional_field<std::string>(j, "kind", std::string(to_string(fallback)), where);
+  if (const auto k = parse_agent_kind(name)) return *k;
+  throw input_error({}, where + " field \"kind\"", "\"" + name + "\" is not " + agent_kind_names);
 }
 
 inline bool valid_agent_id(const std::string& id) {
@@ -86,9 +111,7 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
   s.present = true;
   if (!j.is_object()) throw input_error({}, "agents", "expected an object");
   reject_unknown(j, "agents", {"count", "kind", "budget", "folder", "roles", "max_proposals"});
-  const std::string kind = optional_field<std::string>(j, "kind", "llm", "agents");
-  if (!detail::valid_agent_kind(kind))
-    throw input_error({}, "agents field \"kind\"", "\"" + kind + "\" is not " + agent_kind_names);
+  const AgentKind kind = detail::agent_kind_field(j, AgentKind::llm, "agents");
   if (j.contains("budget") && !j["budget"].is_null()) s.budget = detail::parse_budget(j["budget"], "agents field \"budget\"");
   const std::string folder = optional_field<std::string>(j, "folder", "agents", "agents");
   {
@@ -131,9 +154,7 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
       reject_unknown(r, where, {"id", "kind", "role", "question_group", "budget", "max_proposals", "model", "program", "recording",
                          "inbox", "folder"});
       a.id = optional_field<std::string>(r, "id", a.id, where);
-      a.kind = optional_field<std::string>(r, "kind", kind, where);
-      if (!detail::valid_agent_kind(a.kind))
-        throw input_error({}, where + " field \"kind\"", "\"" + a.kind + "\" is not " + agent_kind_names);
+      a.kind = detail::agent_kind_field(r, kind, where);
       a.role = optional_field<std::string>(r, "role", "", where);
       a.question_group = optional_field<std::string>(r, "question_group", "", where);
       if (r.contains("budget") && !r["budget"].is_null()) a.budget = detail::parse_budget(r["budget"], where + " field \"budget\"");
@@ -142,7 +163,7 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
         throw input_error({}, where + " field \"max_proposals\"", "must be at least 1");
       a.model = optional_field<std::string>(r, "model", "", where);
       if (auto p = optional_value<std::string>(r, "program", where)) {
-        if (a.kind != "claude-code" && a.kind != "codex")
+        if (!runs_cli(a.kind))
           throw input_error({}, where + " field \"program\"", "only a claude-code or codex agent runs a program");
         fs::path pp(*p);
         // A bare name is found on PATH; a path is the campaign folder's.
@@ -156,7 +177,7 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
         throw input_error({}, where + " field \"folder\"", "\"inbox\" and \"folder\" both name the mailbox: give one");
       for (const char* k : {"inbox", "folder"})
         if (auto p = optional_value<std::string>(r, k, where)) {
-          if (a.kind != "inbox")
+          if (a.kind != AgentKind::inbox)
             throw input_error({}, where + " field \"" + k + "\"", "only an inbox agent has a mailbox folder");
           fs::path pp(*p);
           a.inbox = (pp.is_absolute() ? pp : base / pp).lexically_normal();
@@ -167,17 +188,17 @@ AgentsSettings parse_agents_section(const json& j, const std::filesystem::path& 
       if (!detail::valid_agent_id(a.id))
         throw input_error({}, where + " field \"id\"",
                           "\"" + a.id + "\" is not a usable id (letters, digits, '-', '_', '.'; at most 64)");
-      if (a.kind == "replay" && !a.recording)
+      if (a.kind == AgentKind::replay && !a.recording)
         throw input_error({}, where + " field \"recording\"", "a replay agent needs the recorded campaign's folder");
-      if (a.kind != "replay" && a.recording)
+      if (a.kind != AgentKind::replay && a.recording)
         throw input_error({}, where + " field \"recording\"", "only a replay agent plays a recording");
-    } else if (a.kind == "replay") {
+    } else if (a.kind == AgentKind::replay) {
       throw input_error({}, "agents field \"roles\"",
                         "agent " + std::to_string(i + 1) +
                             " is a replay agent without a role entry naming its \"recording\"");
     }
     // An inbox agent without a folder: `mailboxes/ID` beside the campaign (or suite) file.
-    if (a.kind == "inbox" && !a.inbox) a.inbox = (base / "mailboxes" / a.id).lexically_normal();
+    if (a.kind == AgentKind::inbox && !a.inbox) a.inbox = (base / "mailboxes" / a.id).lexically_normal();
     if (!a.budget) a.budget = s.budget;
     if (!ids.insert(a.id).second)
       throw input_error({}, "agents.roles[" + std::to_string(i) + "] field \"id\"", "\"" + a.id + "\" is used twice");
@@ -194,15 +215,15 @@ inline json agents_section_json(const AgentsSettings& s, const std::filesystem::
     return !rel.empty() && rel.native().rfind("..", 0) != 0 ? rel.string() : p.string();
   };
   json out{{"count", s.agents.size()}, {"folder", path(s.folder)}};
-  std::string common = s.agents.empty() ? "llm" : s.agents.front().kind;
+  std::optional<AgentKind> common = s.agents.empty() ? AgentKind::llm : s.agents.front().kind;
   for (const auto& a : s.agents)
-    if (a.kind != common) common.clear();
-  if (!common.empty()) out["kind"] = common;
+    if (a.kind != common) common.reset();
+  if (common) out["kind"] = std::string(to_string(*common));
   if (s.budget) out["budget"] = *s.budget;
   if (s.max_proposals) out["max_proposals"] = *s.max_proposals;
   json roles = json::array();
   for (const auto& a : s.agents) {
-    json r{{"id", a.id}, {"kind", a.kind}};
+    json r{{"id", a.id}, {"kind", std::string(to_string(a.kind))}};
     if (!a.role.empty()) r["role"] = a.role;
     if (!a.question_group.empty()) r["question_group"] = a.question_group;
     if (a.budget && a.budget != s.budget) r["budget"] = *a.budget;

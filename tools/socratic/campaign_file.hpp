@@ -13,12 +13,14 @@
 
 #include "agents_section.hpp"
 #include "executor_settings.hpp"
+#include "socratic/agents/shell_sandbox.hpp"
 #include "socratic/core/budget.hpp"
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/scenario.hpp"
 #include "socratic/eval/problem_registry.hpp"
 #include "socratic/eval/scenario_fields.hpp"
+#include "socratic/exec/job.hpp"
 #include "socratic/goals/goal_spec.hpp"
 #include "socratic/process/environment.hpp"
 #include "socratic/scan/library_policy.hpp"
@@ -27,7 +29,7 @@ namespace socratic::tool {
 
 /// How candidates are judged.
 struct EvaluatorSettings {
-  std::string kind = "cuda";          ///< `cuda` or `command`
+  exec::EvaluatorKind kind = exec::EvaluatorKind::cuda;
   std::vector<std::string> command;   ///< kind command: argv; `{candidate}` `{scenarios}` `{workspace}` substituted
   double timeout_s = 1800;            ///< one evaluation
   std::optional<std::string> arch;    ///< kind cuda: e.g. `sm_90a`; default from the GPU
@@ -73,7 +75,7 @@ struct AgentSettings {
   std::vector<std::string> cli_extra_args;  ///< appended to the CLI's command line
   /// `socratic run`: the agent's shell runs in an OS sandbox (`bubblewrap`), or, only when the
   /// user says so, in none (`none`, recorded in the trace).
-  std::string sandbox = "bubblewrap";
+  ShellSandboxKind sandbox = ShellSandboxKind::bubblewrap;
   bool network = false;  ///< the agent's shell may use the network
   std::vector<std::filesystem::path> sandbox_expose;  ///< made visible, read-only, in a hidden place (home)
   /// The model's context window in tokens; default: the price table's entry for the model, else 128k.
@@ -194,7 +196,7 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     const json e = optional_field<json>(j, "evaluator", json{{"kind", "cuda"}}, "campaign");
     if (!e.is_object()) throw input_error({}, "evaluator", "expected an object");
     detail::reject_unknown(e, "evaluator", {"kind", "command", "timeout_s", "arch", "baseline", "settings", "scenario_fields"});
-    c.evaluator.kind = required<std::string>(e, "kind", "evaluator");
+    c.evaluator.kind = exec::required_evaluator_kind(e, "evaluator");
     c.evaluator.timeout_s = optional_field<double>(e, "timeout_s", 1800, "evaluator");
     c.evaluator.arch = optional_value<std::string>(e, "arch", "evaluator");
     if (auto b = optional_value<std::string>(e, "baseline", "evaluator")) c.evaluator.baseline = detail::resolve(base, *b);
@@ -204,13 +206,11 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
           library_policy_override_from_json(c.evaluator.extra["libraries"], {}, "evaluator field \"settings.libraries\"");
       c.evaluator.libraries.source = "the campaign file's evaluator.settings.libraries";
     }
-    if (c.evaluator.kind == "command") {
+    if (c.evaluator.kind == exec::EvaluatorKind::command) {
       c.evaluator.command = required<std::vector<std::string>>(e, "command", "evaluator");
       if (c.evaluator.command.empty()) throw input_error({}, "evaluator field \"command\"", "is empty");
       if (e.contains("scenario_fields"))
         c.evaluator.scenario_fields = parse_scenario_fields(e["scenario_fields"], "evaluator.scenario_fields");
-    } else if (c.evaluator.kind != "cuda") {
-      throw input_error({}, "evaluator field \"kind\"", "\"" + c.evaluator.kind + "\" is not `cuda` or `command`");
     } else if (e.contains("scenario_fields")) {
       throw input_error({}, "evaluator field \"scenario_fields\"",
                         "is for kind command: the CUDA evaluator's problem declares its parameters in problem.json");
@@ -236,10 +236,12 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     c.agent.max_turns_per_cli_call = optional_field<int>(a, "max_turns_per_cli_call", 40, "agent");
     c.agent.cli_timeout_s = optional_field<double>(a, "cli_timeout_s", 3600, "agent");
     c.agent.cli_extra_args = optional_field<std::vector<std::string>>(a, "cli_extra_args", {}, "agent");
-    c.agent.sandbox = optional_field<std::string>(a, "sandbox", "bubblewrap", "agent");
-    if (c.agent.sandbox != "bubblewrap" && c.agent.sandbox != "none")
+    const std::string sandbox = optional_field<std::string>(a, "sandbox", "bubblewrap", "agent");
+    const std::optional<ShellSandboxKind> sandbox_kind = parse_shell_sandbox_kind(sandbox);
+    if (!sandbox_kind)
       throw input_error({}, "agent field \"sandbox\"",
-                        "\"" + c.agent.sandbox + "\" is not `bubblewrap` or `none` (no OS sandbox for the agent's shell)");
+                        "\"" + sandbox + "\" is not `bubblewrap` or `none` (no OS sandbox for the agent's shell)");
+    c.agent.sandbox = *sandbox_kind;
     c.agent.network = optional_field<bool>(a, "network", false, "agent");
     for (const auto& p : optional_field<std::vector<std::string>>(a, "sandbox_expose", {}, "agent"))
       c.agent.sandbox_expose.push_back(detail::resolve(base, p));
@@ -299,8 +301,8 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   const auto optional_path = [&](const std::optional<std::filesystem::path>& p) {
     return p ? json(path(*p)) : json(nullptr);
   };
-  json e{{"kind", c.evaluator.kind}, {"timeout_s", c.evaluator.timeout_s}};
-  if (c.evaluator.kind == "command") e["command"] = c.evaluator.command;
+  json e{{"kind", std::string(to_string(c.evaluator.kind))}, {"timeout_s", c.evaluator.timeout_s}};
+  if (c.evaluator.kind == exec::EvaluatorKind::command) e["command"] = c.evaluator.command;
   if (!c.evaluator.scenario_fields.empty()) e["scenario_fields"] = scenario_fields_json(c.evaluator.scenario_fields);
   if (c.evaluator.arch) e["arch"] = *c.evaluator.arch;
   if (c.evaluator.baseline) e["baseline"] = path(*c.evaluator.baseline);
@@ -320,7 +322,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   if (c.agent.base_url) a["base_url"] = *c.agent.base_url;
   if (c.agent.api_key_file) a["api_key_file"] = path(*c.agent.api_key_file);
   if (c.agent.replay_trace) a["replay_trace"] = path(*c.agent.replay_trace);
-  a["sandbox"] = c.agent.sandbox;
+  a["sandbox"] = to_string(c.agent.sandbox);
   a["network"] = c.agent.network;
   if (!c.agent.sandbox_expose.empty()) {
     a["sandbox_expose"] = json::array();

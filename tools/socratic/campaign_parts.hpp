@@ -98,6 +98,7 @@ inline std::function<EvalReport(const Candidate&)> goal_guarded(std::function<Ev
     r.error = "integrity check failed: " + changed.front() +
               " (restore the campaign file's goal, or start a new campaign to judge by another goal)";
     r.judge_modified = std::move(changed);
+    r.fault = EvalFault::configuration;
     return r;
   };
 }
@@ -109,7 +110,7 @@ inline std::function<EvalReport(const Candidate&)> goal_guarded(std::function<Ev
 inline std::shared_ptr<AnyExecutor> shared_executor(const ExecutorSettings& s, const std::filesystem::path& default_run_dir) {
   static std::mutex mutex;
   static std::map<std::string, std::weak_ptr<AnyExecutor>> held;
-  const std::string key = s.kind + ":" + (s.run_dir.empty() ? default_run_dir : s.run_dir).lexically_normal().string();
+  const std::string key = std::string(s.kind ? to_string(*s.kind) : "none") + ":" + (s.run_dir.empty() ? default_run_dir : s.run_dir).lexically_normal().string();
   std::lock_guard lock(mutex);
   if (auto e = held[key].lock()) return e;
   auto e = std::make_shared<AnyExecutor>(make_executor(s, default_run_dir));
@@ -134,7 +135,7 @@ inline std::function<EvalReport(const Candidate&)> executor_fn(const CampaignFil
 /// The evaluator the campaign file names, with its judge checked before every evaluation.
 inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector<std::string>& scenario_ids) {
   const std::filesystem::path manifest = detail::integrity_file(c);
-  if (c.evaluator.kind == "command") {
+  if (c.evaluator.kind == exec::EvaluatorKind::command) {
     CommandEvaluatorConfig config;
     config.command = detail::evaluator_argv(c);
     config.timeout = std::chrono::milliseconds(static_cast<long long>(c.evaluator.timeout_s * 1000));
@@ -155,7 +156,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
       // Jobs of the executor; the judge is checked here against the campaign's record before
       // each one is submitted (a job's own worker judges a cascade's subset file).
       exec::EvaluatorSpec spec;
-      spec.kind = "command";
+      spec.kind = exec::EvaluatorKind::command;
       for (const auto& a : c.evaluator.command)  // `{scenarios}` stays for the worker
         spec.command.command.push_back(detail::substitute(a, "{workspace}", c.workspace.string()));
       spec.command.timeout_s = c.evaluator.timeout_s;
@@ -171,6 +172,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
             r.expected = expected;
             r.error = "integrity check failed: " + changed.front() + " (restore the files or start a new campaign)";
             r.judge_modified = std::move(changed);
+            r.fault = EvalFault::configuration;
             return r;
           },
           m, c);
@@ -213,7 +215,7 @@ inline CampaignEvaluator make_evaluator(const CampaignFile& c, const std::vector
     // Validated and the judge recorded here; each job's worker checks against that record.
     const CudaEvaluatorConfig& v = evaluator->config();
     exec::EvaluatorSpec spec;
-    spec.kind = "cuda";
+    spec.kind = exec::EvaluatorKind::cuda;
     spec.cuda.data_dir = v.data_dir;
     spec.cuda.baseline = v.baseline;
     spec.cuda.arch = v.arch;
@@ -239,7 +241,7 @@ inline CampaignConfig campaign_config(const CampaignFile& c, std::vector<std::st
   }
   // What the user's judge reads of every scenario: a scenario without it, or with another type,
   // is the person's to fix, said before any agent works (never a build that failed at a stop).
-  if (c.evaluator.kind == "command" && !c.evaluator.scenario_fields.empty())
+  if (c.evaluator.kind == exec::EvaluatorKind::command && !c.evaluator.scenario_fields.empty())
     require_scenario_fields<configuration_error>(load_scenario_set(c.scenarios), c.evaluator.scenario_fields,
                                                  c.scenarios.string(), "evaluator.scenario_fields of " + c.file.string());
   CampaignConfig config;

@@ -26,16 +26,16 @@ inline std::function<void(const CampaignProgress&)> terminal_progress() {
     char line[512];
     std::snprintf(line, sizeof line, "turn %d | evaluations %d | best geomean %s | last question: %s", p.turn,
                   p.evaluations, best, q.c_str());
-    if (p.event == "continued") {  // said once, plainly, on its own line
+    if (p.event == CampaignStep::continued) {  // said once, plainly, on its own line
       std::fprintf(stderr, "%scampaign continues: it had ended with %s; same history, same budgets\n",
                    tty ? "\r\033[K" : "", p.detail.c_str());
       std::fflush(stderr);
       return;
     }
     if (tty)
-      std::fprintf(stderr, "\r\033[K%s%s", line, p.event == "ended" ? "\n" : "");
+      std::fprintf(stderr, "\r\033[K%s%s", line, p.event == CampaignStep::ended ? "\n" : "");
     else
-      std::fprintf(stderr, "[%s] %s\n", p.event.c_str(), line);
+      std::fprintf(stderr, "[%s] %s\n", std::string(to_string(p.event)).c_str(), line);
     std::fflush(stderr);
   };
 }

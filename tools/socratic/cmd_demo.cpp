@@ -63,7 +63,7 @@ int live(const fs::path& out, const std::string& model) {
            "scenario, correct on each, without CUTLASS, CuTe, cuBLAS or cuDNN.";
   c.budget.turns = 3;
   c.budget.wall_seconds = 1800;
-  c.evaluator.kind = "cuda";
+  c.evaluator.kind = exec::EvaluatorKind::cuda;
   c.agent.model = model;
   fs::remove_all(out / "live");
   fs::create_directories(c.workspace);

@@ -112,10 +112,10 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
   spec.libraries = config.libraries;
 
   tool::ExecutorSettings& x = request.executor;
-  x.kind = o.executor;
-  if (x.kind != "local" && x.kind != "slurm") throw usage_error("--executor is local or slurm, not \"" + x.kind + "\"");
+  x.kind = tool::parse_executor_kind(o.executor);
+  if (!x.kind) throw usage_error("--executor is local or slurm, not \"" + o.executor + "\"");
   // The local pool runs on this machine's GPUs: without one, say that, not what the driver says.
-  if (x.kind == "local")
+  if (x.kind == tool::ExecutorKind::local)
     if (const std::string missing = tool::missing_cuda_gpu(); !missing.empty())
       throw socratic::error("no GPU here for --executor local: " + missing +
                             ". To check that candidates compile and use no banned library without a GPU: "
@@ -138,7 +138,7 @@ int eval_through_executor(const EvalCommandOptions& o, const CudaEvaluatorConfig
   x.slurm.setup = o.slurm_setup;
   x.slurm.environment = o.slurm_env;
   if (!o.slurm_worker.empty()) x.worker = o.slurm_worker;
-  if (x.kind == "slurm" && x.run_dir.empty())
+  if (x.kind == tool::ExecutorKind::slurm && x.run_dir.empty())
     throw usage_error("--executor slurm needs --run-dir DIR, a folder every node sees");
   request.json_out = json_out;
   request.compact = o.compact;

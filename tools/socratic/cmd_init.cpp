@@ -387,12 +387,12 @@ int init_command(const InitCommandOptions& o) {
     throw usage_error("--anchor-id needs --anchors FILE");
   }
   if (!o.evaluator_command.empty()) {
-    c.evaluator.kind = "command";
+    c.evaluator.kind = exec::EvaluatorKind::command;
     c.evaluator.command = parse_command(o.evaluator_command);
     c.evaluator.timeout_s = 600;
     if (!o.scenario_fields.empty()) c.evaluator.scenario_fields = parse_scenario_fields_option(o.scenario_fields);
   } else {
-    c.evaluator.kind = "cuda";
+    c.evaluator.kind = exec::EvaluatorKind::cuda;
   }
   // The model of `socratic run` (and `socratic agent`): no hand edit of the campaign file needed.
   if (!o.backend.empty() && o.backend != "anthropic" && o.backend != "openai" && o.backend != "replay")
@@ -414,14 +414,15 @@ int init_command(const InitCommandOptions& o) {
   if (!o.agents.empty()) {
     const int n = static_cast<int>(parse_whole_number("--agents", o.agents, 1));
     if (n > 64) throw usage_error("--agents takes at most 64 agents, not " + std::to_string(n));
-    if (o.agents_kind != "llm" && o.agents_kind != "claude-code" && o.agents_kind != "codex")
+    const std::optional<AgentKind> kind = parse_agent_kind(o.agents_kind);
+    if (!kind || !(*kind == AgentKind::llm || runs_cli(*kind)))
       throw usage_error("--agents-kind must be llm, claude-code or codex, not \"" + o.agents_kind + "\"");
     c.agents.present = true;
     c.agents.folder = fs::absolute(dir).lexically_normal() / "agents";
     for (int i = 1; i <= n; ++i) {
       AgentEntry a;
       a.id = "agent-" + std::to_string(i);
-      a.kind = o.agents_kind;
+      a.kind = *kind;
       a.workspace = c.agents.folder / a.id;
       c.agents.agents.push_back(std::move(a));
     }
@@ -448,13 +449,13 @@ int init_command(const InitCommandOptions& o) {
             << "  campaign    " << campaign_path.string() << "\n"
             << "  state       " << c.state_dir.string() << " (outside the workspace)\n"
             << "  scenarios   " << c.scenarios.string() << " (" << set.scenarios.size() << ")\n"
-            << "  evaluator   " << c.evaluator.kind << "\n"
+            << "  evaluator   " << to_string(c.evaluator.kind) << "\n"
             << "  questions   "
             << (kinds.empty() ? std::string("for any problem (no --kind, and the problem declares none)")
                               : "for a problem of kinds " + kinds_text)
             << "\n";
   std::string gpu_note;
-  if (c.evaluator.kind == "cuda")
+  if (c.evaluator.kind == exec::EvaluatorKind::cuda)
     if (const std::string missing = missing_cuda_gpu(); !missing.empty())
       gpu_note = "\nNote: " + missing + ": the CUDA evaluator judges only on a machine with a GPU; start the agent "
                  "there, or judge with your own --evaluator-command.\n";

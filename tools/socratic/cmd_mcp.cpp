@@ -72,7 +72,7 @@ bool mcp_write_all(int fd, const std::string& text) {
 /// incumbent as the run's baseline. The CUDA evaluator takes the incumbent as its baseline; an
 /// evaluator command does when it names `{baseline}`. `unavailable` says why not, otherwise.
 PairMeasure mcp_pair_measure(const CampaignFile& c, std::string& unavailable) {
-  if (c.evaluator.kind == "command") {
+  if (c.evaluator.kind == exec::EvaluatorKind::command) {
     const bool takes_baseline = std::any_of(c.evaluator.command.begin(), c.evaluator.command.end(),
                                             [](const std::string& a) { return a.find("{baseline}") != std::string::npos; });
     if (!takes_baseline) {

@@ -48,7 +48,7 @@ class SuiteProgress {
     }
   }
 
-  void standings(const SuiteState& state, const std::vector<ProblemStanding>& st, const std::string& event) {
+  void standings(const SuiteState& state, const std::vector<ProblemStanding>& st, SuiteEventType event) {
     std::lock_guard lock(mutex_);
     for (const auto& s : st) {
       std::string agents;
@@ -62,7 +62,7 @@ class SuiteProgress {
                                      : std::string())
                           : std::string("incumbent none");
       line += " | " + std::string(s.goal_met ? "goal met" : s.finished && s.end_reason ? "ended " + std::string(to_string(*s.end_reason))
-                                                                                      : event == "round_planned" && !agents.empty() ? "working" : "open");
+                                                                                      : event == SuiteEventType::round_planned && !agents.empty() ? "working" : "open");
       lines_[s.name] = line;
     }
     draw_locked({});
@@ -71,9 +71,9 @@ class SuiteProgress {
   void agent(const std::string& problem, const AgentProgress& p) {
     std::lock_guard lock(mutex_);
     std::string what;
-    if (p.event == "turn_started") what = p.agent + " working (proposal " + std::to_string(p.proposals + 1) + ")";
-    else if (p.event == "gated") what = p.agent + " " + p.record + " " + std::string(p.verdict ? to_string(*p.verdict) : "?");
-    else if (p.event == "done") what = p.agent + " done" + (p.detail.empty() ? "" : ": " + p.detail);
+    if (p.event == AgentStep::turn_started) what = p.agent + " working (proposal " + std::to_string(p.proposals + 1) + ")";
+    else if (p.event == AgentStep::gated) what = p.agent + " " + p.record + " " + std::string(p.verdict ? to_string(*p.verdict) : "?");
+    else if (p.event == AgentStep::done) what = p.agent + " done" + (p.detail.empty() ? "" : ": " + p.detail);
     else return;
     std::string& line = lines_[problem];
     const auto cut = line.find(" | last: ");
@@ -120,10 +120,11 @@ fs::path write_suite_reports(const SuiteFile& s, const fs::path& out) {
     if (st.ended) m.end_reason = std::string(to_string(*st.ended)), m.end_detail = st.end_detail;
   }
   for (const auto& e : read_suite_trace(s.state_dir)) {
-    if (e.value("type", "") == "agent_moved") m.moves.push_back(e);
+    const std::optional<SuiteEventType> type = parse_suite_event_type(e.value("type", ""));
+    if (type == SuiteEventType::agent_moved) m.moves.push_back(e);
     // The last run paused when the last round's end is followed by its pause.
-    if (e.value("type", "") == "round_planned") m.paused.clear();
-    if (e.value("type", "") == "suite_paused" && m.end_reason.empty())
+    if (type == SuiteEventType::round_planned) m.paused.clear();
+    if (type == SuiteEventType::suite_paused && m.end_reason.empty())
       m.paused = e.value("reason", "") + " (" + e.value("detail", "") + ")";
   }
   for (const auto& p : s.problems) {
@@ -170,9 +171,9 @@ int suite_command(const std::string& file, const std::string& output, bool repor
   auto progress = std::make_shared<SuiteProgress>(s);
   // In-process evaluations of different problems one at a time too (timings would disturb each
   // other); an executor schedules its own jobs.
-  auto one_at_a_time = s.executor.kind.empty() ? std::make_shared<std::mutex>() : nullptr;
+  auto one_at_a_time = !s.executor.kind ? std::make_shared<std::mutex>() : nullptr;
   std::cerr << "socratic suite: " << s.problems.size() << " problems, " << s.agents.agents.size() << " agents, policy "
-            << s.policy.kind << ", " << s.proposals_per_round << " proposals per agent per round; state "
+            << to_string(s.policy.kind) << ", " << s.proposals_per_round << " proposals per agent per round; state "
             << s.state_dir.string() << "\n";
   SuiteRunner runner(
       config, [&](const std::string& name) { return suite_standing_of(*by_name.at(name)); },
@@ -190,7 +191,7 @@ int suite_command(const std::string& file, const std::string& output, bool repor
         o.detail = r.detail;
         return o;
       },
-      [progress](const std::string& event, const SuiteState& state, const std::vector<ProblemStanding>& st) {
+      [progress](SuiteEventType event, const SuiteState& state, const std::vector<ProblemStanding>& st) {
         progress->standings(state, st, event);
       });
   const SuiteResult r = runner.run();

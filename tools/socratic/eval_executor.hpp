@@ -40,7 +40,7 @@ inline int eval_with_executor(const ExecutorEvalRequest& request) {
   // Without --run-dir, a fresh folder for this call: a later `eval` of the same file measures
   // again instead of finding this call's report. With one, jobs resume (docs/executor.md).
   fs::path temp_run;
-  if (request.executor.kind == "local" && request.executor.run_dir.empty())
+  if (request.executor.kind == ExecutorKind::local && request.executor.run_dir.empty())
     temp_run = fs::temp_directory_path() / socratic::detail::unique_name("socratic-eval-run");
   struct remove_temp {
     fs::path dir;

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "socratic/core/error.hpp"
@@ -24,9 +25,20 @@
 
 namespace socratic::tool {
 
-/// The executor a campaign or an `eval` uses. `kind` empty: none (evaluations run in-process).
+/// The executors a campaign file or `eval --executor` can name.
+enum class ExecutorKind { local, slurm };
+
+constexpr std::string_view to_string(ExecutorKind k) noexcept { return k == ExecutorKind::slurm ? "slurm" : "local"; }
+
+inline std::optional<ExecutorKind> parse_executor_kind(std::string_view name) noexcept {
+  if (name == "local") return ExecutorKind::local;
+  if (name == "slurm") return ExecutorKind::slurm;
+  return std::nullopt;
+}
+
+/// The executor a campaign or an `eval` uses. `kind` none: evaluations run in-process.
 struct ExecutorSettings {
-  std::string kind;                    ///< ``, `local` or `slurm`
+  std::optional<ExecutorKind> kind;
   std::filesystem::path run_dir;       ///< local: the run folder; slurm: the shared folder
   // local
   std::vector<std::string> gpus;       ///< empty: every visible GPU
@@ -39,7 +51,7 @@ struct ExecutorSettings {
   // both
   exec::CascadeOptions cascade;
 
-  explicit operator bool() const { return !kind.empty(); }
+  explicit operator bool() const { return kind.has_value(); }
 };
 
 namespace detail {
@@ -69,10 +81,10 @@ inline ExecutorSettings parse_executor_section(const json& e, const std::filesys
   ExecutorSettings s;
   if (e.is_null()) return s;
   if (!e.is_object()) throw input_error({}, "executor", "expected an object");
-  s.kind = required<std::string>(e, "kind", "executor");
-  if (s.kind != "local" && s.kind != "slurm")
-    throw input_error({}, "executor field \"kind\"", "\"" + s.kind + "\" is not local or slurm");
-  if (s.kind == "local")
+  const std::string kind = required<std::string>(e, "kind", "executor");
+  s.kind = parse_executor_kind(kind);
+  if (!s.kind) throw input_error({}, "executor field \"kind\"", "\"" + kind + "\" is not local or slurm");
+  if (s.kind == ExecutorKind::local)
     detail::reject_unknown_executor_field(e, "executor", {"kind", "run_dir", "gpus", "build_workers",
                                                           "correctness_runs_per_gpu", "lease_dir", "cascade"});
   else
@@ -81,7 +93,7 @@ inline ExecutorSettings parse_executor_section(const json& e, const std::filesys
                                                           "setup", "environment", "poll_max_s", "cascade"});
   if (auto d = optional_value<std::string>(e, "run_dir", "executor")) s.run_dir = detail::resolve_under(base, *d);
   if (auto d = optional_value<std::string>(e, "shared_dir", "executor")) s.run_dir = detail::resolve_under(base, *d);
-  if (s.kind == "local") {
+  if (s.kind == ExecutorKind::local) {
     if (e.contains("gpus") && !e["gpus"].is_null()) {
       const json& g = e["gpus"];
       std::string list;
@@ -131,8 +143,8 @@ inline ExecutorSettings parse_executor_section(const json& e, const std::filesys
 /// The section as a campaign file writes it (paths as given).
 inline json executor_section_json(const ExecutorSettings& s) {
   if (!s) return nullptr;
-  json e{{"kind", s.kind}};
-  if (s.kind == "local") {
+  json e{{"kind", std::string(to_string(*s.kind))}};
+  if (s.kind == ExecutorKind::local) {
     if (!s.run_dir.empty()) e["run_dir"] = s.run_dir.string();
     if (!s.gpus.empty()) e["gpus"] = s.gpus;
     e["build_workers"] = s.build_workers;
@@ -214,7 +226,7 @@ AnyExecutor erase(std::shared_ptr<X> x, std::string description) {
 /// The executor `s` names; `default_run_dir` when it names no folder (local only).
 inline AnyExecutor make_executor(const ExecutorSettings& s, const std::filesystem::path& default_run_dir) {
   const std::filesystem::path self = this_program();
-  if (s.kind == "local") {
+  if (s.kind == ExecutorKind::local) {
     exec::LocalPoolConfig c;
     c.run_dir = s.run_dir.empty() ? default_run_dir : s.run_dir;
     c.lease_dir = s.lease_dir;
@@ -228,7 +240,7 @@ inline AnyExecutor make_executor(const ExecutorSettings& s, const std::filesyste
     return detail::erase(pool, "local GPU pool (GPUs " + gpus + ", " + std::to_string(s.build_workers) +
                                    " build workers, run folder " + pool->config().run_dir.string() + ")");
   }
-  if (s.kind == "slurm") {
+  if (s.kind == ExecutorKind::slurm) {
     exec::SlurmConfig c = s.slurm;
     c.shared_dir = s.run_dir;
     if (c.shared_dir.empty()) throw error("the Slurm executor needs a shared folder (--run-dir, or shared_dir)");

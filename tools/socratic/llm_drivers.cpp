@@ -77,25 +77,25 @@ ParallelResult run_agents_on_store(const CampaignFile& c, const std::string& whe
       spec.max_proposals = spec.max_proposals ? std::min(*spec.max_proposals, cap) : cap;
     }
     const std::string who = where + " (agent " + a.id + ")";
-    if (c.agent.sandbox == "none" && !unsandboxed_said && !quiet) {
+    if (c.agent.sandbox == ShellSandboxKind::none && !unsandboxed_said && !quiet) {
       std::cerr << where << ": agent.sandbox is \"none\": the agents run without an OS sandbox and can reach whatever "
                            "you can (the store and the trace included)\n";
       unsandboxed_said = true;
     }
-    if (a.kind == "llm") {
+    if (a.kind == AgentKind::llm) {
       const CampaignFile v = agent_view_of(c, a);
       AgentBoundary boundary{evaluator.judge, agent_hidden_paths(c, evaluator, a)};
       AnyAgent agent = make_llm_agent(v, boundary, who);
-      if (c.agent.sandbox != "none") {
+      if (c.agent.sandbox != ShellSandboxKind::none) {
         ShellSandboxOptions box = sandbox_options(c.agent);
         if (const std::string problem = shell_sandbox_problem(box, {a.workspace, {}, boundary.hidden}); !problem.empty())
           throw error(who + ": the agent's shell cannot be sandboxed here: " + problem +
                       ". To run without an OS sandbox, set agent.sandbox to \"none\" in " + c.file.string());
       }
       campaign.add_agent(std::move(spec), std::move(agent));
-    } else if (a.kind == "replay") {
+    } else if (a.kind == AgentKind::replay) {
       campaign.add_agent(std::move(spec), AnyAgent(make_replay_agent(a)));
-    } else if (a.kind == "inbox") {
+    } else if (a.kind == AgentKind::inbox) {
       InboxOptions box{*a.inbox, a.id, a.inbox_problem.empty() ? c.problem : a.inbox_problem, a.workspace,
                        spec.candidate.source.filename().string()};
       campaign.add_agent(std::move(spec), AnyAgent(InboxAgent(std::move(box))));

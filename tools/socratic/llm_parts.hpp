@@ -37,7 +37,7 @@ struct AgentBoundary {
 /// The shell sandbox the settings choose.
 inline ShellSandboxOptions sandbox_options(const AgentSettings& a) {
   ShellSandboxOptions o;
-  o.kind = a.sandbox == "none" ? ShellSandboxKind::none : ShellSandboxKind::bubblewrap;
+  o.kind = a.sandbox;
   o.network = a.network;
   o.exposed = a.sandbox_expose;
   return o;

@@ -78,14 +78,14 @@ inline std::vector<fs::path> agent_hidden_paths(const CampaignFile& c, const Cam
 /// agents and the key files out of sight. The CLI talks to its model, so it keeps the network.
 inline CliAgent make_cli_agent(const CampaignFile& c, const AgentEntry& a, const CampaignEvaluator& evaluator) {
   const CampaignFile v = agent_view_of(c, a);
-  CliAgentOptions options = cli_agent_options(v.agent, a.kind == "codex" ? CliKind::codex : CliKind::claude_code,
+  CliAgentOptions options = cli_agent_options(v.agent, a.kind == AgentKind::codex ? CliKind::codex : CliKind::claude_code,
                                               a.program ? a.program->string() : std::string());
-  if (c.agent.sandbox == "none") return CliAgent(options);
+  if (c.agent.sandbox == ShellSandboxKind::none) return CliAgent(options);
   ShellSandboxOptions box;
   box.network = true;
   box.exposed = c.agent.sandbox_expose;
   // The CLI's own installation may lie under the hidden home (an npm prefix): made visible.
-  const fs::path program = find_program(options.program.empty() ? (a.kind == "codex" ? "codex" : "claude") : options.program);
+  const fs::path program = find_program(options.program.empty() ? (a.kind == AgentKind::codex ? "codex" : "claude") : options.program);
   if (!program.empty()) {
     std::error_code ec;
     const fs::path real = fs::canonical(program, ec);
@@ -101,7 +101,7 @@ inline CliAgent make_cli_agent(const CampaignFile& c, const AgentEntry& a, const
       paths.read_only.push_back(a.workspace / j.lexically_relative(c.workspace));
   paths.hidden = agent_hidden_paths(c, evaluator, a);
   if (const std::string problem = shell_sandbox_problem(box, paths); !problem.empty())
-    throw error(c.file.string() + ": agent \"" + a.id + "\" (" + a.kind + ") cannot be sandboxed here: " + problem +
+    throw error(c.file.string() + ": agent \"" + a.id + "\" (" + std::string(to_string(a.kind)) + ") cannot be sandboxed here: " + problem +
                 ". To run the CLIs without an OS sandbox (they can then reach whatever you can), set agent.sandbox to "
                 "\"none\"");
   options.launcher = bubblewrap_argv(box, paths, {});
@@ -110,7 +110,7 @@ inline CliAgent make_cli_agent(const CampaignFile& c, const AgentEntry& a, const
   const fs::path home = a.workspace / ".cli-home";
   fs::create_directories(home / ".codex");
   options.environment["HOME"] = home.string();
-  if (a.kind == "codex") options.environment["CODEX_HOME"] = (home / ".codex").string();
+  if (a.kind == AgentKind::codex) options.environment["CODEX_HOME"] = (home / ".codex").string();
   return CliAgent(options);
 }
 
@@ -196,14 +196,16 @@ class AgentsProgress {
   void operator()(const AgentProgress& p) {
     std::lock_guard lock(mutex_);
     std::string line;
-    if (p.event == "turn_started") line = "working (proposal " + std::to_string(p.proposals + 1) + ")";
-    else if (p.event == "proposed") line = "proposed, waiting for the gate";
-    else if (p.event == "gated")
-      line = p.record + " " + std::string(p.verdict ? to_string(*p.verdict) : "?") + ": " + p.reason;
-    else if (p.event == "not_judged") line = "not judged: " + p.detail;
-    else if (p.event == "draft") line = "asked for a draft" + (p.record.empty() ? "" : " from " + p.record);
-    else if (p.event == "done") line = "done" + (p.detail.empty() ? "" : ": " + p.detail);
-    else line = p.event;
+    switch (p.event) {
+      case AgentStep::turn_started: line = "working (proposal " + std::to_string(p.proposals + 1) + ")"; break;
+      case AgentStep::proposed: line = "proposed, waiting for the gate"; break;
+      case AgentStep::gated:
+        line = p.record + " " + std::string(p.verdict ? to_string(*p.verdict) : "?") + ": " + p.reason;
+        break;
+      case AgentStep::not_judged: line = "not judged: " + p.detail; break;
+      case AgentStep::draft: line = "asked for a draft" + (p.record.empty() ? "" : " from " + p.record); break;
+      case AgentStep::done: line = "done" + (p.detail.empty() ? "" : ": " + p.detail); break;
+    }
     line = std::to_string(p.proposals) + " proposals | incumbent " + (p.incumbent.empty() ? "none" : p.incumbent) +
            " | " + line;
     lines_[p.agent] = line;

@@ -138,9 +138,10 @@ inline SuiteFile load_suite_file(const std::filesystem::path& path) {
     const json pol = optional_field<json>(j, "policy", json::object(), "suite");
     if (!pol.is_object()) throw input_error({}, "policy", "expected an object");
     detail::reject_unknown(pol, "policy", {"kind", "plateau", "plateau_weight", "proposals_per_round", "assign"});
-    s.policy.kind = optional_field<std::string>(pol, "kind", "planner", "policy");
-    if (s.policy.kind != "fixed" && s.policy.kind != "planner")
-      throw input_error({}, "policy field \"kind\"", "\"" + s.policy.kind + "\" is not fixed or planner");
+    const std::string kind = optional_field<std::string>(pol, "kind", "planner", "policy");
+    const std::optional<SuitePolicyKind> parsed = parse_suite_policy_kind(kind);
+    if (!parsed) throw input_error({}, "policy field \"kind\"", "\"" + kind + "\" is not fixed or planner");
+    s.policy.kind = *parsed;
     s.policy.plateau = optional_field<int>(pol, "plateau", 4, "policy");
     s.policy.plateau_weight = optional_field<double>(pol, "plateau_weight", 0.25, "policy");
     s.policy.assign = optional_field<std::map<std::string, std::string>>(pol, "assign", {}, "policy");
@@ -216,7 +217,7 @@ inline SuiteFile load_suite_file(const std::filesystem::path& path) {
         if (!fs::exists(generated) || read_json_file(generated) != c) write_json_atomically(generated, c);
         e.campaign = load_campaign_file(generated);  // its errors name the generated file
       }
-      if (s.executor.kind.size()) e.campaign.executor = s.executor;  // one executor for all
+      if (s.executor.kind) e.campaign.executor = s.executor;  // one executor for all
       s.problems.push_back(std::move(e));
     }
     where = "suite";

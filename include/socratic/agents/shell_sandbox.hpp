@@ -21,7 +21,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -60,6 +62,13 @@ struct SandboxPaths {
 
 /// @brief The name of a kind, as campaign files and traces spell it.
 inline std::string to_string(ShellSandboxKind k) { return k == ShellSandboxKind::none ? "none" : "bubblewrap"; }
+
+/// @brief The sandbox kind named `name` (`bubblewrap`, `none`); none for another name.
+inline std::optional<ShellSandboxKind> parse_shell_sandbox_kind(std::string_view name) noexcept {
+  if (name == "bubblewrap") return ShellSandboxKind::bubblewrap;
+  if (name == "none") return ShellSandboxKind::none;
+  return std::nullopt;
+}
 
 namespace detail {
 

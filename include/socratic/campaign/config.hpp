@@ -23,10 +23,25 @@
 
 namespace socratic {
 
+/// @brief The steps the live progress reports.
+enum class CampaignStep { turn_started, evaluation, question, verdict, resumed, continued, ended };
+
+constexpr std::string_view to_string(CampaignStep s) noexcept {
+  switch (s) {
+    case CampaignStep::turn_started: return "turn_started";
+    case CampaignStep::evaluation: return "evaluation";
+    case CampaignStep::question: return "question";
+    case CampaignStep::verdict: return "verdict";
+    case CampaignStep::resumed: return "resumed";
+    case CampaignStep::continued: return "continued";
+    case CampaignStep::ended: return "ended";
+  }
+  return "unknown";
+}
+
 /// @brief What the live-progress callback sees after each notable step.
 struct CampaignProgress {
-  /// `turn_started`, `evaluation`, `question`, `verdict`, `resumed`, `continued`, `ended`
-  std::string event;
+  CampaignStep event = CampaignStep::turn_started;
   std::string agent;   ///< the agent whose step it was
   int turn = 0;
   int evaluations = 0;

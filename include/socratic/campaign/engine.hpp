@@ -206,7 +206,7 @@ class CampaignEngine {
                   {{"previous_reason", *out.end_reason}, {"previous_detail", out.end_detail},
                    {"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()},
                    {"cut_turns", cut}});
-      progress_locked("continued", config_.agent_id,
+      progress_locked(CampaignStep::continued, config_.agent_id,
                       std::string(to_string(*out.end_reason)) + (out.end_detail.empty() ? "" : ": " + out.end_detail));
     } else if (!attach_) {
       out.resumed = true;
@@ -214,7 +214,7 @@ class CampaignEngine {
       emit_locked(config_.agent_id, TraceEventType::campaign_resumed,
                   {{"turns_so_far", out.previous.turns_started}, {"evaluations_so_far", state_.evaluations.size()},
                    {"cut_turns", cut}});
-      progress_locked("resumed", config_.agent_id, {});
+      progress_locked(CampaignStep::resumed, config_.agent_id, {});
     }
     if (!attach_) restore_candidate_if_missing();
     trace_->sync();
@@ -237,7 +237,7 @@ class CampaignEngine {
                 {{"reason", reason}, {"detail", detail}, {"best_evaluation", best}, {"spent", state_.spent}});
     trace_->sync();
     const std::string name(to_string(reason));
-    progress_locked("ended", config_.agent_id, detail.empty() ? name : name + ": " + detail);
+    progress_locked(CampaignStep::ended, config_.agent_id, detail.empty() ? name : name + ": " + detail);
     return result(reason, detail);
   }
 
@@ -316,7 +316,7 @@ class CampaignEngine {
     extra["turn"] = turn;
     extra["message"] = message;
     emit_locked(agent, TraceEventType::turn_started, std::move(extra));
-    progress_locked("turn_started", agent, {});
+    progress_locked(CampaignStep::turn_started, agent, {});
     return turn;
   }
 
@@ -514,7 +514,7 @@ class CampaignEngine {
     out.met = out.verdict->met;
     last_verdict_ = out.verdict;
     emit_locked(agent, TraceEventType::verdict, {{"turn", turn_of(agent)}, {"evaluation_index", out.check.index}, {"verdict", *out.verdict}});
-    progress_locked("verdict", agent, {});
+    progress_locked(CampaignStep::verdict, agent, {});
     if (out.met) {
       out.end_reason = StopReason::goal_met;
       return out;
@@ -580,7 +580,7 @@ class CampaignEngine {
     AskedQuestion asked{question, turn_of(agent), after_evaluation, state_.elapsed_s, std::string(agent)};
     state_.asked.push_back(asked);
     emit_locked(agent, TraceEventType::question, {{"asked", asked}});
-    progress_locked("question", agent, {});
+    progress_locked(CampaignStep::question, agent, {});
     return asked;
   }
   /// @brief Forces the trace to disk.
@@ -675,7 +675,7 @@ class CampaignEngine {
     emit_locked(config_.agent_id, TraceEventType::campaign_started, std::move(started));
   }
 
-  void progress_locked(const std::string& event, std::string_view agent, std::string detail) {
+  void progress_locked(CampaignStep event, std::string_view agent, std::string detail) {
     if (!config_.on_progress) return;
     CampaignProgress p;
     p.event = event;
@@ -752,7 +752,7 @@ class CampaignEngine {
     // A judge changed since the campaign's start is named in the trace, not only in a report.
     if (!rec.report.judge_modified.empty())
       emit_locked(rec.agent_id, TraceEventType::judge_modified, {{"evaluation_index", rec.index}, {"files", rec.report.judge_modified}});
-    progress_locked("evaluation", rec.agent_id, {});
+    progress_locked(CampaignStep::evaluation, rec.agent_id, {});
     return rec;
   }
 
@@ -809,7 +809,7 @@ class CampaignEngine {
     AskedQuestion asked{*q, turn_of(agent), after_evaluation, state_.elapsed_s, std::string(agent)};
     state_.asked.push_back(asked);
     emit_locked(agent, TraceEventType::question, {{"asked", asked}});
-    progress_locked("question", agent, {});
+    progress_locked(CampaignStep::question, agent, {});
     return q;
   }
 

@@ -57,10 +57,32 @@ struct ParallelAgentSpec {
   std::optional<int> max_proposals; ///< its gated proposals at most (counted in the store)
 };
 
+/// @brief The steps of one agent that the live progress reports.
+enum class AgentStep {
+  turn_started,
+  proposed,
+  gated,
+  not_judged,  ///< a judge fault: the proposal or check was not judged
+  draft,
+  done,
+};
+
+constexpr std::string_view to_string(AgentStep s) noexcept {
+  switch (s) {
+    case AgentStep::turn_started: return "turn_started";
+    case AgentStep::proposed: return "proposed";
+    case AgentStep::gated: return "gated";
+    case AgentStep::not_judged: return "not_judged";
+    case AgentStep::draft: return "draft";
+    case AgentStep::done: return "done";
+  }
+  return "unknown";
+}
+
 /// @brief A step of one agent, for live progress.
 struct AgentProgress {
   std::string agent;
-  std::string event;  ///< `turn_started`, `proposed`, `gated`, `not_judged` (a judge fault), `draft`, `done`
+  AgentStep event = AgentStep::turn_started;
   std::string record;  ///< the record id (`gated`)
   std::optional<GateOutcome> verdict;
   std::string reason;
@@ -285,11 +307,11 @@ class ParallelCampaign {
             std::lock_guard lock(queue_mutex_);
             slot.waiting = *w;
           }
-          progress({id, "done", {}, {}, {}, {}, slot.proposals, "waiting for " + *w});
+          progress({id, AgentStep::done, {}, {}, {}, {}, slot.proposals, "waiting for " + *w});
           break;
         }
         engine_.begin_turn(id, m);
-        progress({id, "turn_started", {}, {}, {}, {}, slot.proposals, {}});
+        progress({id, AgentStep::turn_started, {}, {}, {}, {}, slot.proposals, {}});
         Tools tools = engine_.tools(id);
         TurnResult r = slot.agent.turn(m, tools);
         engine_.end_turn(id, r);
@@ -298,7 +320,7 @@ class ParallelCampaign {
             std::lock_guard lock(queue_mutex_);
             slot.error = r.error;
           }
-          progress({id, "done", {}, {}, {}, {}, slot.proposals, "agent error: " + r.error});
+          progress({id, AgentStep::done, {}, {}, {}, {}, slot.proposals, "agent error: " + r.error});
           break;
         }
         Proposal p;
@@ -316,7 +338,7 @@ class ParallelCampaign {
           if (!slot.parent.empty() && store_.summary(slot.parent)) p.parents = {slot.parent};
         }
         p.key = id + "/" + std::to_string(slot.proposals) + "/" + p.prepared.candidate.content_hash;
-        progress({id, "proposed", {}, {}, {}, {}, slot.proposals, p.key});
+        progress({id, AgentStep::proposed, {}, {}, {}, {}, slot.proposals, p.key});
         std::unique_lock lock(queue_mutex_);
         queue_.push_back(std::move(p));
         queue_cv_.notify_all();
@@ -330,7 +352,7 @@ class ParallelCampaign {
         std::lock_guard lock(queue_mutex_);
         slot.error = e.what();
       }
-      progress({id, "done", {}, {}, {}, {}, slot.proposals, std::string("error: ") + e.what()});
+      progress({id, AgentStep::done, {}, {}, {}, {}, slot.proposals, std::string("error: ") + e.what()});
     }
     std::lock_guard lock(queue_mutex_);
     slot.done = true;
@@ -465,7 +487,7 @@ class ParallelCampaign {
       unchecked_incumbent_ = record;
       const std::string why = "the goal check of incumbent " + record + " was not judged (" + check.report.error +
                               "); it runs again after the next proposal";
-      progress({agent, "not_judged", record, {}, why, {}, count_of(agent), why});
+      progress({agent, AgentStep::not_judged, record, {}, why, {}, count_of(agent), why});
       return false;
     }
     unchecked_incumbent_.clear();
@@ -520,7 +542,18 @@ class ParallelCampaign {
         // evaluation is in the trace with the reason, nothing is stored, and the agent proposes
         // again; max_evaluator_failures of them in a row end the campaign (evaluator_error, which
         // a later run continues), as for one agent.
-        progress({id, "not_judged", {}, {}, judged.error, {}, slot.proposals, judged.error});
+        progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
+        if (!judged.judge_modified.empty()) {
+          // The judge changed since the campaign began (its files edited, Socratic rebuilt, the
+          // goal or the command changed): no retry changes that, and it is not the agent's to fix.
+          out.reason = StopReason::evaluator_error;
+          out.detail = "the judge changed since the campaign began (" + judged.judge_modified.front() +
+                       "); not the candidate's fault: nothing was stored. Restore the judge, or start a new "
+                       "campaign to judge with the changed one";
+          answer.text = "Your proposal was not judged: the judge changed since the campaign began, which the "
+                        "person running the campaign must settle; the campaign stops here.";
+          return true;
+        }
         if (engine_.consecutive_evaluator_failures() >= engine_.config().max_evaluator_failures) {
           out.reason = StopReason::evaluator_error;
           out.detail = judged.error;
@@ -554,7 +587,7 @@ class ParallelCampaign {
     slot.proposals = count_of(id);
     engine_.record_event(id, TraceEventType::gated, {{"record", stored.id}, {"verdict", std::string(to_string(stored.gate.verdict))},
                                        {"reason", stored.gate.reason}});
-    progress({id, "gated", stored.id, stored.gate.verdict, stored.gate.reason, {}, slot.proposals, {}});
+    progress({id, AgentStep::gated, stored.id, stored.gate.verdict, stored.gate.reason, {}, slot.proposals, {}});
 
     // The goal, on the new incumbent against the problem's own baseline.
     if (check_goal) {
@@ -647,7 +680,7 @@ class ParallelCampaign {
       ++out.drafts;
       engine_.record_event(a.agent, TraceEventType::draft, {{"question", a.question}, {"start", std::string(to_string(a.start))},
                                               {"start_id", a.start_id}});
-      progress({a.agent, "draft", a.start_id, {}, {}, {}, count_of(a.agent), a.question.id});
+      progress({a.agent, AgentStep::draft, a.start_id, {}, {}, {}, count_of(a.agent), a.question.id});
     }
   }
 

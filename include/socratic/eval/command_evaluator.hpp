@@ -117,6 +117,7 @@ class CommandEvaluator {
       for (std::size_t i = 0; i < tampered.size() && i < 10; ++i) report.error += (i ? "; " : "") + tampered[i];
       report.error += " (restore the files or start a new campaign)";
       report.judge_modified = std::move(tampered);
+      report.fault = EvalFault::configuration;  // no verdict on the candidate: the person's to fix
       report.timings.total_s = std::chrono::duration<double>(clock::now() - began).count();
       return report;
     }

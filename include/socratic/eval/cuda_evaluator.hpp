@@ -362,6 +362,7 @@ class CudaEvaluator {
       report.error = "integrity check failed: " + detail::join_sentences(tampered, 10) +
                      " (restore the files or start a new campaign)";
       report.judge_modified = std::move(tampered);
+      report.fault = EvalFault::configuration;  // no verdict on the candidate: the person's to fix
       return p;
     }
 

@@ -30,6 +30,17 @@ enum class JobPurpose {
   profile,      ///< a profiler run: the GPU alone
 };
 
+/// @brief The two phases of a job, each one worker process: the build (no GPU), then the run.
+enum class JobPhase { build, run };
+
+constexpr std::string_view to_string(JobPhase p) noexcept { return p == JobPhase::build ? "build" : "run"; }
+
+inline std::optional<JobPhase> parse_job_phase(std::string_view name) noexcept {
+  if (name == "build") return JobPhase::build;
+  if (name == "run") return JobPhase::run;
+  return std::nullopt;
+}
+
 /// @brief The candidate as judged: its files (the entry and the headers of its folder that it
 /// includes), by hash, in a snapshot folder that never changes.
 struct CandidateSnapshot {
@@ -87,9 +98,32 @@ struct CommandEvaluatorSpec {
   friend bool operator==(const CommandEvaluatorSpec&, const CommandEvaluatorSpec&) = default;
 };
 
+/// @brief The evaluators a job or a campaign file can name: the CUDA harness, or a command the
+/// person gives (docs/executor.md).
+enum class EvaluatorKind { cuda, command };
+
+constexpr std::string_view to_string(EvaluatorKind k) noexcept {
+  return k == EvaluatorKind::command ? "command" : "cuda";
+}
+
+/// @brief The evaluator kind named `name`; none for another name.
+inline std::optional<EvaluatorKind> parse_evaluator_kind(std::string_view name) noexcept {
+  if (name == "cuda") return EvaluatorKind::cuda;
+  if (name == "command") return EvaluatorKind::command;
+  return std::nullopt;
+}
+
+/// @brief Reads field `kind` of `j` as an evaluator kind; an input_error naming `where` and the
+/// known names otherwise.
+inline EvaluatorKind required_evaluator_kind(const json& j, const std::string& where) {
+  const std::string name = required<std::string>(j, "kind", where);
+  if (const auto k = parse_evaluator_kind(name)) return *k;
+  throw input_error({}, where + " field \"kind\"", "\"" + name + "\" is not `cuda` or `command`");
+}
+
 /// @brief Which evaluator judges the job, and with what options.
 struct EvaluatorSpec {
-  std::string kind = "cuda";  ///< `cuda` or `command`
+  EvaluatorKind kind = EvaluatorKind::cuda;
   CudaEvaluatorSpec cuda;
   CommandEvaluatorSpec command;
   friend bool operator==(const EvaluatorSpec&, const EvaluatorSpec&) = default;
@@ -252,7 +286,7 @@ inline void from_json(const json& j, ScenarioSelection& s) {
 }
 
 inline void to_json(json& j, const EvaluatorSpec& e) {
-  if (e.kind == "command") {
+  if (e.kind == EvaluatorKind::command) {
     const auto& c = e.command;
     j = json{{"kind", "command"}, {"command", c.command}, {"build_command", c.build_command},
              {"timeout_s", c.timeout_s}, {"build_timeout_s", c.build_timeout_s},
@@ -290,12 +324,12 @@ inline void to_json(json& j, const EvaluatorSpec& e) {
 inline void from_json(const json& j, EvaluatorSpec& e) {
   const char* where = "job evaluator";
   e = EvaluatorSpec{};
-  e.kind = required<std::string>(j, "kind", where);
+  e.kind = required_evaluator_kind(j, where);
   auto positive = [&](double v, const char* field) {
     if (!(v > 0)) throw input_error({}, std::string(where) + " field \"" + field + "\"", "must be positive");
     return v;
   };
-  if (e.kind == "command") {
+  if (e.kind == EvaluatorKind::command) {
     detail::reject_unknown_fields(j, where, {"kind", "command", "build_command", "timeout_s", "build_timeout_s", "working_dir",
                                              "baseline"});
     auto& c = e.command;
@@ -308,7 +342,6 @@ inline void from_json(const json& j, EvaluatorSpec& e) {
     if (auto b = optional_value<std::string>(j, "baseline", where)) c.baseline = *b;
     return;
   }
-  if (e.kind != "cuda") throw input_error({}, "job evaluator field \"kind\"", "\"" + e.kind + "\" is not cuda or command");
   detail::reject_unknown_fields(j, where, {"kind", "data_dir", "baseline", "arch", "cache_dir", "nvcc", "nvcc_flags",
                                            "baseline_nvcc_flags", "k", "min_samples", "max_samples",
                                            "max_ms_per_scenario", "target_noise", "runner_args", "watchdog_s",

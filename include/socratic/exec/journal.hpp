@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "socratic/core/error.hpp"
@@ -31,6 +32,27 @@
 #include "socratic/exec/job.hpp"
 
 namespace socratic::exec {
+
+/// @brief What a line of the journal records.
+enum class JournalEventType { submitted, started, backend, cancel, finished };
+
+constexpr std::string_view to_string(JournalEventType t) noexcept {
+  switch (t) {
+    case JournalEventType::submitted: return "submitted";
+    case JournalEventType::started: return "started";
+    case JournalEventType::backend: return "backend";
+    case JournalEventType::cancel: return "cancel";
+    case JournalEventType::finished: return "finished";
+  }
+  return "unknown";
+}
+
+constexpr std::optional<JournalEventType> parse_journal_event_type(std::string_view name) noexcept {
+  for (const JournalEventType t : {JournalEventType::submitted, JournalEventType::started, JournalEventType::backend,
+                                   JournalEventType::cancel, JournalEventType::finished})
+    if (to_string(t) == name) return t;
+  return std::nullopt;
+}
 
 /// @brief What the journal knows about one job.
 struct JournalRecord {
@@ -86,18 +108,18 @@ class JobJournal {
     return it == by_key_.end() ? nullptr : find(it->second);
   }
 
-  void submitted(const EvalJob& job) { append(json{{"event", "submitted"}, {"job", job}}); }
+  void submitted(const EvalJob& job) { append(json{{"event", event_name(JournalEventType::submitted)}, {"job", job}}); }
   void started(const std::string& id, int attempt, const std::string& where) {
-    append(json{{"event", "started"}, {"id", id}, {"attempt", attempt}, {"where", where}});
+    append(json{{"event", event_name(JournalEventType::started)}, {"id", id}, {"attempt", attempt}, {"where", where}});
   }
   void backend(const std::string& id, json fields) {
-    fields["event"] = "backend";
+    fields["event"] = event_name(JournalEventType::backend);
     fields["id"] = id;
     append(std::move(fields));
   }
-  void cancel_requested(const std::string& id) { append(json{{"event", "cancel"}, {"id", id}}); }
+  void cancel_requested(const std::string& id) { append(json{{"event", event_name(JournalEventType::cancel)}, {"id", id}}); }
   void finished(const std::string& id, JobState state) {
-    append(json{{"event", "finished"}, {"id", id}, {"state", std::string(to_string(state))}});
+    append(json{{"event", event_name(JournalEventType::finished)}, {"id", id}, {"state", std::string(to_string(state))}});
   }
 
  private:
@@ -155,8 +177,10 @@ class JobJournal {
 
   void apply(const json& event, std::size_t line_number) {
     (void)line_number;
-    const std::string kind = required<std::string>(event, "event", "journal event");
-    if (kind == "submitted") {
+    const std::string name = required<std::string>(event, "event", "journal event");
+    const std::optional<JournalEventType> kind = parse_journal_event_type(name);
+    if (!kind) throw input_error({}, "journal event", "unknown event \"" + name + "\"");
+    if (kind == JournalEventType::submitted) {
       EvalJob job = required<EvalJob>(event, "job", "journal event");
       if (records_.count(job.id)) throw input_error({}, "journal event", "job " + job.id + " submitted twice");
       const std::string id = job.id;
@@ -167,22 +191,29 @@ class JobJournal {
     }
     const std::string id = required<std::string>(event, "id", "journal event");
     auto it = records_.find(id);
-    if (it == records_.end()) throw input_error({}, "journal event", "\"" + kind + "\" for unknown job " + id);
+    if (it == records_.end()) throw input_error({}, "journal event", "\"" + name + "\" for unknown job " + id);
     JournalRecord& r = it->second;
-    if (kind == "started") {
-      r.attempts = std::max(r.attempts, required<int>(event, "attempt", "journal event"));
-      r.where = optional_field<std::string>(event, "where", "", "journal event");
-    } else if (kind == "backend") {
-      for (auto f = event.begin(); f != event.end(); ++f)
-        if (f.key() != "event" && f.key() != "id" && f.key() != "at") r.backend[f.key()] = f.value();
-    } else if (kind == "cancel") {
-      r.cancel_requested = true;
-    } else if (kind == "finished") {
-      r.finished = job_state_from_string(required<std::string>(event, "state", "journal event"));
-    } else {
-      throw input_error({}, "journal event", "unknown event \"" + kind + "\"");
+    switch (*kind) {
+      case JournalEventType::started:
+        r.attempts = std::max(r.attempts, required<int>(event, "attempt", "journal event"));
+        r.where = optional_field<std::string>(event, "where", "", "journal event");
+        break;
+      case JournalEventType::backend:
+        for (auto f = event.begin(); f != event.end(); ++f)
+          if (f.key() != "event" && f.key() != "id" && f.key() != "at") r.backend[f.key()] = f.value();
+        break;
+      case JournalEventType::cancel:
+        r.cancel_requested = true;
+        break;
+      case JournalEventType::finished:
+        r.finished = job_state_from_string(required<std::string>(event, "state", "journal event"));
+        break;
+      case JournalEventType::submitted:
+        break;  // handled above
     }
   }
+
+  static std::string event_name(JournalEventType t) { return std::string(to_string(t)); }
 
   std::filesystem::path dir_;
   detail::FileLock lock_;

@@ -226,9 +226,9 @@ class LocalGpuPool {
 
   /// What the pool asks of a job beyond JobBook::known_id's checks: an evaluator it can run.
   static void validate(const EvalJob& job) {
-    if (job.evaluator.kind == "command" && job.evaluator.command.command.empty())
+    if (job.evaluator.kind == EvaluatorKind::command && job.evaluator.command.command.empty())
       throw input_error({}, "job " + job.id + " evaluator", "the command is empty");
-    if (job.evaluator.kind == "cuda" && job.evaluator.cuda.data_dir.empty())
+    if (job.evaluator.kind == EvaluatorKind::cuda && job.evaluator.cuda.data_dir.empty())
       throw input_error({}, "job " + job.id + " evaluator", "no data folder");
   }
 
@@ -320,11 +320,11 @@ class LocalGpuPool {
       const EvalJob job = e.job;
       const int attempt = e.attempt;
       lock.unlock();
-      PhaseOutcome out = run_phase(job, attempt, "build", slot, "", build_timeout(job));
+      PhaseOutcome out = run_phase(job, attempt, JobPhase::build, slot, "", build_timeout(job));
       lock.lock();
       e.busy = false;
       e.times.build_ended = now_s();
-      settle_locked(e, std::move(out), "build");
+      settle_locked(e, std::move(out), JobPhase::build);
     }
   }
 
@@ -384,18 +384,18 @@ class LocalGpuPool {
       const EvalJob job = e.job;
       const int attempt = e.attempt;
       lock.unlock();
-      PhaseOutcome out = run_phase(job, attempt, "run", slot, gpu, run_timeout(job));
+      PhaseOutcome out = run_phase(job, attempt, JobPhase::run, slot, gpu, run_timeout(job));
       lease.release();
       lock.lock();
       e.busy = false;
       e.times.run_ended = now_s();
-      settle_locked(e, std::move(out), "run");
+      settle_locked(e, std::move(out), JobPhase::run);
     }
   }
 
   // ---- one phase in one worker process ----------------------------------------------------------
 
-  void settle_locked(Entry& e, PhaseOutcome out, const char* phase) {
+  void settle_locked(Entry& e, PhaseOutcome out, JobPhase phase) {
     if (out.end == PhaseEnd::interrupted) {  // the pool is stopping: the job stays in flight
       e.state = JobState::queued;
       e.started_this_attempt = false;
@@ -405,7 +405,7 @@ class LocalGpuPool {
     if (out.end == PhaseEnd::result) {
       finish_locked(e, std::move(*out.result));
     } else if (e.cancel) {
-      finish_locked(e, book_->ending(e, JobState::cancelled, std::string("cancelled during its ") + phase));
+      finish_locked(e, book_->ending(e, JobState::cancelled, std::string("cancelled during its ") + std::string(to_string(phase))));
     } else if (out.end == PhaseEnd::ready) {
       e.built = true;
       e.state = JobState::queued;
@@ -418,19 +418,19 @@ class LocalGpuPool {
 
   std::chrono::milliseconds build_timeout(const EvalJob& job) const {
     if (config_.build_timeout) return *config_.build_timeout;
-    const double s = job.evaluator.kind == "command" ? job.evaluator.command.build_timeout_s
+    const double s = job.evaluator.kind == EvaluatorKind::command ? job.evaluator.command.build_timeout_s
                                                      : job.evaluator.cuda.build_timeout_s + 600;  // + the harness
     return std::chrono::milliseconds(static_cast<long long>(s * 1000)) + config_.grace;
   }
   std::chrono::milliseconds run_timeout(const EvalJob& job) const {
     if (config_.run_timeout) return *config_.run_timeout;
-    const double s = job.evaluator.kind == "command"
+    const double s = job.evaluator.kind == EvaluatorKind::command
                          ? job.evaluator.command.timeout_s + job.evaluator.command.build_timeout_s
                          : job.evaluator.cuda.timeout_s + job.evaluator.cuda.build_timeout_s + 600;
     return std::chrono::milliseconds(static_cast<long long>(s * 1000)) + config_.grace;
   }
 
-  PhaseOutcome run_phase(const EvalJob& job, int attempt, const std::string& phase, const std::string& slot,
+  PhaseOutcome run_phase(const EvalJob& job, int attempt, JobPhase phase, const std::string& slot,
                          const std::string& gpu, std::chrono::milliseconds timeout) {
     namespace fs = std::filesystem;
     PhaseOutcome out;
@@ -447,9 +447,9 @@ class LocalGpuPool {
     fs::create_directories(slot_dir / "tmp", ec);
 
     std::vector<std::string> argv = config_.worker;
-    argv.insert(argv.end(), {book_->job_file(job.id).string(), "--phase", phase, "--results", book_->results_dir().string(),
+    argv.insert(argv.end(), {book_->job_file(job.id).string(), "--phase", std::string(to_string(phase)), "--results", book_->results_dir().string(),
                              "--attempt", std::to_string(attempt)});
-    if (phase == "build") argv.insert(argv.end(), {"--build-out", build_out.string()});
+    if (phase == JobPhase::build) argv.insert(argv.end(), {"--build-out", build_out.string()});
 
     std::vector<std::string> env;
     for (auto& entry : scrubbed_environment()) {
@@ -491,7 +491,7 @@ class LocalGpuPool {
         return out;
       }
     }
-    if (phase == "build" && r.ok() && fs::is_regular_file(build_out, ec)) {
+    if (phase == JobPhase::build && r.ok() && fs::is_regular_file(build_out, ec)) {
       try {
         if (json::parse(socratic::read_file_bytes(build_out)).at("ready").get<bool>()) {
           out.end = PhaseEnd::ready;
@@ -507,14 +507,14 @@ class LocalGpuPool {
       why = "the worker could not be started: " + r.error;
     } else if (r.timed_out) {
       state = JobState::timed_out;
-      why = "its " + phase + " on " + where + " ran past the pool's limit of " + socratic::detail::format_seconds(timeout) +
+      why = "its " + std::string(to_string(phase)) + " on " + where + " ran past the pool's limit of " + socratic::detail::format_seconds(timeout) +
             " s and was killed";
     } else if (r.signal) {
-      why = "its " + phase + " process on " + where + " was killed by signal " + describe_signal(r.signal);
+      why = "its " + std::string(to_string(phase)) + " process on " + where + " was killed by signal " + describe_signal(r.signal);
     } else if (r.exit_code != 0) {
-      why = "its " + phase + " process on " + where + " exited with code " + std::to_string(r.exit_code);
+      why = "its " + std::string(to_string(phase)) + " process on " + where + " exited with code " + std::to_string(r.exit_code);
     } else {
-      why = "its " + phase + " process on " + where + " exited without a result";
+      why = "its " + std::string(to_string(phase)) + " process on " + where + " exited without a result";
     }
     const std::string last = socratic::detail::last_nonempty_line(r.stderr_text);
     if (!last.empty()) why += "; last stderr line: " + socratic::detail::cap_text(last, 500);

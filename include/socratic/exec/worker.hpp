@@ -48,7 +48,7 @@ namespace socratic::exec {
 /// @brief The worker's arguments.
 struct WorkerArgs {
   std::filesystem::path job_file;
-  std::string phase = "run";
+  JobPhase phase = JobPhase::run;
   std::filesystem::path results_dir;
   std::filesystem::path build_out;
   int attempt = 0;
@@ -77,7 +77,12 @@ inline WorkerArgs parse_worker_args(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) throw input_error({}, "exec-job", a + " needs a value");
       return args[++i];
     };
-    if (a == "--phase") w.phase = value();
+    if (a == "--phase") {
+      const std::string v = value();
+      const auto phase = parse_job_phase(v);
+      if (!phase) throw input_error({}, "exec-job", "--phase is build or run, not " + v);
+      w.phase = *phase;
+    }
     else if (a == "--results") w.results_dir = value();
     else if (a == "--build-out") w.build_out = value();
     else if (a == "--attempt") {
@@ -90,9 +95,8 @@ inline WorkerArgs parse_worker_args(const std::vector<std::string>& args) {
     else throw input_error({}, "exec-job", "expects one job file, got another: " + a);
   }
   if (w.job_file.empty()) throw input_error({}, "exec-job", "missing JOB.json");
-  if (w.phase != "run" && w.phase != "build") throw input_error({}, "exec-job", "--phase is build or run, not " + w.phase);
   if (w.results_dir.empty()) throw input_error({}, "exec-job", "missing --results DIR");
-  if (w.phase == "build" && w.build_out.empty()) throw input_error({}, "exec-job", "--phase build needs --build-out FILE");
+  if (w.phase == JobPhase::build && w.build_out.empty()) throw input_error({}, "exec-job", "--phase build needs --build-out FILE");
   return w;
 }
 
@@ -257,7 +261,7 @@ inline int exec_worker_main(const std::vector<std::string>& args, std::ostream& 
   // The evaluator judges the snapshot under the job's hash (a campaign hands over its snapshot
   // the same way); a command's `{candidate}` is the snapshot too, never the workspace's file.
   Candidate candidate;
-  candidate.source = job.evaluator.kind == "cuda" && !job.candidate.origin.empty() ? job.candidate.origin
+  candidate.source = job.evaluator.kind == EvaluatorKind::cuda && !job.candidate.origin.empty() ? job.candidate.origin
                                                                                  : job.candidate.snapshot;
   candidate.snapshot = job.candidate.snapshot;
   candidate.content_hash = job.candidate.content_hash;
@@ -273,16 +277,16 @@ inline int exec_worker_main(const std::vector<std::string>& args, std::ostream& 
   }
 
   try {
-    if (job.evaluator.kind == "cuda") {
+    if (job.evaluator.kind == EvaluatorKind::cuda) {
       CudaEvaluator evaluator(detail::cuda_config_for(job));
-      if (w.phase == "build") {
+      if (w.phase == JobPhase::build) {
         EvalReport report = evaluator.build_only(candidate);
         if (!report.built || !report.error.empty()) return publish(JobState::completed, "", std::move(report));
       } else {
         return publish(JobState::completed, "", evaluator.evaluate(candidate));
       }
     } else {
-      if (w.phase == "build") {
+      if (w.phase == JobPhase::build) {
         if (auto report = detail::command_build(job, candidate)) return publish(JobState::completed, "", std::move(*report));
       } else {
         CommandEvaluator evaluator(detail::command_config_for(job, w.results_dir.parent_path() / "scenarios"));

@@ -17,6 +17,8 @@
 
 #include "socratic/core/candidate_origin.hpp"
 #include "socratic/core/error.hpp"
+#include "socratic/core/gate_outcome.hpp"
+#include "socratic/core/store_line_type.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/report.hpp"
 #include "socratic/report/detail/svg.hpp"
@@ -31,7 +33,7 @@ struct LineageNode {
   std::optional<OriginKind> origin;  ///< none: the record names no origin
   std::string question_id;
   std::string question_text;   ///< the question or direction that led to it
-  std::string verdict;         ///< admitted, refused, failed
+  std::optional<GateOutcome> verdict;  ///< none: the record names no verdict
   std::string reason;          ///< the gate's why
   std::string incumbent;       ///< the incumbent it was measured against
   /// Of its report: the gate's run, whose baseline is the incumbent it was timed against (the
@@ -45,7 +47,8 @@ struct LineageNode {
   bool draft() const { return origin == OriginKind::draft; }
   /// The origin's name, empty when none.
   std::string origin_name() const { return origin ? std::string(to_string(*origin)) : std::string(); }
-  bool admitted() const { return verdict == "admitted"; }
+  bool admitted() const { return verdict == GateOutcome::admitted; }
+  std::string verdict_name() const { return verdict ? std::string(to_string(*verdict)) : std::string(); }
 };
 
 /// @brief A candidate record of the store (one JSON line) as a LineageNode.
@@ -65,7 +68,8 @@ inline LineageNode lineage_node(const json& line) {
   }
   const json gate = line.value("gate", json::object());
   if (gate.is_object()) {
-    n.verdict = gate.value("verdict", "");
+    if (gate.contains("verdict"))
+      n.verdict = parse_gate_outcome(gate.value("verdict", ""), "store record " + n.id + " gate");
     n.reason = gate.value("reason", "");
     n.incumbent = gate.value("incumbent", "");
     // The gate's own figure: its last measurement's speedup over the incumbent (docs/store.md).
@@ -103,7 +107,7 @@ inline std::vector<LineageNode> read_store_lineage(const std::filesystem::path& 
       if (i + 1 == lines.size()) break;  // torn last line
       throw input_error(store_file.string(), "line " + std::to_string(i + 1), "is not JSON");
     }
-    if (j.is_object() && j.value("type", "") == "candidate") out.push_back(lineage_node(j));
+    if (j.is_object() && parse_store_line_type(j.value("type", "")) == StoreLineType::candidate) out.push_back(lineage_node(j));
   }
   return out;
 }
@@ -122,11 +126,12 @@ namespace detail::report {
 inline std::string times(double v) { return std::isfinite(v) ? num(v) + "x" : std::string("n/a"); }
 
 inline std::string lineage_label(const LineageNode& n) {
-  std::string h = "<span class=\"cand " + escape(n.verdict) + "\">" + escape(n.id) + "</span> ";
+  const std::string verdict = n.verdict_name();
+  std::string h = "<span class=\"cand " + escape(verdict) + "\">" + escape(n.id) + "</span> ";
   h += "<span class=\"who\">" + escape(n.agent.empty() ? std::string("?") : n.agent) + "</span> ";
-  h += "<span class=\"verdict " + escape(n.verdict) + "\">" + escape(n.verdict.empty() ? "?" : n.verdict) + "</span>";
+  h += "<span class=\"verdict " + escape(verdict) + "\">" + escape(verdict.empty() ? "?" : verdict) + "</span>";
   if (n.draft()) h += " <span class=\"draft\">draft</span>";
-  if (std::isfinite(n.speedup()) && n.verdict != "failed")  // a wrong candidate's time is no speedup
+  if (std::isfinite(n.speedup()) && n.verdict != GateOutcome::failed)  // a wrong candidate's time is no speedup
     h += " " + num(n.speedup()) + "x over " + (n.incumbent.empty() ? std::string("the baseline") : escape(n.incumbent));
   if (n.parents.size() > 1) {
     std::string also;
@@ -168,7 +173,7 @@ inline std::string lineage_tree_html(const std::vector<LineageNode>& nodes) {
   const auto open = [&](std::size_t i) {
     const auto& n = nodes[i];
     return "<li data-candidate=\"" + escape(n.id) + "\" data-agent=\"" + escape(n.agent) + "\" data-verdict=\"" +
-           escape(n.verdict) + "\" data-draft=\"" + (n.draft() ? "true" : "false") + "\" data-parents=\"" +
+           escape(n.verdict_name()) + "\" data-draft=\"" + (n.draft() ? "true" : "false") + "\" data-parents=\"" +
            escape([&] {
              std::string p;
              for (const auto& x : n.parents) p += (p.empty() ? "" : " ") + x;
@@ -246,7 +251,7 @@ inline json lineage_json(const std::vector<LineageNode>& nodes) {
                    {"agent", n.agent},
                    {"origin", n.origin_name()},
                    {"question_id", n.question_id},
-                   {"verdict", n.verdict},
+                   {"verdict", n.verdict_name()},
                    {"draft", n.draft()},
                    {"incumbent", n.incumbent},
                    {"speedup", std::isfinite(n.speedup()) ? json(n.speedup()) : json(nullptr)},

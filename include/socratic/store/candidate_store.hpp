@@ -451,9 +451,10 @@ class CandidateStore {
       const std::uintmax_t off = from + pos;
       const std::size_t len = nl - pos + 1;
       try {
-        if (type == "candidate")
+        const std::optional<StoreLineType> line_type = parse_store_line_type(type);
+        if (line_type == StoreLineType::candidate)
           add_summary_locked(summarize(j.get<StoreRecord>()), off, len);
-        else if (type == "note")
+        else if (line_type == StoreLineType::note)
           add_note_locked(j.get<StoreNote>(), off, len);
         else
           throw input_error({}, {}, "unknown record type \"" + type + "\" (candidate, note)");

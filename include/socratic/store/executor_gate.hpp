@@ -21,7 +21,7 @@ PairMeasure executor_pair_measure(X& executor, exec::JobTemplate tmpl,
                                                       const GateRunRequest& request) {
     exec::JobTemplate t = tmpl;
     if (incumbent) {
-      if (t.evaluator.kind == "command")
+      if (t.evaluator.kind == exec::EvaluatorKind::command)
         t.evaluator.command.baseline = incumbent->judged_file();
       else
         t.evaluator.cuda.baseline = incumbent->judged_file();
@@ -29,7 +29,7 @@ PairMeasure executor_pair_measure(X& executor, exec::JobTemplate tmpl,
     // A command evaluator draws its inputs from the job's seed: a different one each run. The
     // CUDA runner draws a fresh secret key per run by itself; a seed from the gate (derived from
     // a public base and the candidate's own hash) would let the candidate compute its inputs.
-    if (t.evaluator.kind == "command") t.seed = request.seed;
+    if (t.evaluator.kind == exec::EvaluatorKind::command) t.seed = request.seed;
     // Each run of the gate is a measurement of its own: without this, a CUDA job (no seed)
     // of a remeasure or a pooled run has the first run's key, and the executor hands back the
     // first run's report instead of measuring again.

@@ -212,8 +212,9 @@ inline double scenario_noise(const ScenarioResult& s, double fallback) {
 inline GateMeasurement measure(const EvalReport& report, const GateConfig& config) {
   using namespace detail::gate;
   GateMeasurement m;
-  if (!report.judge_modified.empty())
-    m.failure = "the judge changed since the campaign began";
+  if (!report.judge_modified.empty())  // no verdict on the candidate, whatever the report's fault says
+    m.failure = "not judged (configuration fault): the judge changed since the campaign began: " +
+                report.judge_modified.front();
   else if (report.fault != EvalFault::none)  // no verdict on the candidate: its judge (or job) failed
     m.failure = "not judged (" + std::string(to_string(report.fault)) + " fault): " + report.error;
   else if (!report.built && report.build_log.empty() && !report.error.empty())

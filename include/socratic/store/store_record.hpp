@@ -15,6 +15,8 @@
 #include "socratic/core/error.hpp"
 #include "socratic/core/json.hpp"
 #include "socratic/core/candidate_origin.hpp"
+#include "socratic/core/gate_outcome.hpp"
+#include "socratic/core/store_line_type.hpp"
 #include "socratic/core/report.hpp"
 
 namespace socratic {
@@ -46,27 +48,6 @@ struct SnapshotInfo {
   std::vector<SnapshotFile> files;
   friend bool operator==(const SnapshotInfo&, const SnapshotInfo&) = default;
 };
-
-/// @brief What the gate decided for a candidate.
-enum class GateOutcome {
-  admitted,  ///< the new incumbent
-  refused,   ///< correct and clean, but not faster than the incumbent beyond the noise
-  failed,    ///< wrong on some scenario, banned library, build or harness failure
-};
-constexpr std::string_view to_string(GateOutcome o) noexcept {
-  switch (o) {
-    case GateOutcome::admitted: return "admitted";
-    case GateOutcome::refused: return "refused";
-    case GateOutcome::failed: return "failed";
-  }
-  return "unknown";
-}
-inline GateOutcome parse_gate_outcome(std::string_view name, std::string_view where = {}) {
-  for (GateOutcome o : {GateOutcome::admitted, GateOutcome::refused, GateOutcome::failed})
-    if (to_string(o) == name) return o;
-  throw input_error({}, std::string(where),
-                    "unknown gate verdict \"" + std::string(name) + "\" (admitted, refused, failed)");
-}
 
 /// @brief The gate's verdict on a candidate, why, and the figures it decided on
 /// (store/gate.hpp writes them: speedup over the incumbent, its bound, the noise, remeasures).
@@ -166,7 +147,7 @@ inline void from_json(const json& j, GateRecord& g) {
   g.figures = optional_field<json>(j, "figures", json::object());
 }
 inline void to_json(json& j, const StoreRecord& r) {
-  j = json{{"v", store_version}, {"type", "candidate"}, {"seq", r.seq},       {"id", r.id},
+  j = json{{"v", store_version}, {"type", std::string(to_string(StoreLineType::candidate))}, {"seq", r.seq},       {"id", r.id},
            {"key", r.key},       {"parents", r.parents},  {"agent", r.agent},   {"origin", r.origin},
            {"snapshot", r.snapshot}, {"report", r.report}, {"gate", r.gate},   {"time", r.time},
            {"unix_s", r.unix_s}};
@@ -186,7 +167,7 @@ inline void from_json(const json& j, StoreRecord& r) {
   r.unix_s = optional_field<double>(j, "unix_s", 0);
 }
 inline void to_json(json& j, const StoreNote& n) {
-  j = json{{"v", store_version}, {"type", "note"}, {"seq", n.seq},   {"id", n.id},
+  j = json{{"v", store_version}, {"type", std::string(to_string(StoreLineType::note))}, {"seq", n.seq},   {"id", n.id},
            {"agent", n.agent},   {"text", n.text}, {"time", n.time}, {"unix_s", n.unix_s}};
 }
 inline void from_json(const json& j, StoreNote& n) {

@@ -16,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "socratic/core/error.hpp"
@@ -23,9 +24,23 @@
 
 namespace socratic {
 
+/// @brief How agents are spread over the suite's problems: a fixed share, or a planner that
+/// sends them where the distance to the goal is largest.
+enum class SuitePolicyKind { fixed, planner };
+
+constexpr std::string_view to_string(SuitePolicyKind k) noexcept {
+  return k == SuitePolicyKind::planner ? "planner" : "fixed";
+}
+
+inline std::optional<SuitePolicyKind> parse_suite_policy_kind(std::string_view name) noexcept {
+  if (name == "fixed") return SuitePolicyKind::fixed;
+  if (name == "planner") return SuitePolicyKind::planner;
+  return std::nullopt;
+}
+
 /// @brief The policy's settings.
 struct SuitePolicy {
-  std::string kind = "fixed";  ///< `fixed` or `planner`
+  SuitePolicyKind kind = SuitePolicyKind::fixed;
   int plateau = 4;             ///< attempts since the last admission that make a plateau (planner)
   double plateau_weight = 0.25;  ///< how much a problem on a plateau weighs (planner)
   std::map<std::string, std::string> assign;  ///< fixed: agent -> problem (the rest dealt out)
@@ -108,7 +123,7 @@ inline SuitePlan plan_round(const SuitePolicy& policy, const std::vector<std::st
     return p + " finished (" + (s.goal_met ? std::string("goal met") : std::string(s.end_reason ? to_string(*s.end_reason) : "ended")) + ")";
   };
 
-  if (policy.kind == "fixed") {
+  if (policy.kind == SuitePolicyKind::fixed) {
     std::map<std::string, int> load;
     for (std::size_t i : open) load[standings[i].name] = 0;
     std::vector<std::string> unplaced;
@@ -142,7 +157,6 @@ inline SuitePlan plan_round(const SuitePolicy& policy, const std::vector<std::st
     }
     return plan;
   }
-  if (policy.kind != "planner") throw error("suite policy: \"" + policy.kind + "\" is not fixed or planner");
 
   // The planner: weights by distance, plateaus weigh less; no correct incumbent counts as the
   // furthest (twice the largest finite distance, at least 1).

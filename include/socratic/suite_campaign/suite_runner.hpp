@@ -33,6 +33,7 @@
 #include "socratic/record/trace.hpp"
 #include "socratic/suite_campaign/policy.hpp"
 #include "socratic/suite_campaign/standing.hpp"
+#include "socratic/suite_campaign/suite_trace_events.hpp"
 
 namespace socratic {
 
@@ -182,7 +183,7 @@ class SuiteRunner {
  public:
   using StandingFn = std::function<ProblemStanding(const std::string& problem)>;
   using RoundFn = std::function<SuiteRoundOutcome(const SuiteRoundWork& work)>;
-  using ProgressFn = std::function<void(const std::string& event, const SuiteState& state,
+  using ProgressFn = std::function<void(SuiteEventType event, const SuiteState& state,
                                         const std::vector<ProblemStanding>& standings)>;
 
   SuiteRunner(SuiteConfig config, StandingFn standing, RoundFn run_round, ProgressFn on_progress = {})
@@ -216,10 +217,10 @@ class SuiteRunner {
       out.already_ended = true;
       return out;
     }
-    if (state.round == 0 && !state.in_progress && !trace_has("suite_started", -1))
-      trace.write({{"type", "suite_started"}, {"agents", config_.agents}, {"problems", config_.problems},
-                   {"policy", config_.policy.kind}, {"proposals_per_round", config_.proposals_per_round},
-                   {"budget", config_.budget}});
+    if (state.round == 0 && !state.in_progress && !trace_has(SuiteEventType::suite_started, -1))
+      trace.write(suite_event(SuiteEventType::suite_started, {{"agents", config_.agents}, {"problems", config_.problems},
+                   {"policy", std::string(to_string(config_.policy.kind))}, {"proposals_per_round", config_.proposals_per_round},
+                   {"budget", config_.budget}}));
     const auto began = std::chrono::steady_clock::now();
     const double elapsed_before = state.elapsed_s;
     auto elapsed = [&] {
@@ -260,14 +261,14 @@ class SuiteRunner {
         save(state);
       }
       // The plan's log lines, once (a kill between the save and these lines writes them now).
-      if (!trace_has("round_planned", state.round)) {
+      if (!trace_has(SuiteEventType::round_planned, state.round)) {
         for (const auto& m : state.moves)
-          trace.write({{"type", "agent_moved"}, {"round", state.round}, {"agent", m.agent}, {"from", m.from}, {"to", m.to},
-                       {"reason", m.reason}});
-        trace.write({{"type", "round_planned"}, {"round", state.round}, {"assignment", state.assignment},
-                     {"targets", state.targets}});
+          trace.write(suite_event(SuiteEventType::agent_moved, {{"round", state.round}, {"agent", m.agent}, {"from", m.from}, {"to", m.to},
+                       {"reason", m.reason}}));
+        trace.write(suite_event(SuiteEventType::round_planned, {{"round", state.round}, {"assignment", state.assignment},
+                     {"targets", state.targets}}));
       }
-      if (on_progress_) on_progress_("round_planned", state, st);
+      if (on_progress_) on_progress_(SuiteEventType::round_planned, state, st);
 
       // The round: every problem with agents at once.
       std::vector<SuiteRoundWork> work;
@@ -306,23 +307,23 @@ class SuiteRunner {
           errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + std::string(to_string(*o.reason)) +
                     (o.detail.empty() ? "" : " (" + o.detail + ")");
         const ProblemStanding& s = st[index_of(work[i].problem)];
-        if (s.finished && !trace_has("problem_ended", -1, work[i].problem))
-          trace.write({{"type", "problem_ended"}, {"round", state.round}, {"problem", s.name},
+        if (s.finished && !trace_has(SuiteEventType::problem_ended, -1, work[i].problem))
+          trace.write(suite_event(SuiteEventType::problem_ended, {{"round", state.round}, {"problem", s.name},
                        {"reason", s.end_reason ? std::string(to_string(*s.end_reason)) : std::string()},
-                       {"detail", s.end_detail}});
+                       {"detail", s.end_detail}}));
       }
-      trace.write({{"type", "round_ended"}, {"round", state.round}, {"records", total_records(st)},
-                   {"errors", errors}});
+      trace.write(suite_event(SuiteEventType::round_ended, {{"round", state.round}, {"records", total_records(st)},
+                   {"errors", errors}}));
       const bool progressed = total_records(st) > state.records_at_plan;
       state.in_progress = false;
       state.elapsed_s = elapsed();
       save(state);
-      if (on_progress_) on_progress_("round_ended", state, st);
+      if (on_progress_) on_progress_(SuiteEventType::round_ended, state, st);
       if (!progressed && !waiting.empty() && !ending(st, elapsed())) {
         // Paused: nothing more happens until an outside agent answers. No ending is saved, so
         // the same command resumes; the round is over, the next run plans a new one.
-        trace.write({{"type", "suite_paused"}, {"round", state.round},
-                     {"reason", std::string(to_string(SuiteEndReason::waiting_for_agent))}, {"detail", waiting}});
+        trace.write(suite_event(SuiteEventType::suite_paused, {{"round", state.round},
+                     {"reason", std::string(to_string(SuiteEndReason::waiting_for_agent))}, {"detail", waiting}}));
         out.reason = SuiteEndReason::waiting_for_agent;
         out.detail = waiting;
         out.rounds = state.round;
@@ -337,7 +338,7 @@ class SuiteRunner {
         // No problem's campaign could run at all (a campaign file, an evaluator's settings, a
         // machine without what the judge needs, a judge that could not run): the setup's fault,
         // not the agents'. Nothing is ended, so the same command goes on once it is fixed.
-        trace.write({{"type", "suite_stopped"}, {"round", state.round}, {"detail", errors}});
+        trace.write(suite_event(SuiteEventType::suite_stopped, {{"round", state.round}, {"detail", errors}}));
         throw std::runtime_error("no problem of the suite could run (" + errors +
                                  "); nothing was ended: fix it and run the same command again");
       }
@@ -406,9 +407,9 @@ class SuiteRunner {
     state.end_detail = e.detail;
     state.elapsed_s = elapsed_s;
     save(state);
-    if (!trace_has("suite_ended", -1))
-      trace.write({{"type", "suite_ended"}, {"reason", std::string(to_string(e.reason))}, {"detail", e.detail},
-                   {"rounds", state.round}});
+    if (!trace_has(SuiteEventType::suite_ended, -1))
+      trace.write(suite_event(SuiteEventType::suite_ended, {{"reason", std::string(to_string(e.reason))}, {"detail", e.detail},
+                   {"rounds", state.round}}));
     out.reason = e.reason;
     out.detail = e.detail;
     out.rounds = state.round;
@@ -419,10 +420,10 @@ class SuiteRunner {
 
   /// Whether the suite's trace holds an event of `type` (for `round` when >= 0, about `problem`
   /// when given).
-  bool trace_has(const std::string& type, int round, const std::string& problem = {}) const {
+  bool trace_has(SuiteEventType type, int round, const std::string& problem = {}) const {
     if (!std::filesystem::exists(trace_path())) return false;
     for (const auto& e : read_trace(trace_path()).events)
-      if (e.value("type", "") == type && (round < 0 || e.value("round", -1) == round) &&
+      if (e.value("type", "") == to_string(type) && (round < 0 || e.value("round", -1) == round) &&
           (problem.empty() || e.value("problem", "") == problem))
         return true;
     return false;

@@ -224,12 +224,16 @@ TEST_CASE("hook stop with the real evaluator command: block with unmet scenarios
     r = socratic_run({"hook", "stop", "--campaign", (dir / "nope.json").string()}, hook_input("x", false, ws));
     CHECK(r.exit_code == 0);
     CHECK(std::string(json::parse(r.stdout_text)["reason"]).find("nope.json: cannot open file") != std::string::npos);
-    // The evaluator command swapped in the campaign file after its start: the judge changed.
+    // The evaluator command swapped in the campaign file after its start: the judge changed. No
+    // verdict on the candidate, and the person's to settle: the agent is let go, the person reads
+    // what changed.
     json c = json::parse(read_text(dir / "campaign.json"));
     c["evaluator"]["command"] = {"sh", "-c", "echo '{\"built\":true,\"expected\":[],\"scenarios\":[]}'"};
     write_text(dir / "campaign.json", c.dump());
     r = socratic_run({"hook", "stop", "--campaign", campaign}, hook_input("x", false, ws));
-    const std::string swapped = json::parse(r.stdout_text)["reason"];
+    INFO(r.stdout_text);
+    CHECK_FALSE(json::parse(r.stdout_text).contains("decision"));
+    const std::string swapped = json::parse(r.stdout_text).value("systemMessage", "");
     CHECK(swapped.find("integrity check failed: the evaluator command changed") != std::string::npos);
     const auto modified = events_of(trace_of(dir), "judge_modified");
     REQUIRE(modified.size() == 1);

@@ -241,7 +241,7 @@ TEST_CASE("custom and safetensors inputs: named in the resolved workload for the
   fs::create_directories(copy);
   fs::copy(problems / "rmsnorm_h4096", copy / "rmsnorm_h4096", fs::copy_options::recursive);
   host::ProblemDescription p = host::load_problem_folder(copy / "rmsnorm_h4096");
-  p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "blob/w.safetensors", "w"};
+  p.workloads[0].inputs["weight"] = host::InputSource{host::InputSourceKind::safetensors, {}, "blob/w.safetensors", "w", {}};
   CHECK_THAT(host::not_judgeable_reason(p).value_or(""), Contains("its safetensors file \"blob/w.safetensors\""));
   fs::create_directories(copy / "rmsnorm_h4096" / "blob");
   std::ofstream(copy / "rmsnorm_h4096" / "blob" / "w.safetensors") << "stand-in bytes";
@@ -282,7 +282,7 @@ TEST_CASE("refusals: what the judge's runner cannot make is refused with the rea
 
   host::ProblemDescription p = host::load_problem_folder(problems / "rmsnorm_h4096");
   p.custom_inputs_entrypoint = "make_inputs";
-  p.workloads[0].inputs["eps"] = host::InputSource{host::InputSourceKind::custom, {}, {}, {}};
+  p.workloads[0].inputs["eps"] = host::InputSource{host::InputSourceKind::custom, {}, {}, {}, {}};
   CHECK_THAT(host::not_judgeable_reason(p).value_or(""),
              Contains("workload \"rms-b1\": inputs.eps: a `custom` Python scalar; the judge's runner takes scalars as values"));
   CHECK_THROWS_WITH(host::resolved_workload(p, p.workloads[0], reference_for(p)), Contains("`custom` Python scalar"));

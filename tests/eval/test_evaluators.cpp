@@ -418,6 +418,7 @@ TEST_CASE("CudaEvaluator: a runner that never reaches the GPU judges nothing", "
   CHECK(r.scenarios.empty());
   CHECK_THAT(r.error, Contains("the runner did not start on the GPU") &&
                           Contains("runner reported: cudaSetDevice(0): no CUDA-capable device is detected"));
+  CHECK(r.fault == EvalFault::harness);  // the machine's, never the candidate's: a gate stores nothing
 }
 
 TEST_CASE("CudaEvaluator: a harness that does not build is an error, not a verdict", "[eval][evaluator]") {
@@ -426,12 +427,14 @@ TEST_CASE("CudaEvaluator: a harness that does not build is an error, not a verdi
   CudaEvaluator ev(f.config);
   const EvalReport r = ev.evaluate(f.candidate("// honest\n"));
   CHECK_THAT(r.error, Contains("harness build failed") && Contains("runner"));
+  CHECK(r.fault == EvalFault::harness);
   CHECK(r.scenarios.empty());
   f.config.nvcc = f.tmp / "no-nvcc";
   write_file(f.data / "kernels/toy/problem.cu", "// toy problem\n");
   CudaEvaluator no_compiler(f.config);
-  CHECK_THAT(no_compiler.evaluate(f.candidate("// honest\n")).error,
-             Contains("evaluator failure") && Contains("cannot run the CUDA compiler"));
+  const EvalReport none = no_compiler.evaluate(f.candidate("// honest\n"));
+  CHECK_THAT(none.error, Contains("evaluator failure") && Contains("cannot run the CUDA compiler"));
+  CHECK(none.fault == EvalFault::harness);
 }
 
 // ---- CommandEvaluator --------------------------------------------------------------------------

@@ -293,3 +293,63 @@ TEST_CASE("parallel: a judge changed since the start stops the campaign; the pro
   REQUIRE(again.store().size() >= 1);
   CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
 }
+
+TEST_CASE("parallel: a proposal the judge could not run on is judged again at once, never sent back to the agent",
+          "[parallel][resume]") {
+  // Found in the evidence suite: on a machine whose runner cannot reach a GPU, every agent's first
+  // proposal was stored as failed ("harness error: the runner did not start on the GPU").
+  const auto root = followup_root("judge-fault");
+  PreparedMeasure measure;
+  auto faults = std::make_shared<int>(0);
+  PairMeasure judge = [measure, faults](const Candidate& c, const std::optional<Candidate>& incumbent,
+                                        const GateRunRequest& req) {
+    if (*faults <= 0) return measure(c, incumbent, req);
+    --*faults;
+    EvalReport r;  // what the CUDA evaluator reports when its runner never says hello
+    r.candidate = c;
+    r.expected = measure.scenarios;
+    r.built = true;
+    r.error = "the runner did not start on the GPU; runner reported: cudaErrorInsufficientDriver";
+    r.fault = EvalFault::harness;
+    return r;
+  };
+  NumberedQuestions questions;
+  ParallelConfig config;
+  config.drafts.plateau_attempts = 0;
+  ProposingAgent agent;
+  agent.contents = {"ms 0.5\n", "ms 0.4\n"};
+  SECTION("a passing fault: judged again, the agent's proposal stands on its own merit") {
+    *faults = 2;  // below max_evaluator_failures (3)
+    BaselineEvaluator evaluator{measure};
+    ParallelCampaign campaign(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
+    campaign.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+    const ParallelResult r = campaign.run();
+    CHECK(r.reason == StopReason::goal_met);
+    REQUIRE(campaign.store().size() == 1);
+    CHECK(campaign.store().record("c0").gate.verdict == GateOutcome::admitted);
+    for (const Message& m : *agent.received)  // never told of the judge's faults, nor to propose again
+      CHECK(m.text.find("not judged") == std::string::npos);
+    CHECK(*faults == 0);
+  }
+  SECTION("a lasting fault: the campaign stops, nothing stored, and it judges the proposal when resumed") {
+    *faults = 3;
+    {
+      BaselineEvaluator evaluator{measure};
+      ParallelCampaign campaign(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
+      campaign.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+      const ParallelResult r = campaign.run();
+      CHECK(r.reason == StopReason::evaluator_error);
+      CHECK_THAT(r.detail, Catch::Matchers::Contains("the runner did not start on the GPU") &&
+                               Catch::Matchers::Contains("3 tries in a row") &&
+                               Catch::Matchers::Contains("not the candidate's fault"));
+      CHECK(campaign.store().size() == 0);
+    }
+    BaselineEvaluator evaluator{measure};
+    ParallelCampaign again(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
+    again.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+    const ParallelResult r = again.run();
+    CHECK(r.reason == StopReason::goal_met);
+    REQUIRE(again.store().size() >= 1);
+    CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
+  }
+}

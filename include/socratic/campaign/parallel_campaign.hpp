@@ -512,23 +512,42 @@ class ParallelCampaign {
         inc_candidate = Candidate{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
       }
       GateResult g;
-      std::string judge_fault;  // the judge could not run at all: nothing was judged
-      try {
-        g = gate_.judge(p.prepared.candidate, inc_candidate);
-      } catch (const std::exception& e) {
-        judge_fault = std::string("evaluator failed: ") + e.what();
+      std::string judge_fault;  // no verdict on the candidate: the judge could not run, or failed each try
+      bool fault_recorded = false;
+      for (;;) {
+        try {
+          g = gate_.judge(p.prepared.candidate, inc_candidate);
+        } catch (const std::exception& e) {
+          judge_fault = std::string("evaluator failed: ") + e.what();
+          break;
+        }
+        const EvalReport& judged = g.reports.back();
+        if (judged.fault == EvalFault::none || !judged.judge_modified.empty()) break;
+        // No verdict on the candidate (its job cancelled by the cluster, the runner not started on
+        // the machine): in the trace with the reason, and judged again at once; the agent is not
+        // sent back for the judge's fault. max_evaluator_failures in a row stop the campaign.
+        last_evaluation_[id] = engine_.record_evaluation(p.prepared, judged).index;
+        progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
+        if (engine_.consecutive_evaluator_failures() >= engine_.config().max_evaluator_failures) {
+          judge_fault = judged.error + " (" + std::to_string(engine_.config().max_evaluator_failures) +
+                        " tries in a row)";
+          fault_recorded = true;
+          break;
+        }
       }
       if (!judge_fault.empty()) {
-        // The judge cannot start (no GPU, its set-up refused): not the candidate's failure and
-        // not one a retry fixes. No record is stored and the proposal's turn is not spent, so
-        // it is judged when the campaign resumes; the person is told, the agent is not sent
-        // back for it.
-        EvalReport failed;
-        failed.candidate = p.prepared.candidate;
-        failed.expected = engine_.config().scenario_ids;
-        failed.error = judge_fault;
-        failed.fault = EvalFault::harness;
-        last_evaluation_[id] = engine_.record_evaluation(p.prepared, failed).index;
+        // The judge cannot run (no GPU, its set-up refused, it failed each try): not the
+        // candidate's failure. No record is stored and the proposal's turn is not spent, so it
+        // is judged when the campaign resumes; the person is told, the agent is not sent back
+        // for it.
+        if (!fault_recorded) {
+          EvalReport failed;
+          failed.candidate = p.prepared.candidate;
+          failed.expected = engine_.config().scenario_ids;
+          failed.error = judge_fault;
+          failed.fault = EvalFault::harness;
+          last_evaluation_[id] = engine_.record_evaluation(p.prepared, failed).index;
+        }
         out.reason = StopReason::evaluator_error;
         out.detail = "the judge could not run on " + id + "'s proposal (" + judge_fault +
                      "); not the candidate's fault: nothing was stored, the proposal is judged when the campaign resumes";
@@ -537,34 +556,17 @@ class ParallelCampaign {
         return true;
       }
       last_evaluation_[id] = engine_.record_evaluation(p.prepared, g.reports.back()).index;
-      if (const EvalReport& judged = g.reports.back(); judged.fault != EvalFault::none) {
-        // No verdict on the candidate (its job cancelled by the cluster, its judge failed): the
-        // evaluation is in the trace with the reason, nothing is stored, and the agent proposes
-        // again; max_evaluator_failures of them in a row end the campaign (evaluator_error, which
-        // a later run continues), as for one agent.
+      if (const EvalReport& judged = g.reports.back(); !judged.judge_modified.empty()) {
+        // The judge changed since the campaign began (its files edited, Socratic rebuilt, the
+        // goal or the command changed): no retry changes that, and it is not the agent's to fix.
         progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
-        if (!judged.judge_modified.empty()) {
-          // The judge changed since the campaign began (its files edited, Socratic rebuilt, the
-          // goal or the command changed): no retry changes that, and it is not the agent's to fix.
-          out.reason = StopReason::evaluator_error;
-          out.detail = "the judge changed since the campaign began (" + judged.judge_modified.front() +
-                       "); not the candidate's fault: nothing was stored. Restore the judge, or start a new "
-                       "campaign to judge with the changed one";
-          answer.text = "Your proposal was not judged: the judge changed since the campaign began, which the "
-                        "person running the campaign must settle; the campaign stops here.";
-          return true;
-        }
-        if (engine_.consecutive_evaluator_failures() >= engine_.config().max_evaluator_failures) {
-          out.reason = StopReason::evaluator_error;
-          out.detail = judged.error;
-          answer.text = "Your proposal was not judged, and the evaluator has failed " +
-                        std::to_string(engine_.config().max_evaluator_failures) +
-                        " times in a row; the campaign stops here: " + judged.error;
-          return true;
-        }
-        answer.text = "Your proposal was not judged (no verdict on it, and nothing recorded): " + judged.error +
-                      "\nPropose again; the same candidate is fine.";
-        return false;
+        out.reason = StopReason::evaluator_error;
+        out.detail = "the judge changed since the campaign began (" + judged.judge_modified.front() +
+                     "); not the candidate's fault: nothing was stored. Restore the judge, or start a new "
+                     "campaign to judge with the changed one";
+        answer.text = "Your proposal was not judged: the judge changed since the campaign began, which the "
+                      "person running the campaign must settle; the campaign stops here.";
+        return true;
       }
       StoreRecord r;
       r.key = p.key;

@@ -388,6 +388,7 @@ class CudaEvaluator {
       const auto build_began = clock::now();
       if (auto harness_error = with_harness ? ensure_harness_built() : std::string(); !harness_error.empty()) {
         report.error = harness_error;
+        report.fault = EvalFault::harness;  // the judge's own runner or baseline did not build
         report.timings.build_s = std::chrono::duration<double>(clock::now() - build_began).count();
         return p;
       }
@@ -443,6 +444,7 @@ class CudaEvaluator {
     } catch (const std::exception& e) {
       // The harness itself failed (nvcc missing, cache not writable): no verdict.
       report.error = std::string("evaluator failure: ") + e.what();
+      report.fault = EvalFault::harness;
     }
     return p;
   }
@@ -468,8 +470,12 @@ class CudaEvaluator {
       RunnerOutcome outcome = run_runner(job, config_.on_progress);
       // A runner that never said hello never reached the GPU (no driver, no device, not
       // startable): nothing was judged, so no scenario gets a result; `error` says why.
-      if (outcome.hello) report.scenarios = std::move(outcome.results);
-      else outcome.problems.insert(outcome.problems.begin(), "the runner did not start on the GPU");
+      if (outcome.hello) {
+        report.scenarios = std::move(outcome.results);
+      } else {
+        outcome.problems.insert(outcome.problems.begin(), "the runner did not start on the GPU");
+        report.fault = EvalFault::harness;  // the machine's or the judge's, never the candidate's
+      }
       // The suite's own score beside the speedup, T_b being this evaluation's baseline.
       if (suite_) {
         const std::string_view word = runner_baseline_word(config_.baseline_kind);
@@ -500,6 +506,7 @@ class CudaEvaluator {
     } catch (const std::exception& e) {
       // The harness itself failed (the runner could not be started, say): no verdict.
       report.error = std::string("evaluator failure: ") + e.what();
+      report.fault = EvalFault::harness;
     }
   }
 

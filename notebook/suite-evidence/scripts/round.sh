@@ -36,8 +36,9 @@ print(f"bf16_matmul_tflops median {2 * 8192**3 / (ms[len(ms)//2] * 1e-3) / 1e12:
 PY
 stamp "anchors done"
 cd "$root/notebook/suite-evidence"
-# The suite's state is kept packed between rounds (the reports in it are rebuilt by every run).
-[ -d state ] || tar xJf state.tar.xz
+# The suite's state is kept packed between rounds (the reports in it are rebuilt by every run);
+# without one the suite starts its campaigns here, recording the judge that judges them.
+[ -d state ] || [ ! -f state.tar.xz ] || tar xJf state.tar.xz
 timeout ${ROUND_TIMEOUT:-480} "$root/build/bin/socratic" suite suite.json >"$out/suite.txt" 2>&1
 stamp "suite exit $?"
 tail -20 "$out/suite.txt" | cut -c1-400

@@ -353,3 +353,25 @@ TEST_CASE("parallel: a proposal the judge could not run on is judged again at on
     CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
   }
 }
+
+TEST_CASE("parallel: an agent is told what the goal check found unmet on the incumbent", "[parallel]") {
+  // Found in the evidence suite: an admitted candidate whose goal check failed left the agents
+  // with the gate's "admitted" and no word of why the problem was still open.
+  const auto root = followup_root("unmet-goal");
+  PreparedMeasure measure;
+  BaselineEvaluator evaluator{measure};
+  NumberedQuestions questions;
+  ParallelConfig config;
+  config.drafts.plateau_attempts = 0;
+  ParallelCampaign campaign(evaluator, PairMeasure(measure), questions, &twice_as_fast, campaign_in(root), config);
+  ProposingAgent agent;
+  agent.contents = {"ms 0.8\n", "ms 0.45\n"};  // 1.25x: admitted, the goal (1.8x) unmet; then 2.2x
+  campaign.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+  const ParallelResult r = campaign.run();
+  CHECK(r.reason == StopReason::goal_met);
+  REQUIRE(agent.received->size() >= 2);
+  const std::string& after_first = (*agent.received)[1].text;
+  CHECK_THAT(after_first, Catch::Matchers::Contains("Your proposal c0 was admitted") &&
+                              Catch::Matchers::Contains("The goal does not hold yet on the incumbent c0") &&
+                              Catch::Matchers::Contains("speedup"));
+}

@@ -485,6 +485,7 @@ class ParallelCampaign {
     const EvaluationRecord check = engine_.evaluate(engine_.prepare_evaluation(agent, EvaluationOrigin::incumbent_check, candidate));
     if (check.evaluator_failed()) {
       unchecked_incumbent_ = record;
+      unmet_goal_.clear();
       const std::string why = "the goal check of incumbent " + record + " was not judged (" + check.report.error +
                               "); it runs again after the next proposal";
       progress({agent, AgentStep::not_judged, record, {}, why, {}, count_of(agent), why});
@@ -493,6 +494,8 @@ class ParallelCampaign {
     unchecked_incumbent_.clear();
     const Verdict v = Verdict(goal_(check.report));
     engine_.record_event(agent, TraceEventType::verdict, {{"evaluation_index", check.index}, {"verdict", v}});
+    if (!v.met) unmet_goal_ = "The goal does not hold yet on the incumbent " + record + " (checked against the "
+                              "problem's baseline). Unmet conditions:\n" + v.describe();
     return v.met;
   }
 
@@ -620,6 +623,8 @@ class ParallelCampaign {
     slot.notes_seen = view.next_seq - 1;
     answer.text = "Your proposal " + stored.id + " was " + std::string(to_string(stored.gate.verdict)) + ": " +
                   stored.gate.reason + "\n" + proposal_figures(stored) + describe_view(view);
+    // Why the campaign goes on: the goal's own check of the incumbent, when it found a condition unmet.
+    if (!unmet_goal_.empty()) answer.text += unmet_goal_ + "\n";
     if (view.incumbent) slot.parent = view.incumbent->id;
     if (plateau_reached(view.attempts_since_admission, config_.drafts) && drafted_at_ != static_cast<int>(view.candidates)) {
       drafted_at_ = static_cast<int>(view.candidates);
@@ -699,6 +704,7 @@ class ParallelCampaign {
   bool stopping_ = false;
   int drafted_at_ = -1;
   std::string unchecked_incumbent_;  ///< the incumbent whose goal check was not judged (the coordinator's thread)
+  std::string unmet_goal_;  ///< what the incumbent's last judged goal check found unmet (empty: none)
   CampaignState question_state_;
   std::map<std::string, DraftAssignment, std::less<>> pending_drafts_;
   std::map<std::string, int, std::less<>> last_evaluation_;  ///< the coordinator's thread only

@@ -500,7 +500,7 @@ class ParallelCampaign {
   }
 
   // Gates one proposal, appends its record and composes the agent's answer; true when the
-  // campaign ends here (the goal holds on the new incumbent).
+  // campaign ends here (the goal holds on the new incumbent, or the judge cannot judge it).
   bool gate_and_answer(Proposal& p, Slot& slot, Message& answer, ParallelResult& out) {
     const std::string& id = p.agent;
     StoreRecord stored;
@@ -508,84 +508,9 @@ class ParallelCampaign {
     if (auto existing = store_.find_key(p.key)) {
       stored = store_.record(existing->id);  // gated before a kill: not again (its goal check: run())
     } else {
-      const std::optional<RecordSummary> inc = store_.incumbent();
-      std::optional<Candidate> inc_candidate;
-      if (inc) {
-        const StoreRecord r = store_.record(inc->id);
-        inc_candidate = Candidate{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
-      }
-      GateResult g;
-      std::string judge_fault;  // no verdict on the candidate: the judge could not run, or failed each try
-      bool fault_recorded = false;
-      for (;;) {
-        try {
-          g = gate_.judge(p.prepared.candidate, inc_candidate);
-        } catch (const std::exception& e) {
-          judge_fault = std::string("evaluator failed: ") + e.what();
-          break;
-        }
-        const EvalReport& judged = g.reports.back();
-        if (judged.fault == EvalFault::none || !judged.judge_modified.empty()) break;
-        // No verdict on the candidate (its job cancelled by the cluster, the runner not started on
-        // the machine): in the trace with the reason, and judged again at once; the agent is not
-        // sent back for the judge's fault. max_evaluator_failures in a row stop the campaign.
-        last_evaluation_[id] = engine_.record_evaluation(p.prepared, judged).index;
-        progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
-        if (engine_.consecutive_evaluator_failures() >= engine_.config().max_evaluator_failures) {
-          judge_fault = judged.error + " (" + std::to_string(engine_.config().max_evaluator_failures) +
-                        " tries in a row)";
-          fault_recorded = true;
-          break;
-        }
-      }
-      if (!judge_fault.empty()) {
-        // The judge cannot run (no GPU, its set-up refused, it failed each try): not the
-        // candidate's failure. No record is stored and the proposal's turn is not spent, so it
-        // is judged when the campaign resumes; the person is told, the agent is not sent back
-        // for it.
-        if (!fault_recorded) {
-          EvalReport failed;
-          failed.candidate = p.prepared.candidate;
-          failed.expected = engine_.config().scenario_ids;
-          failed.error = judge_fault;
-          failed.fault = EvalFault::harness;
-          last_evaluation_[id] = engine_.record_evaluation(p.prepared, failed).index;
-        }
-        out.reason = StopReason::evaluator_error;
-        out.detail = "the judge could not run on " + id + "'s proposal (" + judge_fault +
-                     "); not the candidate's fault: nothing was stored, the proposal is judged when the campaign resumes";
-        answer.text = "The judge could not run on your proposal (" + judge_fault +
-                      "); it was not judged, and the campaign stops until the judge is fixed.";
-        return true;
-      }
-      last_evaluation_[id] = engine_.record_evaluation(p.prepared, g.reports.back()).index;
-      if (const EvalReport& judged = g.reports.back(); !judged.judge_modified.empty()) {
-        // The judge changed since the campaign began (its files edited, Socratic rebuilt, the
-        // goal or the command changed): no retry changes that, and it is not the agent's to fix.
-        progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
-        out.reason = StopReason::evaluator_error;
-        out.detail = "the judge changed since the campaign began (" + judged.judge_modified.front() +
-                     "); not the candidate's fault: nothing was stored. Restore the judge, or start a new "
-                     "campaign to judge with the changed one";
-        answer.text = "Your proposal was not judged: the judge changed since the campaign began, which the "
-                      "person running the campaign must settle; the campaign stops here.";
-        return true;
-      }
-      StoreRecord r;
-      r.key = p.key;
-      r.parents = p.parents;
-      r.agent = id;
-      r.origin = p.origin;
-      if (!p.prepared.candidate.content_hash.empty()) {
-        try {
-          r.snapshot = store_.take_snapshot(p.prepared.candidate.judged_file());
-        } catch (const std::exception&) {
-        }
-      }
-      r.report = g.reports.back();
-      if (r.report.expected.empty()) r.report.expected = engine_.config().scenario_ids;
-      r.gate = g.record(config_.gate, inc ? inc->id : std::string());
-      stored = store_.append(std::move(r)).record;
+      std::optional<StoreRecord> gated = gate_proposal(p, slot, answer, out);
+      if (!gated) return true;
+      stored = std::move(*gated);
       ++out.gated_now;
       check_goal = stored.gate.verdict == GateOutcome::admitted;
     }
@@ -593,8 +518,101 @@ class ParallelCampaign {
     engine_.record_event(id, TraceEventType::gated, {{"record", stored.id}, {"verdict", std::string(to_string(stored.gate.verdict))},
                                        {"reason", stored.gate.reason}});
     progress({id, AgentStep::gated, stored.id, stored.gate.verdict, stored.gate.reason, {}, slot.proposals, {}});
+    if (goal_reached(p, stored, check_goal, answer, out)) return true;
+    compose_answer(slot, stored, answer, out);
+    return false;
+  }
 
-    // The goal, on the new incumbent against the problem's own baseline.
+  /// Judges a proposal against the incumbent and stores its record; none when no verdict could be
+  /// had (the judge could not run, failed each try, or changed since the start): the campaign
+  /// then stops, `out` and `answer` say why, and nothing is stored.
+  std::optional<StoreRecord> gate_proposal(Proposal& p, Slot& slot, Message& answer, ParallelResult& out) {
+    const std::string& id = p.agent;
+    const std::optional<RecordSummary> inc = store_.incumbent();
+    std::optional<Candidate> inc_candidate;
+    if (inc) {
+      const StoreRecord r = store_.record(inc->id);
+      inc_candidate = Candidate{store_.dir() / r.snapshot.entry, inc->id, r.snapshot.hash, store_.dir() / r.snapshot.entry};
+    }
+    GateResult g;
+    std::string judge_fault;  // no verdict on the candidate: the judge could not run, or failed each try
+    bool fault_recorded = false;
+    for (;;) {
+      try {
+        g = gate_.judge(p.prepared.candidate, inc_candidate);
+      } catch (const std::exception& e) {
+        judge_fault = std::string("evaluator failed: ") + e.what();
+        break;
+      }
+      const EvalReport& judged = g.reports.back();
+      if (judged.fault == EvalFault::none || !judged.judge_modified.empty()) break;
+      // No verdict on the candidate (its job cancelled by the cluster, the runner not started on
+      // the machine): in the trace with the reason, and judged again at once; the agent is not
+      // sent back for the judge's fault. max_evaluator_failures in a row stop the campaign.
+      last_evaluation_[id] = engine_.record_evaluation(p.prepared, judged).index;
+      progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
+      if (engine_.consecutive_evaluator_failures() >= engine_.config().max_evaluator_failures) {
+        judge_fault = judged.error + " (" + std::to_string(engine_.config().max_evaluator_failures) +
+                      " tries in a row)";
+        fault_recorded = true;
+        break;
+      }
+    }
+    if (!judge_fault.empty()) {
+      // The judge cannot run (no GPU, its set-up refused, it failed each try): not the
+      // candidate's failure. No record is stored and the proposal's turn is not spent, so it
+      // is judged when the campaign resumes; the person is told, the agent is not sent back
+      // for it.
+      if (!fault_recorded) {
+        EvalReport failed;
+        failed.candidate = p.prepared.candidate;
+        failed.expected = engine_.config().scenario_ids;
+        failed.error = judge_fault;
+        failed.fault = EvalFault::harness;
+        last_evaluation_[id] = engine_.record_evaluation(p.prepared, failed).index;
+      }
+      out.reason = StopReason::evaluator_error;
+      out.detail = "the judge could not run on " + id + "'s proposal (" + judge_fault +
+                   "); not the candidate's fault: nothing was stored, the proposal is judged when the campaign resumes";
+      answer.text = "The judge could not run on your proposal (" + judge_fault +
+                    "); it was not judged, and the campaign stops until the judge is fixed.";
+      return std::nullopt;
+    }
+    last_evaluation_[id] = engine_.record_evaluation(p.prepared, g.reports.back()).index;
+    if (const EvalReport& judged = g.reports.back(); !judged.judge_modified.empty()) {
+      // The judge changed since the campaign began (its files edited, Socratic rebuilt, the
+      // goal or the command changed): no retry changes that, and it is not the agent's to fix.
+      progress({id, AgentStep::not_judged, {}, {}, judged.error, {}, slot.proposals, judged.error});
+      out.reason = StopReason::evaluator_error;
+      out.detail = "the judge changed since the campaign began (" + judged.judge_modified.front() +
+                   "); not the candidate's fault: nothing was stored. Restore the judge, or start a new "
+                   "campaign to judge with the changed one";
+      answer.text = "Your proposal was not judged: the judge changed since the campaign began, which the "
+                    "person running the campaign must settle; the campaign stops here.";
+      return std::nullopt;
+    }
+    StoreRecord r;
+    r.key = p.key;
+    r.parents = p.parents;
+    r.agent = id;
+    r.origin = p.origin;
+    if (!p.prepared.candidate.content_hash.empty()) {
+      try {
+        r.snapshot = store_.take_snapshot(p.prepared.candidate.judged_file());
+      } catch (const std::exception&) {
+      }
+    }
+    r.report = g.reports.back();
+    if (r.report.expected.empty()) r.report.expected = engine_.config().scenario_ids;
+    r.gate = g.record(config_.gate, inc ? inc->id : std::string());
+    return store_.append(std::move(r)).record;
+  }
+
+  /// The goal, on a new incumbent (or one whose earlier check judged nothing) against the
+  /// problem's own baseline; true when it holds and the campaign ends.
+  bool goal_reached(const Proposal& p, const StoreRecord& stored, bool check_goal, Message& answer,
+                    ParallelResult& out) {
+    const std::string& id = p.agent;
     if (check_goal) {
       if (goal_holds_on(id, p.prepared.candidate, stored.id)) {
         out.reason = StopReason::goal_met;
@@ -617,8 +635,12 @@ class ParallelCampaign {
         unchecked_incumbent_.clear();
       }
     }
+    return false;
+  }
 
-    // The answer: verdict, view, and a question (or a draft at a plateau).
+  /// The agent's answer: the verdict, where the store stands, and a question (or a draft at a plateau).
+  void compose_answer(Slot& slot, const StoreRecord& stored, Message& answer, ParallelResult& out) {
+    const std::string& id = slot.spec.id;
     const StoreView view = store_.view(slot.notes_seen);
     slot.notes_seen = view.next_seq - 1;
     answer.text = "Your proposal " + stored.id + " was " + std::string(to_string(stored.gate.verdict)) + ": " +
@@ -667,7 +689,6 @@ class ParallelCampaign {
       }
       slot.last_question = q;
     }
-    return false;
   }
 
   void ask_for_drafts(const StoreView& view, ParallelResult& out) {

@@ -239,79 +239,17 @@ class SuiteRunner {
           finish(state, trace, {SuiteEndReason::problems_done, "no open problem"}, st, out, elapsed());
           return out;
         }
-        int remaining = config_.budget.proposals ? *config_.budget.proposals - total_records(st) : 1 << 30;
-        std::map<std::string, std::map<std::string, int>> targets;
-        for (const auto& agent : config_.agents) {
-          auto it = plan.assignment.find(agent);
-          if (it == plan.assignment.end()) continue;
-          const int share = std::min(config_.proposals_per_round, std::max(remaining, 0));
-          if (share <= 0) break;
-          remaining -= share;
-          const ProblemStanding& s = st[index_of(it->second)];
-          auto have = s.records_by_agent.find(agent);
-          targets[it->second][agent] = (have == s.records_by_agent.end() ? 0 : have->second) + share;
-        }
-        state.round += 1;
-        state.in_progress = true;
-        state.assignment = plan.assignment;
-        state.targets = std::move(targets);
-        state.moves = std::move(plan.moves);
-        state.records_at_plan = total_records(st);
-        state.elapsed_s = elapsed();
-        save(state);
+        start_round(state, std::move(plan), st, elapsed());
       }
-      // The plan's log lines, once (a kill between the save and these lines writes them now).
-      if (!trace_has(SuiteEventType::round_planned, state.round)) {
-        for (const auto& m : state.moves)
-          trace.write(suite_event(SuiteEventType::agent_moved, {{"round", state.round}, {"agent", m.agent}, {"from", m.from}, {"to", m.to},
-                       {"reason", m.reason}}));
-        trace.write(suite_event(SuiteEventType::round_planned, {{"round", state.round}, {"assignment", state.assignment},
-                     {"targets", state.targets}}));
-      }
+      log_plan(trace, state);
       if (on_progress_) on_progress_(SuiteEventType::round_planned, state, st);
 
       // The round: every problem with agents at once.
-      std::vector<SuiteRoundWork> work;
-      for (const auto& name : config_.problems) {
-        auto t = state.targets.find(name);
-        if (t == state.targets.end() || t->second.empty()) continue;
-        SuiteRoundWork w;
-        w.round = state.round;
-        w.problem = name;
-        for (const auto& [agent, target] : t->second) w.agents.push_back(agent);
-        w.targets = t->second;
-        work.push_back(std::move(w));
-      }
-      std::vector<SuiteRoundOutcome> outcomes(work.size());
-      {
-        std::vector<std::thread> threads;
-        for (std::size_t i = 0; i < work.size(); ++i)
-          threads.emplace_back([&, i] {
-            try {
-              outcomes[i] = run_round_(work[i]);
-            } catch (const std::exception& e) {
-              outcomes[i].error = e.what();
-            }
-          });
-        for (auto& t : threads) t.join();
-      }
+      const std::vector<SuiteRoundWork> work = round_work(state);
+      const std::vector<SuiteRoundOutcome> outcomes = run_round_work(work);
       ++out.rounds_now;
       st = standings();
-      std::string errors, waiting;
-      for (std::size_t i = 0; i < work.size(); ++i) {
-        const SuiteRoundOutcome& o = outcomes[i];
-        if (o.reason == StopReason::waiting_for_agent)
-          waiting += (waiting.empty() ? "" : "; ") + work[i].problem + ": " + o.detail;
-        if (!o.error.empty()) errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + o.error;
-        else if (o.reason == StopReason::agent_error || o.reason == StopReason::evaluator_error)
-          errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + std::string(to_string(*o.reason)) +
-                    (o.detail.empty() ? "" : " (" + o.detail + ")");
-        const ProblemStanding& s = st[index_of(work[i].problem)];
-        if (s.finished && !trace_has(SuiteEventType::problem_ended, -1, work[i].problem))
-          trace.write(suite_event(SuiteEventType::problem_ended, {{"round", state.round}, {"problem", s.name},
-                       {"reason", s.end_reason ? std::string(to_string(*s.end_reason)) : std::string()},
-                       {"detail", s.end_detail}}));
-      }
+      const auto [errors, waiting] = close_round(trace, state, work, outcomes, st);
       trace.write(suite_event(SuiteEventType::round_ended, {{"round", state.round}, {"records", total_records(st)},
                    {"errors", errors}}));
       const bool progressed = total_records(st) > state.records_at_plan;
@@ -350,6 +288,98 @@ class SuiteRunner {
         return out;
       }
     }
+  }
+
+  /// Saves the next round's plan: each assigned agent's target of records on its problem, within
+  /// the suite's proposal budget (a kill after the save resumes the same round).
+  void start_round(SuiteState& state, SuitePlan plan, const std::vector<ProblemStanding>& st, double elapsed_s) {
+    int remaining = config_.budget.proposals ? *config_.budget.proposals - total_records(st) : 1 << 30;
+    std::map<std::string, std::map<std::string, int>> targets;
+    for (const auto& agent : config_.agents) {
+      auto it = plan.assignment.find(agent);
+      if (it == plan.assignment.end()) continue;
+      const int share = std::min(config_.proposals_per_round, std::max(remaining, 0));
+      if (share <= 0) break;
+      remaining -= share;
+      const ProblemStanding& s = st[index_of(it->second)];
+      auto have = s.records_by_agent.find(agent);
+      targets[it->second][agent] = (have == s.records_by_agent.end() ? 0 : have->second) + share;
+    }
+    state.round += 1;
+    state.in_progress = true;
+    state.assignment = plan.assignment;
+    state.targets = std::move(targets);
+    state.moves = std::move(plan.moves);
+    state.records_at_plan = total_records(st);
+    state.elapsed_s = elapsed_s;
+    save(state);
+  }
+
+  /// The plan's log lines, once (a kill between the save and these lines writes them now).
+  void log_plan(TraceWriter& trace, const SuiteState& state) const {
+    if (trace_has(SuiteEventType::round_planned, state.round)) return;
+    for (const auto& m : state.moves)
+      trace.write(suite_event(SuiteEventType::agent_moved, {{"round", state.round}, {"agent", m.agent}, {"from", m.from},
+                                                           {"to", m.to}, {"reason", m.reason}}));
+    trace.write(suite_event(SuiteEventType::round_planned,
+                            {{"round", state.round}, {"assignment", state.assignment}, {"targets", state.targets}}));
+  }
+
+  /// The round's work: every problem with agents.
+  std::vector<SuiteRoundWork> round_work(const SuiteState& state) const {
+    std::vector<SuiteRoundWork> work;
+    for (const auto& name : config_.problems) {
+      auto t = state.targets.find(name);
+      if (t == state.targets.end() || t->second.empty()) continue;
+      SuiteRoundWork w;
+      w.round = state.round;
+      w.problem = name;
+      for (const auto& [agent, target] : t->second) w.agents.push_back(agent);
+      w.targets = t->second;
+      work.push_back(std::move(w));
+    }
+    return work;
+  }
+
+  /// Every problem's work at once, one thread each; a problem whose work throws has its error.
+  std::vector<SuiteRoundOutcome> run_round_work(const std::vector<SuiteRoundWork>& work) {
+    std::vector<SuiteRoundOutcome> outcomes(work.size());
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < work.size(); ++i)
+      threads.emplace_back([&, i] {
+        try {
+          outcomes[i] = run_round_(work[i]);
+        } catch (const std::exception& e) {
+          outcomes[i].error = e.what();
+        }
+      });
+    for (auto& t : threads) t.join();
+    return outcomes;
+  }
+
+  /// After a round: each problem that ended is logged once; returns what failed (errors) and who
+  /// waits for an outside agent (waiting), one clause per problem.
+  std::pair<std::string, std::string> close_round(TraceWriter& trace, const SuiteState& state,
+                                                  const std::vector<SuiteRoundWork>& work,
+                                                  const std::vector<SuiteRoundOutcome>& outcomes,
+                                                  const std::vector<ProblemStanding>& st) const {
+    std::string errors, waiting;
+    for (std::size_t i = 0; i < work.size(); ++i) {
+      const SuiteRoundOutcome& o = outcomes[i];
+      if (o.reason == StopReason::waiting_for_agent)
+        waiting += (waiting.empty() ? "" : "; ") + work[i].problem + ": " + o.detail;
+      if (!o.error.empty()) errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + o.error;
+      else if (o.reason == StopReason::agent_error || o.reason == StopReason::evaluator_error)
+        errors += (errors.empty() ? "" : "; ") + work[i].problem + ": " + std::string(to_string(*o.reason)) +
+                  (o.detail.empty() ? "" : " (" + o.detail + ")");
+      const ProblemStanding& s = st[index_of(work[i].problem)];
+      if (s.finished && !trace_has(SuiteEventType::problem_ended, -1, work[i].problem))
+        trace.write(suite_event(SuiteEventType::problem_ended,
+                                {{"round", state.round}, {"problem", s.name},
+                                 {"reason", s.end_reason ? std::string(to_string(*s.end_reason)) : std::string()},
+                                 {"detail", s.end_detail}}));
+    }
+    return {errors, waiting};
   }
 
   /// @brief Every problem's standing, in the suite's order.

@@ -206,6 +206,7 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
   CHECK(second.evaluator.arch == first.evaluator.arch);
   CHECK(second.evaluator.baseline == first.evaluator.baseline);
   CHECK(second.evaluator.extra == first.evaluator.extra);
+  CHECK(first.agent.backend == LlmProvider::replay);
   CHECK(second.agent.backend == first.agent.backend);
   CHECK(second.agent.model == first.agent.model);
   CHECK(second.agent.base_url == first.agent.base_url);
@@ -231,6 +232,13 @@ TEST_CASE("campaign file: every field survives load, save and load again, paths 
   CHECK(second.agent.max_response_bytes == first.agent.max_response_bytes);
   CHECK(second.max_consecutive_blocks == first.max_consecutive_blocks);
 
+  // A backend of no known provider is refused, naming the field and the names it takes.
+  json wrong = original;
+  wrong["agent"]["backend"] = "claude";
+  write_text(dir / "wrong.json", wrong.dump());
+  CHECK_THROWS_WITH(tool::load_campaign_file(dir / "wrong.json"),
+                    Catch::Matchers::Contains("agent field \"backend\"") && Catch::Matchers::Contains("\"claude\"") &&
+                        Catch::Matchers::Contains("openai, anthropic or replay"));
   // A path outside the file's folder is written absolute (relative to nothing the reader knows).
   copy.scenarios = "/elsewhere/set.json";
   tool::save_campaign_file(copy);

@@ -13,6 +13,7 @@
 
 #include "agents_section.hpp"
 #include "executor_settings.hpp"
+#include "socratic/agents/llm_provider.hpp"
 #include "socratic/agents/shell_sandbox.hpp"
 #include "socratic/core/budget.hpp"
 #include "socratic/core/error.hpp"
@@ -64,7 +65,7 @@ struct QuestionSettings {
 
 /// The in-process agent (`socratic run`) and the CLI agent (`socratic agent`).
 struct AgentSettings {
-  std::string backend;                ///< `anthropic`, `openai`, `replay`; empty: from the environment
+  std::optional<LlmProvider> backend;  ///< none: chosen by the API key in the environment
   std::string model;
   std::optional<std::string> base_url;
   std::string api_key_env;            ///< name of the variable holding the key
@@ -224,10 +225,8 @@ inline CampaignFile load_campaign_file(const std::filesystem::path& path) {
     detail::reject_unknown(a, "agent", {"backend", "model", "base_url", "api_key_env", "api_key_file", "replay_trace",
                                         "max_turns_per_cli_call", "cli_timeout_s", "cli_extra_args", "sandbox",
                                         "network", "sandbox_expose", "context_window", "max_tokens", "retry", "http"});
-    c.agent.backend = optional_field<std::string>(a, "backend", "", "agent");
-    if (!c.agent.backend.empty() && c.agent.backend != "anthropic" && c.agent.backend != "openai" &&
-        c.agent.backend != "replay")
-      throw input_error({}, "agent field \"backend\"", "\"" + c.agent.backend + "\" is not anthropic, openai or replay");
+    if (const std::string backend = optional_field<std::string>(a, "backend", "", "agent"); !backend.empty())
+      c.agent.backend = llm_provider_named(backend, "agent field \"backend\"");
     c.agent.model = optional_field<std::string>(a, "model", "", "agent");
     c.agent.base_url = optional_value<std::string>(a, "base_url", "agent");
     c.agent.api_key_env = optional_field<std::string>(a, "api_key_env", "", "agent");
@@ -313,7 +312,7 @@ inline json campaign_file_json(const CampaignFile& c, const std::filesystem::pat
   if (c.questions.anchors) q["anchors"] = path(*c.questions.anchors);
   if (!c.questions.anchor_id.empty()) q["anchor_id"] = c.questions.anchor_id;
   if (c.questions.kinds) q["kinds"] = *c.questions.kinds;
-  json a{{"backend", c.agent.backend},
+  json a{{"backend", c.agent.backend ? std::string(provider_name(*c.agent.backend)) : std::string()},
          {"model", c.agent.model},
          {"api_key_env", c.agent.api_key_env},
          {"max_turns_per_cli_call", c.agent.max_turns_per_cli_call},

@@ -395,9 +395,13 @@ int init_command(const InitCommandOptions& o) {
     c.evaluator.kind = exec::EvaluatorKind::cuda;
   }
   // The model of `socratic run` (and `socratic agent`): no hand edit of the campaign file needed.
-  if (!o.backend.empty() && o.backend != "anthropic" && o.backend != "openai" && o.backend != "replay")
-    throw usage_error("--backend must be anthropic, openai or replay, not \"" + o.backend + "\"");
-  c.agent.backend = o.backend;
+  if (!o.backend.empty()) {
+    try {
+      c.agent.backend = llm_provider_named(o.backend, "--backend");
+    } catch (const input_error&) {
+      throw usage_error("--backend must be anthropic, openai or replay, not \"" + o.backend + "\"");
+    }
+  }
   c.agent.model = o.model;
   if (!o.base_url.empty()) c.agent.base_url = o.base_url;
   if (!o.api_key_env.empty()) {
@@ -485,7 +489,7 @@ int init_command(const InitCommandOptions& o) {
                    "--enable hooks ...)\n";
   } else {
     std::cout << gpu_note;
-    if (c.agent.model.empty() && c.agent.backend != "replay")
+    if (c.agent.model.empty() && c.agent.backend != LlmProvider::replay)
       std::cout << "\nTo run the campaign in process, name the model (no need to edit the campaign file):\n"
                 << "  socratic init " << dir.string() << " ... --backend anthropic|openai --model NAME [--base-url URL] "
                    "--force\n"

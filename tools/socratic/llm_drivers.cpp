@@ -10,7 +10,7 @@
 namespace socratic::tool {
 
 std::string llm_backend_name(const AgentSettings& agent, const std::string& where) {
-  return chosen_backend(agent, where);
+  return std::string(provider_name(chosen_backend(agent, where)));
 }
 
 CampaignResult run_campaign_file_with_llm_agent(const CampaignFile& c, const std::string& where) {

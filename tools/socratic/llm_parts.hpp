@@ -19,10 +19,10 @@
 namespace socratic::tool {
 
 /// agent.backend, else anthropic with ANTHROPIC_API_KEY set, else openai with OPENAI_API_KEY.
-inline std::string chosen_backend(const AgentSettings& a, const std::string& where) {
-  if (!a.backend.empty()) return a.backend;
-  if (const char* k = std::getenv("ANTHROPIC_API_KEY"); k && *k) return "anthropic";
-  if (const char* k = std::getenv("OPENAI_API_KEY"); k && *k) return "openai";
+inline LlmProvider chosen_backend(const AgentSettings& a, const std::string& where) {
+  if (a.backend) return *a.backend;
+  if (const char* k = std::getenv("ANTHROPIC_API_KEY"); k && *k) return LlmProvider::anthropic;
+  if (const char* k = std::getenv("OPENAI_API_KEY"); k && *k) return LlmProvider::openai;
   throw error(where + ": no agent backend: set agent.backend, or ANTHROPIC_API_KEY or OPENAI_API_KEY");
 }
 
@@ -87,9 +87,9 @@ inline void transport_options(BackendOptions& o, const AgentSettings& a) {
 }
 
 /// The backend the settings choose (chosen_backend), where it is, its key and its transport.
-inline LlmBackendChoice backend_choice(const AgentSettings& a, const std::string& backend, const std::string& where) {
+inline LlmBackendChoice backend_choice(const AgentSettings& a, LlmProvider backend) {
   LlmBackendChoice choice;
-  choice.provider = llm_provider_named(backend, where + ": agent.backend");
+  choice.provider = backend;
   if (a.base_url) choice.base_url = *a.base_url;
   choice.api_key_env = a.api_key_env;
   choice.api_key_file = a.api_key_file;
@@ -103,11 +103,12 @@ inline LlmBackendChoice backend_choice(const AgentSettings& a, const std::string
 template <class Run>
 auto with_llm_agent(const CampaignFile& c, const AgentBoundary& boundary, const std::string& where, Run&& run) {
   const AgentSettings& a = c.agent;
-  const std::string backend = chosen_backend(a, where);
-  const std::string model = a.model.empty() && backend == "replay" ? std::string("replay") : a.model;
+  const LlmProvider backend = chosen_backend(a, where);
+  const std::string model = a.model.empty() && backend == LlmProvider::replay ? std::string("replay") : a.model;
   if (model.empty()) throw error(where + ": agent.model is empty: name the model the backend should use");
-  if (backend == "replay" && !a.replay_trace) throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
-  const LlmBackendChoice choice = backend_choice(a, backend, where);
+  if (backend == LlmProvider::replay && !a.replay_trace)
+    throw error(where + ": agent.backend \"replay\" needs agent.replay_trace");
+  const LlmBackendChoice choice = backend_choice(a, backend);
   return with_llm_backend(choice, [&](auto made, const PriceTable& prices) {
     LlmAgent<decltype(made)> agent(std::move(made), agent_options(c, model, choice, prices, boundary));
     return run(agent);

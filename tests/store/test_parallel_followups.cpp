@@ -177,6 +177,21 @@ Verdict twice_as_fast(const EvalReport& r) {
   if (r.all_correct() && r.geomean_speedup() >= 1.8) return Verdict::pass();
   return Verdict::fail({{"", "speedup", ">= 1.8", "less"}});
 }
+
+/// Runs the campaign in `root` again with `judge` (now working): it judges the proposal the last
+/// run could not, and the goal holds on c0, admitted.
+void check_resumes_to_goal(const std::filesystem::path& root, const PairMeasure& judge, const ProposingAgent& agent,
+                           const ParallelConfig& config) {
+  PreparedMeasure measure;
+  BaselineEvaluator evaluator{measure};
+  NumberedQuestions questions;
+  ParallelCampaign again(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
+  again.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
+  const ParallelResult r = again.run();
+  CHECK(r.reason == StopReason::goal_met);
+  REQUIRE(again.store().size() >= 1);
+  CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
+}
 }  // namespace
 
 TEST_CASE("parallel: an incumbent whose goal check was not judged is checked again, never taken as checked",
@@ -285,13 +300,7 @@ TEST_CASE("parallel: a judge changed since the start stops the campaign; the pro
   CHECK(gated == 0);
   // The judge restored: the campaign continues and judges the proposal.
   *changed = false;
-  BaselineEvaluator evaluator{measure};
-  ParallelCampaign again(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
-  again.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
-  const ParallelResult r = again.run();
-  CHECK(r.reason == StopReason::goal_met);
-  REQUIRE(again.store().size() >= 1);
-  CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
+  check_resumes_to_goal(root, judge, agent, config);
 }
 
 TEST_CASE("parallel: a proposal the judge could not run on is judged again at once, never sent back to the agent",
@@ -344,13 +353,7 @@ TEST_CASE("parallel: a proposal the judge could not run on is judged again at on
                                Catch::Matchers::Contains("not the candidate's fault"));
       CHECK(campaign.store().size() == 0);
     }
-    BaselineEvaluator evaluator{measure};
-    ParallelCampaign again(evaluator, judge, questions, &twice_as_fast, campaign_in(root), config);
-    again.add_agent(followup_spec(root, "a", 2), AnyAgent(agent));
-    const ParallelResult r = again.run();
-    CHECK(r.reason == StopReason::goal_met);
-    REQUIRE(again.store().size() >= 1);
-    CHECK(again.store().record("c0").gate.verdict == GateOutcome::admitted);
+    check_resumes_to_goal(root, judge, agent, config);
   }
 }
 
